@@ -1,0 +1,125 @@
+"""Pinned upstream data files: where they come from, and how a run gets a verified copy.
+
+The data are never shipped with the package. Each file is downloaded from a pinned commit, checked
+against its sha256 and cached per user; a local folder (or file) can stand in for the download, as
+tests and CI do, and is checked against the same digest so a run never scores altered data.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+from inspect_ai.util import download
+from platformdirs import user_cache_dir
+
+LIVEQA_REPO = "abachaa/LiveQA_MedicalTask_TREC2017"
+LIVEQA_COMMIT = "3f5a42ccbaa0b8ff1c665a6dc23785740ab0f09f"
+LIVEQA_LICENSE = "CC BY 4.0"
+LIVEQA_DATA_ENV = "LIVEQA_DATA"
+"""Names a folder holding the upstream LiveQA files (or, for one file, that file) to use offline."""
+
+CACHE_ENV = "LIVEQA_INSPECT_CACHE_DIR"
+"""Overrides the per-user cache folder that downloads are kept in."""
+
+
+@dataclass(frozen=True)
+class Asset:
+    """One upstream file pinned by commit and digest."""
+
+    repo: str
+    commit: str
+    path: str
+    sha256: str
+    env_var: str
+
+    @property
+    def filename(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    @property
+    def url(self) -> str:
+        return f"https://raw.githubusercontent.com/{self.repo}/{self.commit}/{self.path}"
+
+    def provenance(self) -> dict[str, str]:
+        """What a log records so a reader can fetch the exact same bytes."""
+        return {"url": self.url, "commit": self.commit, "sha256": self.sha256}
+
+
+LIVEQA_QUESTIONS = Asset(
+    repo=LIVEQA_REPO,
+    commit=LIVEQA_COMMIT,
+    path="TestDataset/TREC-2017-LiveQA-Medical-Test-Questions-w-summaries.xml",
+    sha256="f6384fcf03e9b1bd0d9a15f6ea1a1aafc9491082e63fef0922ae2d6bc451805b",
+    env_var=LIVEQA_DATA_ENV,
+)
+
+LIVEQA_JUDGMENTS = Asset(
+    repo=LIVEQA_REPO,
+    commit=LIVEQA_COMMIT,
+    path="TestDataset/TREC-2017-LiveQA-Medical-qrels-NIST-692.txt",
+    sha256="0733ace5409474afb0481805affd73da4b6b10b659c5838582d3dd17a1b44b7a",
+    env_var=LIVEQA_DATA_ENV,
+)
+
+
+class DataError(RuntimeError):
+    """A data file is missing, unreachable, altered or malformed; the message says how to fix it."""
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get(CACHE_ENV) or user_cache_dir("liveqa_inspect"))
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def fetch(asset: Asset, local: str | Path | None = None) -> Path:
+    """Return a verified local copy of `asset`.
+
+    `local` (else the asset's environment variable) names a folder holding the upstream file, or
+    the file itself; otherwise the pinned URL is downloaded into the cache, reusing a verified copy.
+    """
+    override = local if local is not None else os.environ.get(asset.env_var)
+    if override:
+        return _verified_local(asset, Path(override).expanduser())
+    dest = cache_dir() / asset.commit[:12] / asset.filename
+    try:
+        return download(asset.url, asset.sha256, dest)
+    except ValueError as error:
+        raise DataError(
+            f"{asset.url} did not match its pinned digest: {error}. The file was not used. "
+            "Upstream may have changed; report it, or supply a verified copy with "
+            f"{asset.env_var}=<folder>."
+        ) from error
+    except httpx.HTTPError as error:
+        raise DataError(
+            f"Could not download {asset.url} ({error}) and there is no verified copy at {dest}. "
+            f"Download the file by hand and set {asset.env_var}=<folder holding "
+            f"{asset.filename}>, or put it at {dest}."
+        ) from error
+
+
+def _verified_local(asset: Asset, path: Path) -> Path:
+    candidate = path / asset.filename if path.is_dir() else path
+    if not candidate.is_file():
+        raise DataError(
+            f"{candidate} does not exist. {asset.env_var} (or the task's data argument) must name "
+            f"a folder holding {asset.filename}, or that file itself; it can be downloaded from "
+            f"{asset.url}."
+        )
+    actual = sha256_of(candidate)
+    if actual != asset.sha256:
+        raise DataError(
+            f"{candidate} is not the pinned {asset.filename}: expected sha256 {asset.sha256}, "
+            f"got {actual}. The file was not used; replace it with the file from {asset.url}."
+        )
+    return candidate

@@ -1,0 +1,58 @@
+"""The tasks: thin wiring of dataset, solver, scorer and provenance."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.model import GenerateConfig
+from inspect_ai.solver import generate, prompt_template
+
+from liveqa_inspect.dataset import QuestionField, live_qa_dataset
+from liveqa_inspect.judge import DEFAULT_JUDGE, JUDGE_CONFIG, JUDGE_ROLE
+from liveqa_inspect.prompts import LIVEQA_JUDGE, SOLVER_TEMPLATE, JudgePrompt
+from liveqa_inspect.scorer import live_qa_scorer
+from liveqa_inspect.sources import LIVEQA_LICENSE, LIVEQA_QUESTIONS, Asset
+
+TASK_VERSION = "1.0.0"
+
+SUBJECT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=512)
+"""HELM's settings for the model under test; Inspect's --temperature and --max-tokens override."""
+
+
+def provenance(prompt: JudgePrompt, *assets: Asset) -> dict[str, Any]:
+    """What a log must say for a reader to reproduce its grading: judge, prompt and data."""
+    return {
+        "task_version": TASK_VERSION,
+        "judge_role": JUDGE_ROLE,
+        "judge_default": DEFAULT_JUDGE,
+        "judge_config": JUDGE_CONFIG.model_dump(exclude_none=True),
+        "judge_prompt": prompt.provenance(),
+        "data": {asset.filename: asset.provenance() for asset in assets},
+        "data_license": LIVEQA_LICENSE,
+    }
+
+
+@task
+def live_qa(
+    question: QuestionField = "summary",
+    data: str | None = None,
+    judge_cache: bool = True,
+) -> Task:
+    """TREC-2017 LiveQA Medical: 104 consumer health questions, graded by a pinned judge.
+
+    Args:
+        question: Which wording to ask: "summary" (NLM summary, as HELM), "paraphrase"
+            (NIST paraphrase) or "original" (the consumer's own subject and message).
+        data: A folder holding the upstream XML, or the file itself, instead of the download.
+        judge_cache: Cache judge replies, so re-scoring with the same judge costs nothing.
+    """
+    return Task(
+        dataset=live_qa_dataset(question, Path(data) if data else None),
+        solver=[prompt_template(SOLVER_TEMPLATE), generate()],
+        scorer=live_qa_scorer(cache=judge_cache),
+        config=SUBJECT_CONFIG,
+        version=TASK_VERSION,
+        metadata=provenance(LIVEQA_JUDGE, LIVEQA_QUESTIONS),
+    )

@@ -1,0 +1,22 @@
+"""Tests read the upstream data from ../shared/data (never committed), or where the env says."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def liveqa_data_dir() -> Path:
+    return Path(os.environ.get("LIVEQA_DATA") or SHARED_DATA / "liveqa")
+
+
+@pytest.fixture(autouse=True)
+def _data_env(monkeypatch: pytest.MonkeyPatch, liveqa_data_dir: Path) -> None:
+    monkeypatch.setenv("LIVEQA_DATA", str(liveqa_data_dir))
+    monkeypatch.setenv("EXPERTQA_DATA", os.environ.get("EXPERTQA_DATA") or str(SHARED_DATA / "expertqa"))
