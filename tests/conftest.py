@@ -17,6 +17,14 @@ def liveqa_data_dir() -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _data_env(monkeypatch: pytest.MonkeyPatch, liveqa_data_dir: Path) -> None:
+def _isolated_env(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, liveqa_data_dir: Path
+) -> None:
+    """Each test gets its own Inspect cache and logs, so no cached judge reply leaks between tests."""
+    monkeypatch.setenv("INSPECT_LOG_DIR", str(tmp_path / "logs"))
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
+    monkeypatch.setenv("LIVEQA_INSPECT_CACHE_DIR", str(tmp_path / "liveqa-cache"))
     monkeypatch.setenv("LIVEQA_DATA", str(liveqa_data_dir))
-    monkeypatch.setenv("EXPERTQA_DATA", os.environ.get("EXPERTQA_DATA") or str(SHARED_DATA / "expertqa"))
+    monkeypatch.setenv(
+        "EXPERTQA_DATA", os.environ.get("EXPERTQA_DATA") or str(SHARED_DATA / "expertqa")
+    )

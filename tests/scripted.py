@@ -4,9 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from inspect_ai.model import ChatMessage, Model, ModelOutput, ModelUsage, get_model
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    ModelUsage,
+    get_model,
+)
 
-Script = Callable[[str], str]
+Script = Callable[[str, GenerateConfig], str]
+"""Reply text from the prompt text and the generate config (seed, temperature) of the call."""
 
 
 def output(text: str) -> ModelOutput:
@@ -17,16 +25,18 @@ def output(text: str) -> ModelOutput:
 
 
 def scripted_model(script: Script, name: str = "model") -> Model:
-    """A mockllm model whose reply is `script(prompt text)`; it records every prompt it saw."""
-    prompts: list[str] = []
+    """A mockllm model replying `script(prompt, config)`; `.calls` keeps every (prompt, config)."""
+    calls: list[tuple[str, GenerateConfig]] = []
 
-    def reply(messages: list[ChatMessage], *_: object) -> ModelOutput:
+    def reply(
+        messages: list[ChatMessage], _tools: object, _choice: object, config: GenerateConfig
+    ) -> ModelOutput:
         prompt = "\n".join(message.text for message in messages)
-        prompts.append(prompt)
-        return output(script(prompt))
+        calls.append((prompt, config))
+        return output(script(prompt, config))
 
     model = get_model(f"mockllm/{name}", custom_outputs=reply)
-    model.prompts = prompts  # type: ignore[attr-defined]
+    model.calls = calls  # type: ignore[attr-defined]
     return model
 
 

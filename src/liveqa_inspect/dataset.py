@@ -129,7 +129,7 @@ def _question_record(element: etree._Element, path: Path) -> dict[str, Any]:
 
 
 def question_text(record: dict[str, Any], question: str) -> str:
-    """The wording put to the model: HELM asks the NLM summary; the consumer's own words are kept."""
+    """The wording put to the model; HELM asks the NLM summary, the others are kept to compare."""
     if question == "summary":
         return str(record["summary"])
     if question == "paraphrase":

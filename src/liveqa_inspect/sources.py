@@ -15,6 +15,7 @@ from pathlib import Path
 import httpx
 from inspect_ai.util import download
 from platformdirs import user_cache_dir
+from tenacity import RetryError
 
 LIVEQA_REPO = "abachaa/LiveQA_MedicalTask_TREC2017"
 LIVEQA_COMMIT = "3f5a42ccbaa0b8ff1c665a6dc23785740ab0f09f"
@@ -35,6 +36,7 @@ class Asset:
     path: str
     sha256: str
     env_var: str
+    host: str = "https://raw.githubusercontent.com"
 
     @property
     def filename(self) -> str:
@@ -42,7 +44,7 @@ class Asset:
 
     @property
     def url(self) -> str:
-        return f"https://raw.githubusercontent.com/{self.repo}/{self.commit}/{self.path}"
+        return f"{self.host}/{self.repo}/{self.commit}/{self.path}"
 
     def provenance(self) -> dict[str, str]:
         """What a log records so a reader can fetch the exact same bytes."""
@@ -100,7 +102,7 @@ def fetch(asset: Asset, local: str | Path | None = None) -> Path:
             "Upstream may have changed; report it, or supply a verified copy with "
             f"{asset.env_var}=<folder>."
         ) from error
-    except httpx.HTTPError as error:
+    except (httpx.HTTPError, RetryError, OSError) as error:
         raise DataError(
             f"Could not download {asset.url} ({error}) and there is no verified copy at {dest}. "
             f"Download the file by hand and set {asset.env_var}=<folder holding "
