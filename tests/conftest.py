@@ -20,7 +20,7 @@ def liveqa_data_dir() -> Path:
 def _isolated_env(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, liveqa_data_dir: Path
 ) -> None:
-    """Each test gets its own Inspect cache and logs, so no cached judge reply leaks between tests."""
+    """Each test gets its own Inspect cache and logs: no cached judge reply leaks between tests."""
     monkeypatch.setenv("INSPECT_LOG_DIR", str(tmp_path / "logs"))
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
     monkeypatch.setenv("LIVEQA_INSPECT_CACHE_DIR", str(tmp_path / "liveqa-cache"))

@@ -160,3 +160,15 @@ def test_self_judging_is_warned(caplog: pytest.LogCaptureFixture) -> None:
         log = run(both, both, limit=1)
     assert log.samples[0].scores["live_qa_scorer"].value == 1.0
     assert "is the model under test" in caplog.text
+
+
+def test_reference_metrics_are_reported_beside_the_judge_and_can_be_turned_off() -> None:
+    judge = scripted_model(judge_script, "judge")
+    log = run(scripted_model(subject_script), judge, limit=2)
+    names = [score.name for score in log.results.scores]
+    assert names[0] == "live_qa_scorer"
+    assert {"exact_match", "rouge_l", "bleu_4", "f1_score"} <= set(names)
+    rouge = next(s for s in log.results.scores if s.name == "rouge_l")
+    assert 0.0 <= rouge.metrics["mean"].value < 0.1
+    off = run(scripted_model(subject_script), judge, limit=2, reference_metrics=False)
+    assert [score.name for score in off.results.scores] == ["live_qa_scorer"]

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from inspect_ai.model import CachePolicy, GenerateConfig, Model, get_model
+from inspect_ai.model import CachePolicy, GenerateConfig, Model
 from inspect_ai.scorer import Score
 
 from liveqa_inspect.prompts import JudgePrompt
@@ -115,11 +115,6 @@ async def ask_judge(
         if call.verdict is not None:
             break
     return call
-
-
-def resolve_judge() -> Model:
-    """The grader role's model, else the pinned default; resolved at score time, not task build."""
-    return get_model(role=JUDGE_ROLE, default=DEFAULT_JUDGE)
 
 
 async def grade(

@@ -12,6 +12,7 @@ from inspect_ai.solver import generate, prompt_template
 from liveqa_inspect.dataset import QuestionField, live_qa_dataset
 from liveqa_inspect.judge import DEFAULT_JUDGE, JUDGE_CONFIG, JUDGE_ROLE
 from liveqa_inspect.prompts import LIVEQA_JUDGE, SOLVER_TEMPLATE, JudgePrompt
+from liveqa_inspect.reference_metrics import reference_metrics as reference_overlap
 from liveqa_inspect.scorer import live_qa_scorer
 from liveqa_inspect.sources import LIVEQA_LICENSE, LIVEQA_QUESTIONS, Asset
 
@@ -39,6 +40,7 @@ def live_qa(
     question: QuestionField = "summary",
     data: str | None = None,
     judge_cache: bool = True,
+    reference_metrics: bool = True,
 ) -> Task:
     """TREC-2017 LiveQA Medical: 104 consumer health questions, graded by a pinned judge.
 
@@ -47,11 +49,16 @@ def live_qa(
             (NIST paraphrase) or "original" (the consumer's own subject and message).
         data: A folder holding the upstream XML, or the file itself, instead of the download.
         judge_cache: Cache judge replies, so re-scoring with the same judge costs nothing.
+        reference_metrics: Also report HELM's reference-overlap metrics (ROUGE-L, BLEU, F1,
+            exact match) next to the judge score.
     """
+    scorers = [live_qa_scorer(cache=judge_cache)]
+    if reference_metrics:
+        scorers.append(reference_overlap())
     return Task(
         dataset=live_qa_dataset(question, Path(data) if data else None),
         solver=[prompt_template(SOLVER_TEMPLATE), generate()],
-        scorer=live_qa_scorer(cache=judge_cache),
+        scorer=scorers,
         config=SUBJECT_CONFIG,
         version=TASK_VERSION,
         metadata=provenance(LIVEQA_JUDGE, LIVEQA_QUESTIONS),

@@ -1,0 +1,58 @@
+"""The custom metrics, run as an eval runs them: per-epoch scores through the real reducer."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
+
+from liveqa_inspect.metrics import bootstrap_ci, bootstrap_interval, count, level_share
+
+SCORES = [1.0, 0.7, 0.3, 0.0, 1.0, 0.0]
+
+
+@pytest.fixture(autouse=True)
+def _offline_token_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The helper's mockllm outputs carry no usage; count words so no tokenizer is downloaded."""
+
+    async def words(_self: object, text: str) -> int:
+        return len(text.split())
+
+    monkeypatch.setattr("inspect_ai.model._providers.mockllm.MockLLM.count_text_tokens", words)
+
+
+def test_custom_metrics_read_reduced_scores() -> None:
+    assert_agreeing_epochs_change_nothing([bootstrap_ci(), level_share(), count()], SCORES)
+
+
+def test_level_share_and_count_values() -> None:
+    values = run_metrics([level_share(), count()], [[v] for v in SCORES])
+    assert values["share_1"] == pytest.approx(2 / 6)
+    assert values["share_0.7"] == pytest.approx(1 / 6)
+    assert values["share_0.3"] == pytest.approx(1 / 6)
+    assert values["share_0"] == pytest.approx(2 / 6)
+    assert values["count"] == 6
+
+
+def test_bootstrap_interval_is_seeded_and_brackets_the_mean() -> None:
+    values = run_metrics([bootstrap_ci()], [[v] for v in SCORES])
+    again = run_metrics([bootstrap_ci()], [[v] for v in SCORES])
+    assert values == again
+    assert values["ci_low"] < np.mean(SCORES) < values["ci_high"]
+    low, high = bootstrap_interval(np.array(SCORES))
+    assert (low, high) == (values["ci_low"], values["ci_high"])
+
+
+def test_bootstrap_interval_of_one_value_is_nan() -> None:
+    low, high = bootstrap_interval(np.array([1.0]))
+    assert math.isnan(low) and math.isnan(high)
+
+
+def test_epoch_means_fall_between_levels() -> None:
+    # Two epochs 1 and 0.7 average to 0.85, which is no level: shares then sum below one.
+    values = run_metrics([level_share(), count()], [[1.0, 0.7], [0.0, 0.0]])
+    assert values["share_0"] == 0.5
+    assert values["share_1"] == 0.0
+    assert values["count"] == 2
