@@ -13,19 +13,29 @@ Endpoints (all under `/v1`):
   names (or with `-M responses_api=true`); a minimal non-streaming Response object is returned.
 - `GET /v1/models`: lists the model names seen so far (plus `test-model`).
 
-Streaming requests (`"stream": true`) are refused with a 400 naming `param="stream"`, which the
-`openai` provider answers by retrying without streaming; pass `-M streaming=false` (or
-`stream=false` for `openai-api`) to avoid the extra request.
+Inspect streams only when asked (`on_stream=` / `stream_idle_timeout`, or `-M streaming=true`
+for `openai`, `-M stream=true` for `openai-api`). Streamed chat completions are answered as SSE
+(one content chunk, a stop chunk, a usage chunk, `[DONE]`). Streamed `/v1/responses` requests get
+a 400 naming `param="stream"`, which the `openai` provider answers by retrying unstreamed.
 
 Token usage is always included so Inspect never needs tiktoken (which would download its
 encoding over the network): prompt tokens are the whitespace-separated word count of all
 message text sent, completion tokens the word count of the reply.
 
+Gotcha: for reasoning-capable names on the Responses API (o-series, gpt-5) the `openai`
+provider first sends a one-off probe (`input="Please say 'hello, world'"`, with `reasoning`) per
+model instance, so request counts are one higher; `gpt-4o-2024-05-13` sends no probe.
+
+Retries: the openai SDK itself retries 429/5xx/dropped connections twice (`max_retries`, a model
+arg: `-M max_retries=N`), honouring the `retry-after-ms` header sent here; only then does
+Inspect's own loop retry, with a 3-6 s first backoff (see `fast_retries`).
+
 Usage:
 
     with OpenAIServer(lambda messages, model: "yes") as server:
-        monkeypatch.setenv(...) for each item of server.env()
-        ... run Inspect with --model openai/gpt-4o-2024-05-13 or openai-api/local/judge ...
+        for key, value in server.env().items():
+            monkeypatch.setenv(key, value)
+        ...  # inspect eval ... --model openai/gpt-4o-2024-05-13 (or openai-api/local/judge)
         assert server.count() == 1
 """
 
@@ -87,6 +97,8 @@ class RequestRecord:
     status: int | None
     reply: str | None
     body: dict[str, Any] = field(default_factory=dict)
+    at: float = field(default_factory=time.monotonic)
+    """`time.monotonic()` when recorded, to check retry spacing and latency."""
 
 
 def words(text: str) -> int:
@@ -173,9 +185,10 @@ class OpenAIServer:
 
     def close(self) -> None:
         """Stop serving (idempotent; safe from any thread except a request handler's own)."""
-        if self._stopped.is_set():
-            return
-        self._stopped.set()
+        with self._lock:
+            if self._stopped.is_set():
+                return
+            self._stopped.set()
         self._timer.cancel()
         self._httpd.shutdown()
         self._httpd.server_close()
@@ -252,6 +265,34 @@ def _make_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
+        def _send_stream(self, completion: dict[str, Any]) -> None:
+            """Replay a finished chat completion as SSE chunks (content, stop, usage, [DONE])."""
+            base = {k: completion[k] for k in ("id", "created", "model")}
+            base["object"] = "chat.completion.chunk"
+            content = completion["choices"][0]["message"]["content"]
+            chunks = [
+                {
+                    **base,
+                    "choices": [
+                        {
+                            "index": 0,
+                            "delta": {"role": "assistant", "content": content},
+                            "finish_reason": None,
+                        }
+                    ],
+                },
+                {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+                {**base, "choices": [], "usage": completion["usage"]},
+            ]
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")  # no Content-Length: end of body = close
+            self.end_headers()
+            for chunk in chunks:
+                self.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
+            self.wfile.write(b"data: [DONE]\n\n")
+            self.close_connection = True
+
         def _error(self, status: int, message: str, kind: str, **extra: Any) -> None:
             headers: dict[str, str] = {}
             if status in (429, 500) and server.faults.retry_after_ms is not None:
@@ -308,15 +349,24 @@ def _make_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                 status = server._next_error_status()
                 server._record(RequestRecord(path, model, messages, status, None, body))
                 if status == 429:
-                    self._error(429, "Rate limit reached (test server)", "rate_limit_error",
-                                code="rate_limit_exceeded")
+                    self._error(
+                        429,
+                        "Rate limit reached (test server)",
+                        "rate_limit_error",
+                        code="rate_limit_exceeded",
+                    )
                 else:
                     self._error(500, "Internal error (test server)", "server_error")
                 return
-            if body.get("stream"):
+            if body.get("stream") and path != "/v1/chat/completions":
                 server._record(RequestRecord(path, model, messages, 400, None, body))
-                self._error(400, "streaming is not supported by the test server",
-                            "invalid_request_error", param="stream", code="unsupported_value")
+                self._error(
+                    400,
+                    "streaming /v1/responses is not supported by the test server",
+                    "invalid_request_error",
+                    param="stream",
+                    code="unsupported_value",
+                )
                 return
 
             try:
@@ -333,18 +383,24 @@ def _make_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                     "object": "chat.completion",
                     "created": int(time.time()),
                     "model": model,
-                    "choices": [{
-                        "index": 0,
-                        "message": {"role": "assistant", "content": reply},
-                        "finish_reason": "stop",
-                        "logprobs": None,
-                    }],
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": reply},
+                            "finish_reason": "stop",
+                            "logprobs": None,
+                        }
+                    ],
                     "usage": {
                         "prompt_tokens": prompt,
                         "completion_tokens": completion,
                         "total_tokens": prompt + completion,
                     },
                 }
+                if body.get("stream"):
+                    server._record(RequestRecord(path, model, messages, 200, reply, body))
+                    self._send_stream(payload)
+                    return
             else:
                 payload = {
                     "id": f"resp_{n}",
@@ -357,13 +413,15 @@ def _make_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
                     "parallel_tool_calls": True,
                     "tool_choice": "auto",
                     "tools": [],
-                    "output": [{
-                        "type": "message",
-                        "id": f"msg_{n}",
-                        "status": "completed",
-                        "role": "assistant",
-                        "content": [{"type": "output_text", "text": reply, "annotations": []}],
-                    }],
+                    "output": [
+                        {
+                            "type": "message",
+                            "id": f"msg_{n}",
+                            "status": "completed",
+                            "role": "assistant",
+                            "content": [{"type": "output_text", "text": reply, "annotations": []}],
+                        }
+                    ],
                     "usage": {
                         "input_tokens": prompt,
                         "output_tokens": completion,
@@ -376,6 +434,21 @@ def _make_handler(server: OpenAIServer) -> type[BaseHTTPRequestHandler]:
             self._send(200, payload)
 
     return Handler
+
+
+def fast_retries(model: Any, wait: float = 0.0) -> Any:
+    """Make Inspect's own retry backoff `wait` seconds instead of 3-6 s doubling; returns `model`.
+
+    Inspect retries with `tenacity.wait_exponential_jitter(initial=3, jitter=3)` unless the
+    provider overrides `ModelAPI.retry_wait()`; there is no config knob for it, so in-process
+    tests override that method on the model's provider instance. (Subprocess runs cannot do
+    this; rely on the openai SDK's own retries, which honour `retry-after-ms`, raising them
+    with `-M max_retries=N` if `Faults.max_consecutive` > 2.)
+    """
+    from tenacity import wait_fixed  # lazy: keep the server itself stdlib-only
+
+    model.api.retry_wait = lambda: wait_fixed(wait)
+    return model
 
 
 def echo(messages: list[dict], model: str) -> str:

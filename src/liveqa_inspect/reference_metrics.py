@@ -46,6 +46,8 @@ from nltk.tokenize import word_tokenize
 from nltk.translate.bleu_score import sentence_bleu
 from rouge_score import rouge_scorer
 
+from liveqa_inspect.agreement import reference_spearman
+
 _PUNCTUATION = frozenset(string.punctuation)
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 # Built once: the scorer holds a stemmer, and HELM also builds it once per metric.
@@ -131,16 +133,27 @@ def reference_scores(answer: str, references: list[str]) -> dict[str, float]:
     }
 
 
+def _reference_score(state: TaskState, target: Target) -> Score:
+    # target.target keeps the references apart; Target.text would join them into one.
+    completion = state.output.completion
+    return Score(value=reference_scores(completion, list(target.target)), answer=completion)
+
+
 @scorer(metrics={name: [mean(), stderr()] for name in METRIC_NAMES})
 def reference_metrics() -> Scorer:
     """HELM's reference-overlap metrics of the completion against every reference answer."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        # target.target keeps the references apart; Target.text would join them into one.
-        completion = state.output.completion
-        return Score(
-            value=reference_scores(completion, list(target.target)),
-            answer=completion,
-        )
+        return _reference_score(state, target)
+
+    return score
+
+
+@scorer(metrics=[reference_spearman()])
+def reference_floor() -> Scorer:
+    """The same metrics on human-judged answers, reported as their rho with the human grades."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        return _reference_score(state, target)
 
     return score

@@ -1,13 +1,18 @@
-"""The live_qa scorer: the pinned judge grades each answer against every expert reference."""
+"""The scorers that judge: live_qa's pinned judge, and live_qa_judge's judge under evaluation.
+
+Both grade through `judge.grade` with the same prompt, so a judge is measured in live_qa_judge on
+exactly the prompt it grades with in live_qa.
+"""
 
 from __future__ import annotations
 
 import logging
 
-from inspect_ai.model import get_model
+from inspect_ai.model import Model, get_model
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from liveqa_inspect.agreement import agreement, confusion
 from liveqa_inspect.judge import DEFAULT_JUDGE, JUDGE_ROLE, grade
 from liveqa_inspect.metrics import judge_metrics
 from liveqa_inspect.prompts import LIVEQA_JUDGE
@@ -28,6 +33,17 @@ def warn_if_self_judged(judge_name: str, subject: str) -> None:
         )
 
 
+async def grade_state(judge: Model, state: TaskState, target: Target, cache: bool) -> Score:
+    return await grade(
+        judge,
+        LIVEQA_JUDGE,
+        question=state.input_text,
+        references=list(target.target),
+        answer=state.output.completion,
+        cache=cache,
+    )
+
+
 @scorer(metrics=judge_metrics(["focus_category", "question_type"]))
 def live_qa_scorer(cache: bool = True) -> Scorer:
     """Judge-graded score on the four LiveQA levels (0, 0.3, 0.7, 1); `cache` caches the judge."""
@@ -36,13 +52,16 @@ def live_qa_scorer(cache: bool = True) -> Scorer:
         # Resolved here, not at task build, so the client is only made when scoring starts.
         judge = get_model(role=JUDGE_ROLE, default=DEFAULT_JUDGE)
         warn_if_self_judged(str(judge), str(get_model()))
-        return await grade(
-            judge,
-            LIVEQA_JUDGE,
-            question=state.input_text,
-            references=list(target.target),
-            answer=state.output.completion,
-            cache=cache,
-        )
+        return await grade_state(judge, state, target, cache)
+
+    return score
+
+
+@scorer(metrics=[agreement(), confusion()])
+def judge_agreement_scorer(cache: bool = True) -> Scorer:
+    """The model under evaluation is the judge: its level for a human-judged answer."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        return await grade_state(get_model(), state, target, cache)
 
     return score

@@ -11,10 +11,13 @@ from inspect_ai.solver import generate, prompt_template
 
 from liveqa_inspect.dataset import QuestionField, live_qa_dataset
 from liveqa_inspect.judge import DEFAULT_JUDGE, JUDGE_CONFIG, JUDGE_ROLE
+from liveqa_inspect.judge_dataset import live_qa_judge_dataset
 from liveqa_inspect.prompts import LIVEQA_JUDGE, SOLVER_TEMPLATE, JudgePrompt
+from liveqa_inspect.reference_metrics import reference_floor
 from liveqa_inspect.reference_metrics import reference_metrics as reference_overlap
-from liveqa_inspect.scorer import live_qa_scorer
-from liveqa_inspect.sources import LIVEQA_LICENSE, LIVEQA_QUESTIONS, Asset
+from liveqa_inspect.scorer import judge_agreement_scorer, live_qa_scorer
+from liveqa_inspect.solvers import given_answer
+from liveqa_inspect.sources import LIVEQA_JUDGMENTS, LIVEQA_LICENSE, LIVEQA_QUESTIONS, Asset
 
 TASK_VERSION = "1.0.0"
 
@@ -62,4 +65,32 @@ def live_qa(
         config=SUBJECT_CONFIG,
         version=TASK_VERSION,
         metadata=provenance(LIVEQA_JUDGE, LIVEQA_QUESTIONS),
+    )
+
+
+@task
+def live_qa_judge(
+    question: QuestionField = "summary",
+    data: str | None = None,
+    judgments: str | None = None,
+    include_junk: bool = True,
+    judge_cache: bool = True,
+) -> Task:
+    """The model under evaluation is a judge: its levels against the NIST assessors' grades.
+
+    Args:
+        question: The question wording the judge sees, as in live_qa.
+        data: A folder holding the upstream XML and NIST judgments, instead of the downloads.
+        judgments: A JSONL file of your own human judgments (question_id, answer, grade 1-4) to
+            use instead of NIST's.
+        include_junk: Keep the answers NIST marked junk (grade -2), at the lowest level.
+        judge_cache: Cache the judge's replies.
+    """
+    return Task(
+        dataset=live_qa_judge_dataset(question, data, judgments, include_junk),
+        solver=given_answer(),
+        scorer=[judge_agreement_scorer(cache=judge_cache), reference_floor()],
+        config=JUDGE_CONFIG,
+        version=TASK_VERSION,
+        metadata=provenance(LIVEQA_JUDGE, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS),
     )

@@ -1,0 +1,72 @@
+"""Samples for live_qa_judge: one human-judged answer each, with its question and references.
+
+The question and references come from the LiveQA XML (the same records live_qa asks), the answer
+and the human grade from the NIST judgments or from a user's own JSONL file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from liveqa_inspect.dataset import QUESTION_FIELDS, load_records, record_to_sample
+from liveqa_inspect.judgments import (
+    Judgment,
+    load_nist_judgments,
+    parse_user_judgments,
+)
+from liveqa_inspect.sources import DataError
+
+
+def judgment_to_sample(
+    judgment: Judgment, record: dict[str, Any], question: str, source: str
+) -> Sample:
+    """The question's own sample, re-keyed to the answer and carrying the human level."""
+    base = record_to_sample(record, question)
+    return Sample(
+        id=f"{judgment.question_id}-L{judgment.line}",
+        input=base.input,
+        target=base.target,
+        metadata={
+            **(base.metadata or {}),
+            "question_id": judgment.question_id,
+            "answer": judgment.answer,
+            "human_grade": judgment.grade,
+            "human_level": judgment.level,
+            "junk": judgment.junk,
+            "judgments_source": source,
+            "judgments_line": judgment.line,
+        },
+    )
+
+
+def live_qa_judge_dataset(
+    question: str = "summary",
+    data: str | Path | None = None,
+    judgments: str | Path | None = None,
+    include_junk: bool = True,
+) -> MemoryDataset:
+    """NIST's judged answers (or the user's own), each with the LiveQA question it answers."""
+    if question not in QUESTION_FIELDS:
+        raise ValueError(
+            f"question must be one of {', '.join(QUESTION_FIELDS)}; got {question!r}."
+        )
+    records = {record["qid"]: record for record in load_records(data)}
+    if judgments is None:
+        items = load_nist_judgments(data, include_junk=include_junk)
+        source = "nist"
+    else:
+        items = parse_user_judgments(Path(judgments))
+        source = str(judgments)
+    samples = []
+    for judgment in items:
+        record = records.get(judgment.question_id)
+        if record is None:
+            raise DataError(
+                f"{source} line {judgment.line}: field 'question_id' is {judgment.question_id!r}, "
+                "which is not a LiveQA test question (TQ1..TQ104)."
+            )
+        samples.append(judgment_to_sample(judgment, record, question, source))
+    return MemoryDataset(samples, name="live_qa_judge", location=source)
