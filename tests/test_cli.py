@@ -1,0 +1,60 @@
+"""The real command a user runs, against a local OpenAI-compatible server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from inspect_ai.log import list_eval_logs, read_eval_log
+
+from tests.openai_server import OpenAIServer
+
+JUDGE = "gpt-4o-2024-05-13"
+SUBJECT = "gpt-4o-mini-2024-07-18"
+
+
+def respond(messages: list[dict], model: str) -> str:
+    """The subject echoes a marker of its question; the judge grades by that marker."""
+    text = "\n".join(str(m.get("content", "")) for m in messages)
+    if model == JUDGE:
+        return "<reasoning>Matches the references.</reasoning>\n<score>0.7</score>"
+    match = re.search(r"question\.\n\n(.{0,30})", text)
+    return f"An answer to: {match.group(1) if match else '?'}"
+
+
+def run_cli(server: OpenAIServer, log_dir: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, **server.env(), "INSPECT_LOG_DIR": str(log_dir)}
+    command = [
+        sys.executable, "-m", "inspect_ai", "eval", "liveqa_inspect/live_qa",
+        "--model", f"openai/{SUBJECT}", "--model-role", f"grader=openai/{JUDGE}",
+        "--display", "none", *args,
+    ]  # fmt: skip
+    return subprocess.run(
+        command, check=False, env=env, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_inspect_eval_live_qa_end_to_end(tmp_path: Path) -> None:
+    with OpenAIServer(respond) as server:
+        result = run_cli(server, tmp_path, "--limit", "10")
+        assert result.returncode == 0, result.stderr
+        judge_calls = server.count(lambda r: r.model == JUDGE)
+        subject_calls = server.count(lambda r: r.model == SUBJECT)
+    [info] = list_eval_logs(str(tmp_path))
+    log = read_eval_log(info)
+    # inspect eval exits 0 even when the eval failed: the log's status is what counts.
+    assert log.status == "success", log.error
+    assert (judge_calls, subject_calls) == (10, 10)
+    judge_scores = log.results.scores[0]
+    assert judge_scores.name == "live_qa_scorer"
+    assert judge_scores.metrics["mean"].value == 0.7
+    assert judge_scores.metrics["share_0.7"].value == 1.0
+    sample = log.samples[0]
+    assert sample.output.completion.startswith("An answer to: What is the relationship")
+    score = sample.scores["live_qa_scorer"]
+    assert score.metadata["judge_model"] == f"openai/{JUDGE}"
+    assert score.explanation == "Matches the references."
+    assert log.eval.model_roles["grader"].model == f"openai/{JUDGE}"
