@@ -1,0 +1,77 @@
+"""Agreement metrics of a judge with human levels, run through the real epoch reducer."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
+
+from liveqa_inspect.agreement import (
+    agreement,
+    confusion,
+    quadratic_kappa,
+    reference_spearman,
+)
+
+HUMAN = [1.0, 0.7, 0.3, 0.0, 0.0, 0.3, 0.7, 1.0]
+
+
+def meta(levels: list[float]) -> list[dict[str, float]]:
+    return [{"human_level": level} for level in levels]
+
+
+@pytest.fixture(autouse=True)
+def _offline_token_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The helper's mockllm outputs carry no usage; count words so no tokenizer is downloaded."""
+
+    async def words(_self: object, text: str) -> int:
+        return len(text.split())
+
+    monkeypatch.setattr("inspect_ai.model._providers.mockllm.MockLLM.count_text_tokens", words)
+
+
+def test_agreement_reads_reduced_scores() -> None:
+    judge = [0.7, 0.7, 0.3, 0.0, 0.3, 0.3, 1.0, 1.0]
+    assert_agreeing_epochs_change_nothing([agreement(), confusion()], judge, metadata=meta(HUMAN))
+
+
+def test_perfect_judge() -> None:
+    values = run_metrics([agreement(), confusion()], [[h] for h in HUMAN], metadata=meta(HUMAN))
+    assert values["exact_agreement"] == 1.0
+    assert values["kappa_quadratic"] == pytest.approx(1.0)
+    assert values["spearman_rho"] == pytest.approx(1.0)
+    assert values["mae"] == 0.0 and values["bias"] == 0.0
+    assert values["human_1/judge_1"] == 2 and values["human_1/judge_0"] == 0
+
+
+def test_hand_checked_off_by_one_judge() -> None:
+    # Each judge level one step above the human's (1 stays 1 -> one step below: 0.7).
+    judge = [0.7, 1.0, 0.7, 0.3, 0.3, 0.7, 1.0, 0.7]
+    values = run_metrics([agreement(), confusion()], [[j] for j in judge], metadata=meta(HUMAN))
+    assert values["exact_agreement"] == 0.0
+    assert values["within_one"] == 1.0
+    diffs = np.array(judge) - np.array(HUMAN)
+    assert values["mae"] == pytest.approx(np.abs(diffs).mean())
+    assert values["bias"] == pytest.approx(diffs.mean())
+    assert values["human_0/judge_0.3"] == 2
+    assert values["exact_agreement_ci_low"] <= values["exact_agreement"]
+
+
+def test_constant_judge_kappa_is_zero() -> None:
+    values = run_metrics([agreement()], [[0.3] for _ in HUMAN], metadata=meta(HUMAN))
+    assert values["kappa_quadratic"] == pytest.approx(0.0)
+    assert math.isnan(values["spearman_rho"])
+
+
+def test_kappa_of_one_category_is_undefined() -> None:
+    assert math.isnan(quadratic_kappa(np.array([1.0, 1.0]), np.array([1.0, 1.0])))
+
+
+def test_reference_spearman_is_the_rank_correlation_per_metric() -> None:
+    rouge = [0.9, 0.6, 0.4, 0.1, 0.2, 0.3, 0.5, 0.8]
+    scores = [[{"rouge_l": r, "bleu_1": 0.5}] for r in rouge]
+    values = run_metrics([reference_spearman()], scores, metadata=meta(HUMAN))
+    assert values["rouge_l_spearman_rho"] > 0.9
+    assert math.isnan(values["bleu_1_spearman_rho"])
