@@ -122,6 +122,9 @@ def test_unreadable_verdicts_are_counted_not_scored() -> None:
 def test_the_judge_sees_live_qa_s_prompt() -> None:
     judge = scripted_model(lambda *_: verdict("1"), "judge")
     [log] = eval(live_qa_judge(), model=judge, limit=1, display="none")
+    # given_answer() puts the judged answer where a generated one would be: one call, the judge's.
+    assert len(judge.calls) == 1
+    assert log.samples[0].output.completion == log.samples[0].metadata["answer"]
     prompt, config = judge.calls[0]
     assert prompt.startswith(LIVEQA_JUDGE.template.split("{question}")[0])
     assert shown(prompt)[1].startswith("Noonan syndrome is a relatively common")
