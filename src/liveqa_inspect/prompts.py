@@ -14,10 +14,11 @@ INSTRUCTION = "Please answer the following consumer health question."
 
 SOLVER_TEMPLATE = INSTRUCTION + "\n\n{prompt}"
 
-EXPERT_INSTRUCTION = (
+EXPERT_TEMPLATE = (
     "Please answer the following question from an expert in {field}. Give a complete, precise, "
-    "long-form answer."
+    "long-form answer.\n\n{prompt}"
 )
+"""ExpertQA's authors also told their systems the question's field; `field` is sample metadata."""
 
 
 @dataclass(frozen=True)

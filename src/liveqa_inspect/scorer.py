@@ -1,4 +1,4 @@
-"""The scorers that judge: live_qa's pinned judge, and live_qa_judge's judge under evaluation.
+"""The scorers that judge: the pinned judge of live_qa and expert_qa, and live_qa_judge's.
 
 Both grade through `judge.grade` with the same prompt, so a judge is measured in live_qa_judge on
 exactly the prompt it grades with in live_qa.
@@ -15,7 +15,7 @@ from inspect_ai.solver import TaskState
 from liveqa_inspect.agreement import agreement, confusion
 from liveqa_inspect.judge import DEFAULT_JUDGE, JUDGE_ROLE, grade
 from liveqa_inspect.metrics import judge_metrics
-from liveqa_inspect.prompts import LIVEQA_JUDGE
+from liveqa_inspect.prompts import EXPERTQA_JUDGE, LIVEQA_JUDGE, JudgePrompt
 
 logger = logging.getLogger(__name__)
 
@@ -33,14 +33,22 @@ def warn_if_self_judged(judge_name: str, subject: str) -> None:
         )
 
 
-async def grade_state(judge: Model, state: TaskState, target: Target, cache: bool) -> Score:
+async def grade_state(
+    judge: Model,
+    state: TaskState,
+    target: Target,
+    cache: bool,
+    prompt: JudgePrompt = LIVEQA_JUDGE,
+    **context: str,
+) -> Score:
     return await grade(
         judge,
-        LIVEQA_JUDGE,
+        prompt,
         question=state.input_text,
         references=list(target.target),
         answer=state.output.completion,
         cache=cache,
+        **context,
     )
 
 
@@ -49,7 +57,7 @@ def live_qa_scorer(cache: bool = True) -> Scorer:
     """Judge-graded score on the four LiveQA levels (0, 0.3, 0.7, 1); `cache` caches the judge."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        # Resolved here, not at task build, so the client is only made when scoring starts.
+        # Resolved in score(), so the judge's client is made when scoring starts, not at build.
         judge = get_model(role=JUDGE_ROLE, default=DEFAULT_JUDGE)
         warn_if_self_judged(str(judge), str(get_model()))
         return await grade_state(judge, state, target, cache)
@@ -63,5 +71,18 @@ def judge_agreement_scorer(cache: bool = True) -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         return await grade_state(get_model(), state, target, cache)
+
+    return score
+
+
+@scorer(metrics=judge_metrics(["field"]))
+def expert_qa_scorer(cache: bool = True) -> Scorer:
+    """The pinned judge on ExpertQA, with a rubric worded for experts of the question's field."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        judge = get_model(role=JUDGE_ROLE, default=DEFAULT_JUDGE)
+        warn_if_self_judged(str(judge), str(get_model()))
+        field = str(state.metadata["field"])
+        return await grade_state(judge, state, target, cache, EXPERTQA_JUDGE, field=field)
 
     return score

@@ -10,12 +10,25 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate, prompt_template
 
 from liveqa_inspect.dataset import QuestionField, live_qa_dataset
+from liveqa_inspect.expertqa_dataset import (
+    EXPERTQA_FILES,
+    EXPERTQA_LICENSE,
+    Split,
+    Subset,
+    load_expertqa,
+)
 from liveqa_inspect.judge import DEFAULT_JUDGE, JUDGE_CONFIG, JUDGE_ROLE
 from liveqa_inspect.judge_dataset import live_qa_judge_dataset
-from liveqa_inspect.prompts import LIVEQA_JUDGE, SOLVER_TEMPLATE, JudgePrompt
+from liveqa_inspect.prompts import (
+    EXPERT_TEMPLATE,
+    EXPERTQA_JUDGE,
+    LIVEQA_JUDGE,
+    SOLVER_TEMPLATE,
+    JudgePrompt,
+)
 from liveqa_inspect.reference_metrics import reference_floor
 from liveqa_inspect.reference_metrics import reference_metrics as reference_overlap
-from liveqa_inspect.scorer import judge_agreement_scorer, live_qa_scorer
+from liveqa_inspect.scorer import expert_qa_scorer, judge_agreement_scorer, live_qa_scorer
 from liveqa_inspect.solvers import given_answer
 from liveqa_inspect.sources import LIVEQA_JUDGMENTS, LIVEQA_LICENSE, LIVEQA_QUESTIONS, Asset
 
@@ -93,4 +106,41 @@ def live_qa_judge(
         config=JUDGE_CONFIG,
         version=TASK_VERSION,
         metadata=provenance(LIVEQA_JUDGE, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS),
+    )
+
+
+EXPERT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=2048)
+"""Room for long-form answers: the expert references run to 433 words, and models write more."""
+
+
+@task
+def expert_qa(
+    split: Split = "domain",
+    subset: Subset = "test",
+    field: str | list[str] | None = None,
+    question_type: str | list[str] | None = None,
+    data: str | None = None,
+    judge_cache: bool = True,
+) -> Task:
+    """ExpertQA long-form questions from experts of 32 fields, graded by the same pinned judge.
+
+    Args:
+        split: "domain" (questions sampled per field) or "random" (sampled at random).
+        subset: "test" or "validation".
+        field: One or more fields to keep, e.g. "Healthcare / Medicine".
+        question_type: One or more ExpertQA question types to keep.
+        data: A folder holding the upstream JSONL files, instead of the downloads.
+        judge_cache: Cache judge replies, so re-scoring with the same judge costs nothing.
+    """
+    dataset = load_expertqa(split, subset, field, question_type, data)
+    return Task(
+        dataset=dataset,
+        solver=[prompt_template(EXPERT_TEMPLATE), generate()],
+        scorer=expert_qa_scorer(cache=judge_cache),
+        config=EXPERT_CONFIG,
+        version=TASK_VERSION,
+        metadata={
+            **provenance(EXPERTQA_JUDGE, EXPERTQA_FILES[(split, subset)]),
+            "data_license": EXPERTQA_LICENSE,
+        },
     )
