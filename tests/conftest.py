@@ -28,3 +28,13 @@ def _isolated_env(
     monkeypatch.setenv(
         "EXPERTQA_DATA", os.environ.get("EXPERTQA_DATA") or str(SHARED_DATA / "expertqa")
     )
+
+
+@pytest.fixture(autouse=True)
+def _offline_token_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Mockllm outputs made without usage (pytest_inspect_evals') would fetch a tokenizer."""
+
+    async def words(_self: object, text: str) -> int:
+        return len(text.split())
+
+    monkeypatch.setattr("inspect_ai.model._providers.mockllm.MockLLM.count_text_tokens", words)

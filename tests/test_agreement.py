@@ -22,16 +22,6 @@ def meta(levels: list[float]) -> list[dict[str, float]]:
     return [{"human_level": level} for level in levels]
 
 
-@pytest.fixture(autouse=True)
-def _offline_token_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The helper's mockllm outputs carry no usage; count words so no tokenizer is downloaded."""
-
-    async def words(_self: object, text: str) -> int:
-        return len(text.split())
-
-    monkeypatch.setattr("inspect_ai.model._providers.mockllm.MockLLM.count_text_tokens", words)
-
-
 def test_agreement_reads_reduced_scores() -> None:
     judge = [0.7, 0.7, 0.3, 0.0, 0.3, 0.3, 1.0, 1.0]
     assert_agreeing_epochs_change_nothing([agreement(), confusion()], judge, metadata=meta(HUMAN))

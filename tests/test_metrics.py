@@ -13,16 +13,6 @@ from liveqa_inspect.metrics import bootstrap_ci, bootstrap_interval, count, leve
 SCORES = [1.0, 0.7, 0.3, 0.0, 1.0, 0.0]
 
 
-@pytest.fixture(autouse=True)
-def _offline_token_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The helper's mockllm outputs carry no usage; count words so no tokenizer is downloaded."""
-
-    async def words(_self: object, text: str) -> int:
-        return len(text.split())
-
-    monkeypatch.setattr("inspect_ai.model._providers.mockllm.MockLLM.count_text_tokens", words)
-
-
 def test_custom_metrics_read_reduced_scores() -> None:
     assert_agreeing_epochs_change_nothing([bootstrap_ci(), level_share(), count()], SCORES)
 

@@ -8,14 +8,13 @@ sha256 like the LiveQA data.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from liveqa_inspect.dataset import normalise
-from liveqa_inspect.sources import Asset, DataError, fetch
+from liveqa_inspect.sources import Asset, DataError, fetch, read_jsonl
 
 EXPERTQA_REPO = "chaitanyamalaviya/ExpertQA"
 EXPERTQA_COMMIT = "1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87"
@@ -50,17 +49,10 @@ EXPERTQA_FILES: dict[tuple[str, str], Asset] = {
 def parse_records(path: Path) -> list[dict[str, Any]]:
     """Every JSONL record of the file, or DataError naming the line that is not one."""
     records = []
-    with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise DataError(f"{path} line {number}: not valid JSON ({error}).") from error
-            if not isinstance(record, dict) or not isinstance(record.get("answers"), dict):
-                raise DataError(f"{path} line {number}: expected an object with 'answers'.")
-            records.append({**record, "_line": number})
+    for number, record in read_jsonl(path):
+        if not isinstance(record, dict) or not isinstance(record.get("answers"), dict):
+            raise DataError(f"{path} line {number}: expected an object with 'answers'.")
+        records.append({**record, "_line": number})
     return records
 
 

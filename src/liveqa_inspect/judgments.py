@@ -7,12 +7,11 @@ Exact duplicate lines are one judgment, counted once (the first line is kept), i
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from liveqa_inspect.sources import LIVEQA_JUDGMENTS, DataError, fetch
+from liveqa_inspect.sources import LIVEQA_JUDGMENTS, DataError, fetch, read_jsonl
 
 HUMAN_LEVELS: dict[int, float] = {4: 1.0, 3: 0.7, 2: 0.3, 1: 0.0, -2: 0.0}
 """NIST's grades on the judge's four levels; junk (-2) is the lowest."""
@@ -95,36 +94,24 @@ def parse_user_judgments(path: Path) -> list[Judgment]:
     if not path.is_file():
         raise DataError(f"{path} does not exist; judgments must name a JSONL file.")
     judgments = []
-    with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise DataError(f"{path.name} line {number}: not valid JSON ({error}).") from error
-            if not isinstance(record, dict):
-                raise DataError(f"{path.name} line {number}: expected a JSON object.")
-            for field in ("question_id", "answer", "grade"):
-                if field not in record:
-                    raise _field_error(path, number, field, "is missing")
-            question_id, answer, grade = record["question_id"], record["answer"], record["grade"]
-            if not isinstance(question_id, str) or not _QUESTION_ID.fullmatch(question_id):
-                raise _field_error(
-                    path,
-                    number,
-                    "question_id",
-                    f"must be a qid such as 'TQ12', got {question_id!r}",
-                )
-            if not isinstance(answer, str) or not answer.strip():
-                raise _field_error(path, number, "answer", "must be a non-empty string")
-            if isinstance(grade, bool) or not isinstance(grade, int) or grade not in (1, 2, 3, 4):
-                raise _field_error(path, number, "grade", f"must be an integer 1-4, got {grade!r}")
-            judgments.append(
-                Judgment(
-                    question_id=question_id, answer=answer, grade=grade, junk=False, line=number
-                )
+    for number, record in read_jsonl(path):
+        if not isinstance(record, dict):
+            raise DataError(f"{path.name} line {number}: expected a JSON object.")
+        for field in ("question_id", "answer", "grade"):
+            if field not in record:
+                raise _field_error(path, number, field, "is missing")
+        question_id, answer, grade = record["question_id"], record["answer"], record["grade"]
+        if not isinstance(question_id, str) or not _QUESTION_ID.fullmatch(question_id):
+            raise _field_error(
+                path, number, "question_id", f"must be a qid such as 'TQ12', got {question_id!r}"
             )
+        if not isinstance(answer, str) or not answer.strip():
+            raise _field_error(path, number, "answer", "must be a non-empty string")
+        if isinstance(grade, bool) or not isinstance(grade, int) or grade not in (1, 2, 3, 4):
+            raise _field_error(path, number, "grade", f"must be an integer 1-4, got {grade!r}")
+        judgments.append(
+            Judgment(question_id=question_id, answer=answer, grade=grade, junk=False, line=number)
+        )
     if not judgments:
         raise DataError(f"{path} holds no judgments.")
     return _dedupe(judgments)

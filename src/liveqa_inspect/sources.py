@@ -8,7 +8,9 @@ tests and CI do, and is checked against the same digest so a run never scores al
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -125,3 +127,15 @@ def _verified_local(asset: Asset, path: Path) -> Path:
             f"got {actual}. The file was not used; replace it with the file from {asset.url}."
         )
     return candidate
+
+
+def read_jsonl(path: Path) -> Iterator[tuple[int, object]]:
+    """(line number, value) for each non-blank line; DataError names a line that is not JSON."""
+    with path.open(encoding="utf-8") as f:
+        for number, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                yield number, json.loads(line)
+            except json.JSONDecodeError as error:
+                raise DataError(f"{path} line {number}: not valid JSON ({error}).") from error
