@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -10,42 +11,91 @@ import pytest
 
 from liveqa_inspect.judgments import (
     HUMAN_LEVELS,
+    Judgment,
     load_nist_judgments,
     parse_nist_judgments,
     parse_user_judgments,
 )
-from liveqa_inspect.sources import DataError
+from liveqa_inspect.sources import LIVEQA_JUDGMENTS, DataError, fetch
+
+
+def test_nist_file_raw_counts(liveqa_data_dir: Path) -> None:
+    """The figures the deduplicated counts below are derived from, read straight off the file."""
+    lines = fetch(LIVEQA_JUDGMENTS, liveqa_data_dir).read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 692
+    assert len(set(lines)) == 581  # 111 lines repeat an earlier one exactly
+    raw_grades = {"1": 461, "2": 90, "3": 84, "4": 39, "-2": 18}
+    assert Counter(line.split(" ")[1] for line in lines) == raw_grades
 
 
 def test_nist_judgments_are_counted_once_with_junk_flagged(liveqa_data_dir: Path) -> None:
     judgments = load_nist_judgments(liveqa_data_dir)
     assert len(judgments) == 581
     assert Counter(j.grade for j in judgments) == {1: 396, 2: 72, 3: 71, 4: 25, -2: 17}
+    assert len({j.question_id for j in judgments}) == 102
+    assert {"TQ10", "TQ103"}.isdisjoint(j.question_id for j in judgments)
+    assert all(re.fullmatch(r"TQ([1-9]|[1-9][0-9]|10[0-4])", j.question_id) for j in judgments)
     assert all(j.junk == (j.grade == -2) for j in judgments)
     assert {j.level for j in judgments if j.junk} == {0.0}
-    assert len(load_nist_judgments(liveqa_data_dir, include_junk=False)) == 564
+    assert len({(j.question_id, j.answer, j.grade) for j in judgments}) == 581
     assert judgments[0].question_id == "TQ1" and judgments[0].line == 1
+    assert [j.line for j in judgments] == sorted(j.line for j in judgments)
+
+    clean = load_nist_judgments(liveqa_data_dir, include_junk=False)
+    assert len(clean) == 564
+    assert not any(j.junk for j in clean)
+    assert clean == [j for j in judgments if not j.junk]
+
+
+def test_nist_duplicates_keep_the_first_line(tmp_path: Path) -> None:
+    path = tmp_path / "qrels.txt"
+    path.write_text("2 4 same\n\n3 1 other\n2 4 same\n2 3 same\n", encoding="utf-8")
+    assert parse_nist_judgments(path) == [
+        Judgment("TQ2", "same", 4, junk=False, line=1),
+        Judgment("TQ3", "other", 1, junk=False, line=3),
+        Judgment("TQ2", "same", 3, junk=False, line=5),
+    ]
 
 
 def test_levels_map_nist_grades() -> None:
     assert HUMAN_LEVELS == {4: 1.0, 3: 0.7, 2: 0.3, 1: 0.0, -2: 0.0}
+    levels = [Judgment("TQ1", "a", g, junk=g == -2, line=1).level for g in (4, 3, 2, 1, -2)]
+    assert levels == [1.0, 0.7, 0.3, 0.0, 0.0]
 
 
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("3", "expected 'question_number grade answer_text'"),
-        ("3 4", "expected 'question_number grade answer_text'"),
-        ("x 4 an answer", "question number 'x'"),
-        ("3 5 an answer", "grade '5'"),
-        ("3 four an answer", "grade 'four'"),
+        ("3", "missing grade and answer_text"),
+        ("3  an answer", "grade '' is not one of"),
+        ("3 4", "missing answer_text"),
+        ("3 4  ", "answer_text is empty"),
+        ("3 four an answer", "grade 'four' is not one of"),
+        ("3 2.0 an answer", "grade '2.0' is not one of"),
+        ("3 5 an answer", "grade '5' is not one of"),
+        ("3 0 an answer", "grade '0' is not one of"),
+        ("x 4 an answer", "question number 'x' is not a positive integer"),
+        ("TQ3 4 an answer", "question number 'TQ3' is not a positive integer"),
+        ("0 4 an answer", "question number '0' is not a positive integer"),
+        ("-3 4 an answer", "question number '-3' is not a positive integer"),
+        ("\u00b2 4 an answer", "question number '\u00b2' is not a positive integer"),
     ],
 )
 def test_malformed_nist_lines_are_named(tmp_path: Path, line: str, message: str) -> None:
     path = tmp_path / "qrels.txt"
     path.write_text(f"1 4 a good answer\n{line}\n", encoding="utf-8")
-    with pytest.raises(DataError, match=f"line 2: {message}"):
+    with pytest.raises(DataError, match=f"line 2: {re.escape(message)}") as caught:
         parse_nist_judgments(path)
+    assert str(path) in str(caught.value)
+
+
+def test_nist_file_that_is_not_utf8_or_missing(tmp_path: Path) -> None:
+    path = tmp_path / "qrels.txt"
+    path.write_bytes(b"1 4 fine\n2 4 caf\xe9\n")
+    with pytest.raises(DataError, match="line 2: not UTF-8"):
+        parse_nist_judgments(path)
+    with pytest.raises(DataError, match="does not exist"):
+        parse_nist_judgments(tmp_path / "missing.txt")
 
 
 def _jsonl(tmp_path: Path, *lines: str) -> Path:
@@ -56,12 +106,15 @@ def _jsonl(tmp_path: Path, *lines: str) -> Path:
 
 def test_user_judgments_good_input(tmp_path: Path) -> None:
     good = json.dumps({"question_id": "TQ12", "answer": "Rest and fluids.", "grade": 3})
-    path = _jsonl(tmp_path, good, "", good, json.dumps({"question_id": "TQ1", "answer": "No.",
-                                                         "grade": 1, "system": "mine"}))
+    extra = json.dumps({"question_id": "TQ1", "answer": "No.", "grade": 1, "system": "mine"})
+    regraded = json.dumps({"question_id": "TQ12", "answer": "Rest and fluids.", "grade": 4})
+    path = _jsonl(tmp_path, good, "", good, extra, "   ", regraded)
     judgments = parse_user_judgments(path)
-    assert [(j.question_id, j.grade, j.level, j.line) for j in judgments] == [
-        ("TQ12", 3, 0.7, 1),
-        ("TQ1", 1, 0.0, 4),
+    # The exact repeat on line 3 counts once; a different grade for the same answer is kept.
+    assert [(j.question_id, j.answer, j.grade, j.level, j.junk, j.line) for j in judgments] == [
+        ("TQ12", "Rest and fluids.", 3, 0.7, False, 1),
+        ("TQ1", "No.", 1, 0.0, False, 4),
+        ("TQ12", "Rest and fluids.", 4, 1.0, False, 6),
     ]
 
 
@@ -74,25 +127,44 @@ def test_user_judgments_good_input(tmp_path: Path) -> None:
         ('{"question_id": "TQ1", "grade": 2}', "line 2: field 'answer' is missing"),
         ('{"question_id": "TQ1", "answer": "a"}', "line 2: field 'grade' is missing"),
         ('{"question_id": "Q1", "answer": "a", "grade": 2}', "line 2: field 'question_id'"),
+        ('{"question_id": "TQ0", "answer": "a", "grade": 2}', "line 2: field 'question_id'"),
+        ('{"question_id": "TQ1 ", "answer": "a", "grade": 2}', "line 2: field 'question_id'"),
         ('{"question_id": 12, "answer": "a", "grade": 2}', "line 2: field 'question_id'"),
-        ('{"question_id": "TQ1", "answer": " ", "grade": 2}', "line 2: field 'answer'"),
-        ('{"question_id": "TQ1", "answer": "a", "grade": 5}', "field 'grade' must be an integer"),
-        ('{"question_id": "TQ1", "answer": "a", "grade": 0}', "field 'grade' must be an integer"),
-        ('{"question_id": "TQ1", "answer": "a", "grade": 2.0}', "field 'grade' must be an integ"),
-        ('{"question_id": "TQ1", "answer": "a", "grade": true}', "field 'grade' must be an integ"),
-        ('{"question_id": "TQ1", "answer": "a", "grade": "3"}', "field 'grade' must be an integ"),
+        ('{"question_id": "TQ1", "answer": "", "grade": 2}', "line 2: field 'answer' must be"),
+        ('{"question_id": "TQ1", "answer": " ", "grade": 2}', "line 2: field 'answer' must be"),
+        ('{"question_id": "TQ1", "answer": 7, "grade": 2}', "line 2: field 'answer' must be"),
+        (
+            '{"question_id": "TQ1", "answer": "a", "grade": 5}',
+            "line 2: field 'grade' must be an integer 1-4, got 5",
+        ),
+        ('{"question_id": "TQ1", "answer": "a", "grade": 0}', "line 2: field 'grade' must be"),
+        ('{"question_id": "TQ1", "answer": "a", "grade": -2}', "line 2: field 'grade' must be"),
+        ('{"question_id": "TQ1", "answer": "a", "grade": 2.0}', "line 2: field 'grade' must be"),
+        (
+            '{"question_id": "TQ1", "answer": "a", "grade": true}',
+            "line 2: field 'grade' must be an integer 1-4, got True",
+        ),
+        ('{"question_id": "TQ1", "answer": "a", "grade": "3"}', "line 2: field 'grade' must be"),
     ],
 )
-def test_user_judgments_bad_input_names_line_and_field(
+def test_user_judgments_bad_input_names_file_line_and_field(
     tmp_path: Path, line: str, message: str
 ) -> None:
     good = json.dumps({"question_id": "TQ12", "answer": "Rest.", "grade": 3})
-    with pytest.raises(DataError, match=message.replace("[", r"\[")):
+    with pytest.raises(DataError, match=re.escape(f"judgments.jsonl {message}")):
         parse_user_judgments(_jsonl(tmp_path, good, line))
 
 
-def test_empty_or_missing_user_file_is_refused(tmp_path: Path) -> None:
+def test_empty_missing_or_non_utf8_user_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="holds no judgments"):
         parse_user_judgments(_jsonl(tmp_path, ""))
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    with pytest.raises(DataError, match="holds no judgments"):
+        parse_user_judgments(empty)
     with pytest.raises(DataError, match="does not exist"):
         parse_user_judgments(tmp_path / "missing.jsonl")
+    latin1 = tmp_path / "latin1.jsonl"
+    latin1.write_bytes(b'{"question_id": "TQ1", "answer": "caf\xe9", "grade": 2}\n')
+    with pytest.raises(DataError, match="not UTF-8"):
+        parse_user_judgments(latin1)
