@@ -1,13 +1,18 @@
 """ExpertQA's long-form questions (Malaviya et al., NAACL 2024) as Inspect samples.
 
-Questions written by experts of 32 fields, each with one system answer that an expert revised;
-the revised answer is the reference (the original where no revision exists). The files are the
-long-form QA splits of github.com/chaitanyamalaviya/ExpertQA (MIT licence), pinned by commit and
-sha256 like the LiveQA data.
+Experts of 32 fields wrote the questions; each question carries one system answer that an expert
+then revised. The revised answer is the reference (the original where the expert left no
+revision). The files are the long-form QA splits of github.com/chaitanyamalaviya/ExpertQA
+(MIT licence), pinned by commit and sha256 like the LiveQA data, so a run never scores other data.
+
+Upstream quirks absorbed here: the random split's files are named `rand_*`, the validation files
+`*_val`; `question_type` is one string holding several types joined by "|"; one answer per file
+set has no `usefulness` label; each validation file has one answer with an empty revision.
 """
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any, Literal
 
@@ -16,6 +21,11 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from liveqa_inspect.dataset import normalise
 from liveqa_inspect.sources import Asset, DataError, fetch, read_jsonl
 
+logger = logging.getLogger(__name__)
+
+# Upstream: https://github.com/chaitanyamalaviya/ExpertQA, folder data/lfqa at commit
+# 1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87. Licence: MIT (Copyright (c) 2023 Chaitanya Malaviya),
+# the repository's LICENSE file; the data are downloaded at run time, never shipped.
 EXPERTQA_REPO = "chaitanyamalaviya/ExpertQA"
 EXPERTQA_COMMIT = "1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87"
 EXPERTQA_LICENSE = "MIT"
@@ -24,95 +34,179 @@ EXPERTQA_DATA_ENV = "EXPERTQA_DATA"
 
 Split = Literal["domain", "random"]
 Subset = Literal["test", "validation"]
+SPLITS: tuple[str, ...] = ("domain", "random")
+SUBSETS: tuple[str, ...] = ("test", "validation")
+
+UNLABELLED = "unlabelled"
+"""The usefulness of an answer the annotator did not rate (upstream `null`), kept as a group."""
 
 
 def _asset(name: str, sha256: str) -> Asset:
     return Asset(EXPERTQA_REPO, EXPERTQA_COMMIT, f"data/lfqa/{name}", sha256, EXPERTQA_DATA_ENV)
 
 
+EXPERTQA_DOMAIN_TEST = _asset(
+    "domain_test.jsonl", "7a1895dbcf16c4fc135116996d1bdb22412b8d791e620241ac9e80729d55ea6b"
+)
+EXPERTQA_RANDOM_TEST = _asset(
+    "rand_test.jsonl", "022d6c19bdd91fb33c3185ef59f9c18510655c15598061e631c434487aa07b28"
+)
+EXPERTQA_DOMAIN_VALIDATION = _asset(
+    "domain_val.jsonl", "876fac217bbee9c33b50105e6a62feb60344e66c7e1998b99dcc4a45f8433f0b"
+)
+EXPERTQA_RANDOM_VALIDATION = _asset(
+    "rand_val.jsonl", "4da2b2e637104fb816716eaa4c60898c6892395d596c03b7d1f9a72c6327069c"
+)
+
 EXPERTQA_FILES: dict[tuple[str, str], Asset] = {
-    ("domain", "test"): _asset(
-        "domain_test.jsonl", "7a1895dbcf16c4fc135116996d1bdb22412b8d791e620241ac9e80729d55ea6b"
-    ),
-    ("random", "test"): _asset(
-        "rand_test.jsonl", "022d6c19bdd91fb33c3185ef59f9c18510655c15598061e631c434487aa07b28"
-    ),
-    ("domain", "validation"): _asset(
-        "domain_val.jsonl", "876fac217bbee9c33b50105e6a62feb60344e66c7e1998b99dcc4a45f8433f0b"
-    ),
-    ("random", "validation"): _asset(
-        "rand_val.jsonl", "4da2b2e637104fb816716eaa4c60898c6892395d596c03b7d1f9a72c6327069c"
-    ),
+    ("domain", "test"): EXPERTQA_DOMAIN_TEST,
+    ("random", "test"): EXPERTQA_RANDOM_TEST,
+    ("domain", "validation"): EXPERTQA_DOMAIN_VALIDATION,
+    ("random", "validation"): EXPERTQA_RANDOM_VALIDATION,
 }
 
-
-def parse_records(path: Path) -> list[dict[str, Any]]:
-    """Every JSONL record of the file, or DataError naming the line that is not one."""
-    records = []
-    for number, record in read_jsonl(path):
-        if not isinstance(record, dict) or not isinstance(record.get("answers"), dict):
-            raise DataError(f"{path} line {number}: expected an object with 'answers'.")
-        records.append({**record, "_line": number})
-    return records
+_METADATA_KEYS = ("field", "specific_field", "question_type")
 
 
-def record_to_sample(record: dict[str, Any], split: str, subset: str) -> Sample:
-    """One question: the expert-revised answer as target, provenance of the answer in metadata."""
-    line = record["_line"]
-    answers = record["answers"]
-    if len(answers) != 1:
-        raise DataError(f"line {line}: expected one answer, found {len(answers)}.")
-    [(system, answer)] = answers.items()
+def parse_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """(1-based line, record) for each line, checked for the shape `record_to_sample` relies on.
+
+    A line that is not JSON or not an ExpertQA record raises DataError naming the file and line,
+    so a changed upstream format stops the run instead of yielding odd samples.
+    """
+    return [(line, _checked(record, path, line)) for line, record in read_jsonl(path)]
+
+
+def _checked(record: object, path: Path, line: int) -> dict[str, Any]:
+    if not isinstance(record, dict):
+        raise DataError(f"{path} line {line}: expected a JSON object.")
+    problem = _shape_problem(record)
+    if problem:
+        raise DataError(f"{path} line {line}: {problem}.")
+    return record
+
+
+def _shape_problem(record: dict[str, Any]) -> str | None:
+    if not isinstance(record.get("question"), str):
+        return "'question' is not a string"
+    answers = record.get("answers")
+    if not isinstance(answers, dict) or len(answers) != 1:
+        return "'answers' must map exactly one system to its answer"
+    if not all(isinstance(answer, dict) for answer in answers.values()):
+        return "the answer is not an object"
+    metadata = record.get("metadata")
+    if not isinstance(metadata, dict):
+        return "'metadata' is not an object"
+    missing = [key for key in _METADATA_KEYS if not isinstance(metadata.get(key), str)]
+    if missing:
+        return f"metadata lacks string {', '.join(missing)}"
+    return None
+
+
+def question_types(question_type: str) -> list[str]:
+    """The types of one question: upstream joins several into one string with '|'."""
+    return [part.strip() for part in question_type.split("|") if part.strip()]
+
+
+def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str) -> Sample | None:
+    """One question of a `parse_records` record, or None when it has no question or no answer.
+
+    The target is the expert's revision, whitespace-normalised; the original system answer stands
+    in where the expert left the revision empty (`reference_revised` says which). The input is the
+    bare question: the solver adds the instruction and the field.
+    """
+    [(system, answer)] = record["answers"].items()
     revised = normalise(answer.get("revised_answer_string"))
     reference = revised or normalise(answer.get("answer_string"))
-    question = normalise(record.get("question"))
+    question = normalise(record["question"])
     if not question or not reference:
-        raise DataError(f"line {line}: the question or its answer is empty.")
-    meta = record.get("metadata") or {}
+        return None
+    metadata = record["metadata"]
     return Sample(
         id=f"{split}_{subset}_{line}",
         input=question,
         target=reference,
         metadata={
-            "field": meta.get("field") or "Other",
-            "specific_field": meta.get("specific_field") or "",
-            "question_type": meta.get("question_type") or "",
+            "field": normalise(metadata["field"]),
+            "specific_field": normalise(metadata["specific_field"]),
+            "question_type": normalise(metadata["question_type"]),
+            "question_types": question_types(metadata["question_type"]),
             "reference_system": system,
             "reference_revised": bool(revised),
-            "usefulness": answer.get("usefulness") or "unlabelled",
+            "usefulness": answer.get("usefulness") or UNLABELLED,
+            "question": question,
         },
     )
 
 
-def _selected(values: str | list[str] | None) -> set[str] | None:
+def _wanted(values: str | list[str] | None) -> set[str] | None:
     if values is None:
         return None
     return {values} if isinstance(values, str) else set(values)
 
 
+def _refuse_unknown(name: str, wanted: set[str], present: set[str]) -> None:
+    unknown = wanted - present
+    if unknown:
+        raise ValueError(
+            f"unknown {name} {sorted(unknown)}; this file has: {'; '.join(sorted(present))}."
+        )
+
+
 def load_expertqa(
-    split: str = "domain",
-    subset: str = "test",
+    split: Split = "domain",
+    subset: Subset = "test",
     field: str | list[str] | None = None,
     question_type: str | list[str] | None = None,
     data: str | Path | None = None,
 ) -> MemoryDataset:
-    """The chosen split's questions, filtered by field and question type."""
-    asset = EXPERTQA_FILES.get((split, subset))
-    if asset is None:
-        raise ValueError(
-            f"split must be 'domain' or 'random' and subset 'test' or 'validation'; "
-            f"got split={split!r}, subset={subset!r}."
+    """The questions of one split and subset, optionally kept to some fields or question types.
+
+    Args:
+        split: "domain" (questions sampled per field) or "random" (sampled at random).
+        subset: "test" or "validation".
+        field: One or more fields to keep, as the file spells them ("Healthcare / Medicine").
+        question_type: One or more question types to keep; a question with several types is kept
+            when any of them is wanted.
+        data: A folder holding the upstream files (or the file), instead of the download.
+
+    Unknown values raise ValueError listing the allowed ones, so a typo never yields an empty or
+    silently unfiltered dataset.
+    """
+    if split not in SPLITS:
+        raise ValueError(f"split must be 'domain' or 'random', got {split!r}.")
+    if subset not in SUBSETS:
+        raise ValueError(f"subset must be 'test' or 'validation', got {subset!r}.")
+    asset = EXPERTQA_FILES[(split, subset)]
+    path = fetch(asset, data)
+    records = parse_records(path)
+    converted = [record_to_sample(record, line, split, subset) for line, record in records]
+    samples = [sample for sample in converted if sample is not None]
+    if len(samples) < len(records):
+        # None of the pinned files has such a record; a question without a reference cannot be
+        # graded, and dropping it (loudly) beats aborting a run over one line.
+        logger.warning(
+            "%s: skipped %d of %d records with an empty question or answer.",
+            path,
+            len(records) - len(samples),
+            len(records),
         )
-    samples = [record_to_sample(r, split, subset) for r in parse_records(fetch(asset, data))]
-    for key, wanted in (("field", _selected(field)), ("question_type", _selected(question_type))):
-        if wanted is None:
-            continue
-        present = {str((s.metadata or {})[key]) for s in samples}
-        unknown = wanted - present
-        if unknown:
-            raise ValueError(
-                f"unknown {key} {sorted(unknown)}; this split has: {'; '.join(sorted(present))}."
-            )
-        samples = [s for s in samples if (s.metadata or {})[key] in wanted]
+    wanted_fields = _wanted(field)
+    wanted_types = _wanted(question_type)
+    # Both checks see the whole file, so the values listed do not depend on the other filter.
+    if wanted_fields is not None:
+        _refuse_unknown("field", wanted_fields, {_meta(s)["field"] for s in samples})
+    if wanted_types is not None:
+        present = {kind for s in samples for kind in _meta(s)["question_types"]}
+        _refuse_unknown("question_type", wanted_types, present)
+    samples = [
+        s
+        for s in samples
+        if (wanted_fields is None or _meta(s)["field"] in wanted_fields)
+        and (wanted_types is None or wanted_types & set(_meta(s)["question_types"]))
+    ]
     return MemoryDataset(samples, name=f"expert_qa_{split}_{subset}", location=asset.url)
+
+
+def _meta(sample: Sample) -> dict[str, Any]:
+    return sample.metadata or {}

@@ -128,7 +128,8 @@ def expert_qa(
         split: "domain" (questions sampled per field) or "random" (sampled at random).
         subset: "test" or "validation".
         field: One or more fields to keep, e.g. "Healthcare / Medicine".
-        question_type: One or more ExpertQA question types to keep.
+        question_type: One or more ExpertQA question types; a question with several is kept
+            if any matches.
         data: A folder holding the upstream JSONL files, instead of the downloads.
         judge_cache: Cache judge replies, so re-scoring with the same judge costs nothing.
     """
