@@ -141,7 +141,8 @@ class OpenAIServer:
 
     Bounded so a broken test cannot leave it running: after `max_requests` requests or
     `lifetime` seconds it answers 503 and shuts itself down. Use as a context manager.
-    `port=0` (the default) binds a free port; the CLI passes a fixed one.
+    `port=0` (the default) binds a free port; the CLI passes a fixed one. `backlog` raises the
+    listen queue above socketserver's 5 for runs with many concurrent connections.
     """
 
     def __init__(
@@ -151,6 +152,7 @@ class OpenAIServer:
         max_requests: int = 10_000,
         lifetime: float = 600.0,
         port: int = 0,
+        backlog: int | None = None,
     ) -> None:
         self.responder = responder
         self.faults = faults or Faults()
@@ -165,7 +167,20 @@ class OpenAIServer:
         self._received = 0
         self._deadline = time.monotonic() + lifetime
         self._stopped = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", port), _make_handler(self))
+        self._httpd = ThreadingHTTPServer(
+            ("127.0.0.1", port), _make_handler(self), bind_and_activate=False
+        )
+        if backlog is not None:
+            # socketserver's listen backlog is 5: with more clients connecting at once, the
+            # kernel drops their SYNs and each retransmits 1 s, then 3 s later, which looks
+            # exactly like Inspect's own 3-6 s retry backoff in timings.
+            self._httpd.request_queue_size = backlog
+        try:
+            self._httpd.server_bind()
+            self._httpd.server_activate()
+        except BaseException:
+            self._httpd.server_close()
+            raise
         self._httpd.daemon_threads = True
         self.port: int = self._httpd.server_address[1]
         self.base_url: str = f"http://127.0.0.1:{self.port}/v1"

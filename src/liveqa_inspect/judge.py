@@ -103,6 +103,10 @@ async def ask_judge(
     seed, so a deterministic judge gets a real second chance. API failures are not caught here:
     they raise so Inspect's own retries and --retry-on-error handle them.
     """
+    if cache is True:
+        # Not per epoch: the verdict depends on the prompt alone, and `inspect score` grades
+        # outside any epoch, so a per-epoch key would never find the eval's cached replies.
+        cache = CachePolicy(per_epoch=False)
     call = JudgeCall()
     for attempt in range(JUDGE_ATTEMPTS):
         output = await judge.generate(
