@@ -32,13 +32,13 @@ def _values(scores: list[SampleScore]) -> np.ndarray:
     return np.array([_to_float(score.score.value) for score in scores], dtype=float)
 
 
-def bootstrap_interval(values: np.ndarray, statistic=np.mean) -> tuple[float, float]:
+def bootstrap_interval(values: np.ndarray) -> tuple[float, float]:
     """Seeded percentile bootstrap 95% CI; NaN where fewer than two values leave nothing to vary."""
     if len(values) < 2:
         return math.nan, math.nan
     result = bootstrap(
         (values,),
-        statistic,
+        np.mean,
         n_resamples=BOOTSTRAP_RESAMPLES,
         confidence_level=0.95,
         method="percentile",
