@@ -128,19 +128,24 @@ def _question_record(element: etree._Element, path: Path) -> dict[str, Any]:
     return record
 
 
+def check_question(question: str) -> None:
+    """Refuse an unknown wording before any data is downloaded or parsed."""
+    if question not in QUESTION_FIELDS:
+        raise ValueError(
+            f"question must be one of {', '.join(QUESTION_FIELDS)}; got {question!r}."
+        )
+
+
 def question_text(record: dict[str, Any], question: str) -> str:
     """The wording put to the model; HELM asks the NLM summary, the others are kept to compare."""
+    check_question(question)
     if question == "summary":
         return str(record["summary"])
     if question == "paraphrase":
         # A few questions have no NIST paraphrase; they are asked as summarised, and flagged.
         return str(record["paraphrase"] or record["summary"])
-    if question == "original":
-        subject, message = record["subject"], record["message"]
-        return f"{subject}\n\n{message}" if subject else str(message)
-    raise ValueError(
-        f"question must be one of {', '.join(QUESTION_FIELDS)}; got {question!r}."
-    )
+    subject, message = record["subject"], record["message"]
+    return f"{subject}\n\n{message}" if subject else str(message)
 
 
 def record_to_sample(record: dict[str, Any], question: str = "summary") -> Sample:
@@ -179,9 +184,6 @@ def load_records(data: str | Path | None = None) -> list[dict[str, Any]]:
 
 def live_qa_dataset(question: str = "summary", data: str | Path | None = None) -> MemoryDataset:
     """The 104 test questions, worded as `question` asks."""
-    if question not in QUESTION_FIELDS:
-        raise ValueError(
-            f"question must be one of {', '.join(QUESTION_FIELDS)}; got {question!r}."
-        )
+    check_question(question)
     samples = [record_to_sample(record, question) for record in load_records(data)]
     return MemoryDataset(samples, name="live_qa", location=LIVEQA_QUESTIONS.url)

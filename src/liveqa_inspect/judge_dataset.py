@@ -11,7 +11,7 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from liveqa_inspect.dataset import QUESTION_FIELDS, load_records, record_to_sample
+from liveqa_inspect.dataset import check_question, load_records, record_to_sample
 from liveqa_inspect.judgments import (
     Judgment,
     load_nist_judgments,
@@ -49,10 +49,7 @@ def live_qa_judge_dataset(
     include_junk: bool = True,
 ) -> MemoryDataset:
     """NIST's judged answers (or the user's own), each with the LiveQA question it answers."""
-    if question not in QUESTION_FIELDS:
-        raise ValueError(
-            f"question must be one of {', '.join(QUESTION_FIELDS)}; got {question!r}."
-        )
+    check_question(question)
     records = {record["qid"]: record for record in load_records(data)}
     if judgments is None:
         items = load_nist_judgments(data, include_junk=include_junk)

@@ -1,7 +1,7 @@
 """The scorers that judge: the pinned judge of live_qa and expert_qa, and live_qa_judge's.
 
-Both grade through `judge.grade` with the same prompt, so a judge is measured in live_qa_judge on
-exactly the prompt it grades with in live_qa.
+All three grade through `grade_state` and so `judge.grade`; live_qa and live_qa_judge share the
+live_qa prompt, so a judge is measured in live_qa_judge on exactly the prompt it grades with.
 """
 
 from __future__ import annotations
