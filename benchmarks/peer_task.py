@@ -14,7 +14,7 @@ from inspect_ai import Task, task
 from inspect_ai.scorer import model_graded_qa
 from inspect_ai.solver import generate, prompt_template
 
-from liveqa_inspect.dataset import live_qa_dataset
+from liveqa_inspect.datasets.live_qa import live_qa_dataset
 from liveqa_inspect.prompts import SOLVER_TEMPLATE
 from liveqa_inspect.tasks import SUBJECT_CONFIG
 

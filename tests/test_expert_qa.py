@@ -7,7 +7,7 @@ from inspect_ai import eval
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import expert_qa
-from liveqa_inspect.prompts import EXPERTQA_JUDGE
+from liveqa_inspect.prompts import EXPERT_QA_JUDGE
 from tests.scripted import scripted_model, verdict
 
 
@@ -28,7 +28,7 @@ def test_expert_qa_scorer_through_eval() -> None:
     assert prompt.startswith("Please answer the following question from an expert in Business.")
     assert config.max_tokens == 2048
     judge_prompt = grader.calls[0][0]
-    assert judge_prompt.startswith(EXPERTQA_JUDGE.template.split("{field}")[0])
+    assert judge_prompt.startswith(EXPERT_QA_JUDGE.template.split("{field}")[0])
     metrics = log.results.scores[0].metrics
     fields = [s.metadata["field"] for s in log.samples]
     expected = [1.0 if f == "Business" else 0.3 for f in fields]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from liveqa_inspect.judge import build_judge_prompt, neutralise, parse_verdict
-from liveqa_inspect.prompts import EXPERTQA_JUDGE, LIVEQA_JUDGE
+from liveqa_inspect.prompts import EXPERT_QA_JUDGE, LIVEQA_JUDGE
 
 
 @pytest.mark.parametrize(
@@ -77,10 +77,10 @@ def test_an_answer_cannot_forge_a_verdict_or_close_its_delimiter() -> None:
 
 
 def test_expert_prompt_states_the_field() -> None:
-    prompt = build_judge_prompt(EXPERTQA_JUDGE, "Q?", ["r"], "a", field="Law <b>")
+    prompt = build_judge_prompt(EXPERT_QA_JUDGE, "Q?", ["r"], "a", field="Law <b>")
     assert "an expert in Law &lt;b&gt;" in prompt
 
 
 def test_prompt_identity_is_stable() -> None:
     assert LIVEQA_JUDGE.provenance()["sha256"] == LIVEQA_JUDGE.sha256
-    assert LIVEQA_JUDGE.sha256 != EXPERTQA_JUDGE.sha256
+    assert LIVEQA_JUDGE.sha256 != EXPERT_QA_JUDGE.sha256

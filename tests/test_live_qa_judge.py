@@ -12,8 +12,8 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import live_qa_judge
+from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.judge import LEVELS, neutralise
-from liveqa_inspect.judge_dataset import live_qa_judge_dataset
 from liveqa_inspect.prompts import LIVEQA_JUDGE
 from liveqa_inspect.sources import DataError
 from tests.scripted import scripted_model, verdict

@@ -19,7 +19,7 @@ from liveqa_inspect.reference_metrics import (
     f1_score,
     normalize_text,
     quasi_exact_match,
-    reference_metrics,
+    reference_overlap,
     reference_scores,
     rouge_l,
 )
@@ -137,7 +137,7 @@ def test_scorer_reports_each_metric_mean_through_inspect_eval(tmp_path: Path) ->
         "mockllm/model",
         custom_outputs=[_output("the cat sat on the mat"), _output("the cat sat")],
     )
-    task = Task(dataset=dataset, solver=generate(), scorer=reference_metrics())
+    task = Task(dataset=dataset, solver=generate(), scorer=reference_overlap())
     # One sample at a time, so the scripted outputs meet the samples in order.
     [log] = eval(task, model=model, max_samples=1, log_dir=str(tmp_path), display="none")
 

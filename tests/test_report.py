@@ -12,8 +12,8 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import live_qa, live_qa_judge
+from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.judge import LEVELS, neutralise
-from liveqa_inspect.judge_dataset import live_qa_judge_dataset
 from liveqa_inspect.report import FIGURES, confusion_matrix, default_png, main
 from tests.scripted import Script, scripted_model, verdict
 from tests.test_live_qa import judge_script, subject_script

@@ -292,7 +292,7 @@ def test_unreadable_verdicts_leave_samples_unscored_not_zero(tmp_path: Path) -> 
 def test_eval_retry_finishes_without_regenerating_finished_samples(tmp_path: Path) -> None:
     """An eval that errors part-way and is continued with eval-retry ends complete, and the
     samples the first run finished are reused from its log, not generated (or judged) again."""
-    from liveqa_inspect.dataset import live_qa_dataset
+    from liveqa_inspect.datasets.live_qa import live_qa_dataset
 
     questions = [str(s.input) for s in live_qa_dataset("summary", liveqa_data())]
     # Break a few late questions only, so a good share of the run finishes before the failure.

@@ -7,7 +7,6 @@ judge is measured on in live_qa_judge is exactly the prompt it grades with in li
 from __future__ import annotations
 
 import html
-import logging
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -16,8 +15,6 @@ from inspect_ai.model import CachePolicy, GenerateConfig, Model
 from inspect_ai.scorer import Score
 
 from liveqa_inspect.prompts import JudgePrompt
-
-logger = logging.getLogger(__name__)
 
 DEFAULT_JUDGE = "openai/gpt-4o-2024-05-13"
 """HELM's live_qa judge, pinned by date so a run is repeatable; override with the grader role."""

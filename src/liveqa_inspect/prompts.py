@@ -65,7 +65,7 @@ LIVEQA_JUDGE = JudgePrompt(
     ),
 )
 
-EXPERTQA_JUDGE = JudgePrompt(
+EXPERT_QA_JUDGE = JudgePrompt(
     name="expert_qa",
     version="1",
     template=(

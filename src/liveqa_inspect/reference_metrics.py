@@ -140,7 +140,7 @@ def _reference_score(state: TaskState, target: Target) -> Score:
 
 
 @scorer(metrics={name: [mean(), stderr()] for name in METRIC_NAMES})
-def reference_metrics() -> Scorer:
+def reference_overlap() -> Scorer:
     """HELM's reference-overlap metrics of the completion against every reference answer."""
 
     async def score(state: TaskState, target: Target) -> Score:

@@ -15,7 +15,7 @@ from inspect_ai.solver import TaskState
 from liveqa_inspect.agreement import agreement, confusion
 from liveqa_inspect.judge import DEFAULT_JUDGE, JUDGE_ROLE, grade
 from liveqa_inspect.metrics import judge_metrics
-from liveqa_inspect.prompts import EXPERTQA_JUDGE, LIVEQA_JUDGE, JudgePrompt
+from liveqa_inspect.prompts import EXPERT_QA_JUDGE, LIVEQA_JUDGE, JudgePrompt
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +83,6 @@ def expert_qa_scorer(cache: bool = True) -> Scorer:
         judge = get_model(role=JUDGE_ROLE, default=DEFAULT_JUDGE)
         warn_if_self_judged(str(judge), str(get_model()))
         field = str(state.metadata["field"])
-        return await grade_state(judge, state, target, cache, EXPERTQA_JUDGE, field=field)
+        return await grade_state(judge, state, target, cache, EXPERT_QA_JUDGE, field=field)
 
     return score

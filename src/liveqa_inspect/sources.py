@@ -38,6 +38,7 @@ class Asset:
     path: str
     sha256: str
     env_var: str
+    license: str
     host: str = "https://raw.githubusercontent.com"
 
     @property
@@ -50,7 +51,12 @@ class Asset:
 
     def provenance(self) -> dict[str, str]:
         """What a log records so a reader can fetch the exact same bytes."""
-        return {"url": self.url, "commit": self.commit, "sha256": self.sha256}
+        return {
+            "url": self.url,
+            "commit": self.commit,
+            "sha256": self.sha256,
+            "license": self.license,
+        }
 
 
 LIVEQA_QUESTIONS = Asset(
@@ -59,6 +65,7 @@ LIVEQA_QUESTIONS = Asset(
     path="TestDataset/TREC-2017-LiveQA-Medical-Test-Questions-w-summaries.xml",
     sha256="f6384fcf03e9b1bd0d9a15f6ea1a1aafc9491082e63fef0922ae2d6bc451805b",
     env_var=LIVEQA_DATA_ENV,
+    license=LIVEQA_LICENSE,
 )
 
 LIVEQA_JUDGMENTS = Asset(
@@ -67,7 +74,50 @@ LIVEQA_JUDGMENTS = Asset(
     path="TestDataset/TREC-2017-LiveQA-Medical-qrels-NIST-692.txt",
     sha256="0733ace5409474afb0481805affd73da4b6b10b659c5838582d3dd17a1b44b7a",
     env_var=LIVEQA_DATA_ENV,
+    license=LIVEQA_LICENSE,
 )
+
+
+# Upstream: https://github.com/chaitanyamalaviya/ExpertQA, folder data/lfqa at commit
+# 1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87. Licence: MIT (Copyright (c) 2023 Chaitanya Malaviya),
+# the repository's LICENSE file; the data are downloaded at run time, never shipped.
+EXPERT_QA_REPO = "chaitanyamalaviya/ExpertQA"
+EXPERT_QA_COMMIT = "1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87"
+EXPERT_QA_LICENSE = "MIT"
+EXPERT_QA_DATA_ENV = "EXPERTQA_DATA"
+"""Names a folder holding the upstream ExpertQA files, to use offline instead of the download."""
+
+
+def _asset(name: str, sha256: str) -> Asset:
+    return Asset(
+        EXPERT_QA_REPO,
+        EXPERT_QA_COMMIT,
+        f"data/lfqa/{name}",
+        sha256,
+        EXPERT_QA_DATA_ENV,
+        EXPERT_QA_LICENSE,
+    )
+
+
+EXPERT_QA_DOMAIN_TEST = _asset(
+    "domain_test.jsonl", "7a1895dbcf16c4fc135116996d1bdb22412b8d791e620241ac9e80729d55ea6b"
+)
+EXPERT_QA_RANDOM_TEST = _asset(
+    "rand_test.jsonl", "022d6c19bdd91fb33c3185ef59f9c18510655c15598061e631c434487aa07b28"
+)
+EXPERT_QA_DOMAIN_VALIDATION = _asset(
+    "domain_val.jsonl", "876fac217bbee9c33b50105e6a62feb60344e66c7e1998b99dcc4a45f8433f0b"
+)
+EXPERT_QA_RANDOM_VALIDATION = _asset(
+    "rand_val.jsonl", "4da2b2e637104fb816716eaa4c60898c6892395d596c03b7d1f9a72c6327069c"
+)
+
+EXPERT_QA_FILES: dict[tuple[str, str], Asset] = {
+    ("domain", "test"): EXPERT_QA_DOMAIN_TEST,
+    ("random", "test"): EXPERT_QA_RANDOM_TEST,
+    ("domain", "validation"): EXPERT_QA_DOMAIN_VALIDATION,
+    ("random", "validation"): EXPERT_QA_RANDOM_VALIDATION,
+}
 
 
 class DataError(RuntimeError):

@@ -9,28 +9,21 @@ from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate, prompt_template
 
-from liveqa_inspect.dataset import QuestionField, live_qa_dataset
-from liveqa_inspect.expertqa_dataset import (
-    EXPERTQA_FILES,
-    EXPERTQA_LICENSE,
-    Split,
-    Subset,
-    load_expertqa,
-)
+from liveqa_inspect.datasets.expert_qa import Split, Subset, expert_qa_dataset
+from liveqa_inspect.datasets.live_qa import QuestionField, live_qa_dataset
+from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.judge import DEFAULT_JUDGE, JUDGE_CONFIG, JUDGE_ROLE
-from liveqa_inspect.judge_dataset import live_qa_judge_dataset
 from liveqa_inspect.prompts import (
+    EXPERT_QA_JUDGE,
     EXPERT_TEMPLATE,
-    EXPERTQA_JUDGE,
     LIVEQA_JUDGE,
     SOLVER_TEMPLATE,
     JudgePrompt,
 )
-from liveqa_inspect.reference_metrics import reference_floor
-from liveqa_inspect.reference_metrics import reference_metrics as reference_overlap
+from liveqa_inspect.reference_metrics import reference_floor, reference_overlap
 from liveqa_inspect.scorer import expert_qa_scorer, judge_agreement_scorer, live_qa_scorer
 from liveqa_inspect.solvers import given_answer
-from liveqa_inspect.sources import LIVEQA_JUDGMENTS, LIVEQA_LICENSE, LIVEQA_QUESTIONS, Asset
+from liveqa_inspect.sources import EXPERT_QA_FILES, LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, Asset
 
 TASK_VERSION = "1.0.0"
 
@@ -47,7 +40,7 @@ def provenance(prompt: JudgePrompt, *assets: Asset) -> dict[str, Any]:
         "judge_config": JUDGE_CONFIG.model_dump(exclude_none=True),
         "judge_prompt": prompt.provenance(),
         "data": {asset.filename: asset.provenance() for asset in assets},
-        "data_license": LIVEQA_LICENSE,
+        "data_license": ", ".join(sorted({asset.license for asset in assets})),
     }
 
 
@@ -133,15 +126,12 @@ def expert_qa(
         data: A folder holding the upstream JSONL files, instead of the downloads.
         judge_cache: Cache judge replies, so re-scoring with the same judge costs nothing.
     """
-    dataset = load_expertqa(split, subset, field, question_type, data)
+    dataset = expert_qa_dataset(split, subset, field, question_type, data)
     return Task(
         dataset=dataset,
         solver=[prompt_template(EXPERT_TEMPLATE), generate()],
         scorer=expert_qa_scorer(cache=judge_cache),
         config=EXPERT_CONFIG,
         version=TASK_VERSION,
-        metadata={
-            **provenance(EXPERTQA_JUDGE, EXPERTQA_FILES[(split, subset)]),
-            "data_license": EXPERTQA_LICENSE,
-        },
+        metadata=provenance(EXPERT_QA_JUDGE, EXPERT_QA_FILES[(split, subset)]),
     )

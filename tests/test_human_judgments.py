@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from liveqa_inspect.judgments import (
+from liveqa_inspect.datasets.human_judgments import (
     HUMAN_LEVELS,
     Judgment,
     load_nist_judgments,

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from liveqa_inspect.expertqa_dataset import (
+from liveqa_inspect.datasets.expert_qa import (
     UNLABELLED,
-    load_expertqa,
+    expert_qa_dataset,
     parse_records,
     record_to_sample,
 )
@@ -45,47 +45,47 @@ def _record(**answer: Any) -> dict[str, Any]:
      ("random", "validation", 217)],
 )  # fmt: skip
 def test_counts_and_stable_unique_ids(split: Any, subset: Any, count: int) -> None:
-    samples = list(load_expertqa(split, subset, data=DATA))
+    samples = list(expert_qa_dataset(split, subset, data=DATA))
     assert len(samples) == count
     ids = [s.id for s in samples]
     assert len(set(ids)) == count
     assert ids[0] == f"{split}_{subset}_1" and ids[-1] == f"{split}_{subset}_{count}"
-    assert ids == [s.id for s in load_expertqa(split, subset, data=DATA)]
+    assert ids == [s.id for s in expert_qa_dataset(split, subset, data=DATA)]
     assert all(isinstance(s.target, str) and s.target for s in samples)
     assert all(s.input == s.metadata["question"] for s in samples)
 
 
 def test_domain_test_covers_the_32_fields() -> None:
-    assert len({s.metadata["field"] for s in load_expertqa(data=DATA)}) == 32
+    assert len({s.metadata["field"] for s in expert_qa_dataset(data=DATA)}) == 32
 
 
 def test_field_filter() -> None:
-    medicine = list(load_expertqa(field="Healthcare / Medicine", data=DATA))
+    medicine = list(expert_qa_dataset(field="Healthcare / Medicine", data=DATA))
     assert len(medicine) == 51
     assert {s.metadata["field"] for s in medicine} == {"Healthcare / Medicine"}
-    both = load_expertqa(field=["Law", "Healthcare / Medicine"], data=DATA)
-    assert len(both) == 51 + len(load_expertqa(field="Law", data=DATA)) == 62
-    assert len(load_expertqa("random", field="Healthcare / Medicine", data=DATA)) == 44
+    both = expert_qa_dataset(field=["Law", "Healthcare / Medicine"], data=DATA)
+    assert len(both) == 51 + len(expert_qa_dataset(field="Law", data=DATA)) == 62
+    assert len(expert_qa_dataset("random", field="Healthcare / Medicine", data=DATA)) == 44
 
 
 def test_question_type_filter_matches_any_of_a_questions_types() -> None:
-    directed = list(load_expertqa(question_type=DIRECTED, data=DATA))
+    directed = list(expert_qa_dataset(question_type=DIRECTED, data=DATA))
     assert len(directed) == 50  # 33 directed only, 17 directed among other types
     assert all(DIRECTED in s.metadata["question_types"] for s in directed)
     assert sum(s.metadata["question_type"] == DIRECTED for s in directed) == 33
-    both = load_expertqa(question_type=DIRECTED, field="Healthcare / Medicine", data=DATA)
+    both = expert_qa_dataset(question_type=DIRECTED, field="Healthcare / Medicine", data=DATA)
     assert len(both) == 17
 
 
 def test_unknown_values_are_refused_with_the_choices() -> None:
     with pytest.raises(ValueError, match=r"unknown field \['Alchemy'\].*Healthcare / Medicine"):
-        load_expertqa(field="Alchemy", data=DATA)
+        expert_qa_dataset(field="Alchemy", data=DATA)
     with pytest.raises(ValueError, match=r"unknown question_type \['Riddle'\].*opinion"):
-        load_expertqa(question_type=["Riddle", DIRECTED], data=DATA)
+        expert_qa_dataset(question_type=["Riddle", DIRECTED], data=DATA)
     with pytest.raises(ValueError, match="split must be 'domain' or 'random', got 'all'"):
-        load_expertqa(split="all", data=DATA)  # type: ignore[arg-type]
+        expert_qa_dataset(split="all", data=DATA)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="subset must be 'test' or 'validation', got 'val'"):
-        load_expertqa(subset="val", data=DATA)  # type: ignore[arg-type]
+        expert_qa_dataset(subset="val", data=DATA)  # type: ignore[arg-type]
 
 
 def test_record_to_sample_prefers_the_revised_answer() -> None:
@@ -117,14 +117,14 @@ def test_record_to_sample_falls_back_to_the_original_or_skips() -> None:
 
 
 def test_the_one_unrevised_validation_answer_is_kept_as_the_original() -> None:
-    by_id = {s.id: s for s in load_expertqa("domain", "validation", data=DATA)}
+    by_id = {s.id: s for s in expert_qa_dataset("domain", "validation", data=DATA)}
     unrevised = [s for s in by_id.values() if not s.metadata["reference_revised"]]
     assert [s.id for s in unrevised] == ["domain_validation_148"]
     assert unrevised[0].metadata["reference_system"] == "post_hoc_gs_gpt4"
 
 
 def test_unlabelled_usefulness_is_kept() -> None:
-    labels = [s.metadata["usefulness"] for s in load_expertqa(data=DATA)]
+    labels = [s.metadata["usefulness"] for s in expert_qa_dataset(data=DATA)]
     assert labels.count(UNLABELLED) == 1
     assert set(labels) == {"Useful", "Partially useful", "Not useful at all", UNLABELLED}
 
@@ -157,8 +157,8 @@ def test_skipped_records_are_counted_in_a_warning(
     path = tmp_path / "domain_test.jsonl"
     empty = _record(answer_string="", revised_answer_string="")
     path.write_text("\n".join(json.dumps(r) for r in [_record(), empty]), encoding="utf-8")
-    monkeypatch.setattr("liveqa_inspect.expertqa_dataset.fetch", lambda asset, data: path)
-    with caplog.at_level(logging.WARNING, logger="liveqa_inspect.expertqa_dataset"):
-        samples = list(load_expertqa())
+    monkeypatch.setattr("liveqa_inspect.datasets.expert_qa.fetch", lambda asset, data: path)
+    with caplog.at_level(logging.WARNING, logger="liveqa_inspect.datasets.expert_qa"):
+        samples = list(expert_qa_dataset())
     assert [s.id for s in samples] == ["domain_test_1"]
     assert "skipped 1 of 2 records" in caplog.text

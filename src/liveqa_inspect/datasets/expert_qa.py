@@ -14,56 +14,23 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from liveqa_inspect.dataset import normalise
-from liveqa_inspect.sources import Asset, DataError, fetch, read_jsonl
+from liveqa_inspect.datasets.live_qa import normalise
+from liveqa_inspect.sources import EXPERT_QA_FILES, DataError, fetch, read_jsonl
 
 logger = logging.getLogger(__name__)
 
-# Upstream: https://github.com/chaitanyamalaviya/ExpertQA, folder data/lfqa at commit
-# 1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87. Licence: MIT (Copyright (c) 2023 Chaitanya Malaviya),
-# the repository's LICENSE file; the data are downloaded at run time, never shipped.
-EXPERTQA_REPO = "chaitanyamalaviya/ExpertQA"
-EXPERTQA_COMMIT = "1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87"
-EXPERTQA_LICENSE = "MIT"
-EXPERTQA_DATA_ENV = "EXPERTQA_DATA"
-"""Names a folder holding the upstream ExpertQA files, to use offline instead of the download."""
-
 Split = Literal["domain", "random"]
 Subset = Literal["test", "validation"]
-SPLITS: tuple[str, ...] = ("domain", "random")
-SUBSETS: tuple[str, ...] = ("test", "validation")
+SPLITS: tuple[str, ...] = get_args(Split)
+SUBSETS: tuple[str, ...] = get_args(Subset)
 
 UNLABELLED = "unlabelled"
 """The usefulness of an answer the annotator did not rate (upstream `null`), kept as a group."""
 
-
-def _asset(name: str, sha256: str) -> Asset:
-    return Asset(EXPERTQA_REPO, EXPERTQA_COMMIT, f"data/lfqa/{name}", sha256, EXPERTQA_DATA_ENV)
-
-
-EXPERTQA_DOMAIN_TEST = _asset(
-    "domain_test.jsonl", "7a1895dbcf16c4fc135116996d1bdb22412b8d791e620241ac9e80729d55ea6b"
-)
-EXPERTQA_RANDOM_TEST = _asset(
-    "rand_test.jsonl", "022d6c19bdd91fb33c3185ef59f9c18510655c15598061e631c434487aa07b28"
-)
-EXPERTQA_DOMAIN_VALIDATION = _asset(
-    "domain_val.jsonl", "876fac217bbee9c33b50105e6a62feb60344e66c7e1998b99dcc4a45f8433f0b"
-)
-EXPERTQA_RANDOM_VALIDATION = _asset(
-    "rand_val.jsonl", "4da2b2e637104fb816716eaa4c60898c6892395d596c03b7d1f9a72c6327069c"
-)
-
-EXPERTQA_FILES: dict[tuple[str, str], Asset] = {
-    ("domain", "test"): EXPERTQA_DOMAIN_TEST,
-    ("random", "test"): EXPERTQA_RANDOM_TEST,
-    ("domain", "validation"): EXPERTQA_DOMAIN_VALIDATION,
-    ("random", "validation"): EXPERTQA_RANDOM_VALIDATION,
-}
 
 _METADATA_KEYS = ("field", "specific_field", "question_type")
 
@@ -153,7 +120,7 @@ def _refuse_unknown(name: str, wanted: set[str], present: set[str]) -> None:
         )
 
 
-def load_expertqa(
+def expert_qa_dataset(
     split: Split = "domain",
     subset: Subset = "test",
     field: str | list[str] | None = None,
@@ -177,7 +144,7 @@ def load_expertqa(
         raise ValueError(f"split must be 'domain' or 'random', got {split!r}.")
     if subset not in SUBSETS:
         raise ValueError(f"subset must be 'test' or 'validation', got {subset!r}.")
-    asset = EXPERTQA_FILES[(split, subset)]
+    asset = EXPERT_QA_FILES[(split, subset)]
     path = fetch(asset, data)
     records = parse_records(path)
     converted = [record_to_sample(record, line, split, subset) for line, record in records]

@@ -11,12 +11,12 @@ from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from liveqa_inspect.dataset import check_question, load_records, record_to_sample
-from liveqa_inspect.judgments import (
+from liveqa_inspect.datasets.human_judgments import (
     Judgment,
     load_nist_judgments,
     parse_user_judgments,
 )
+from liveqa_inspect.datasets.live_qa import check_question, load_records, record_to_sample
 from liveqa_inspect.sources import DataError
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from liveqa_inspect.dataset import live_qa_dataset, parse_questions, record_to_sample
+from liveqa_inspect.datasets.live_qa import live_qa_dataset, parse_questions, record_to_sample
 from liveqa_inspect.sources import LIVEQA_QUESTIONS, DataError
 
 
