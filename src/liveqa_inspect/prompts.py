@@ -7,7 +7,9 @@ which wording graded a log, and a change of wording is visible as a change of ve
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
+from decimal import Decimal
 
 INSTRUCTION = "Please answer the following consumer health question."
 """The fixed zero-shot instruction of the LiveQA Medical task (as in HELM's live_qa)."""
@@ -21,13 +23,43 @@ EXPERT_TEMPLATE = (
 """ExpertQA's authors also told their systems the question's field; `field` is sample metadata."""
 
 
+_PLAIN_NUMBER = re.compile(r"[0-9]*\.?[0-9]+|[0-9]+\.")
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The levels a rubric offers, in rising order: a verdict must name one of them exactly."""
+
+    levels: tuple[float, ...]
+
+    def read(self, text: str) -> float | None:
+        """The level `text` names (`1.0` and `0.70` are tolerated), or None for anything else.
+
+        Only plain decimals are read: `1e0`, `-0.3`, `NaN` or `0.7 or 1` are not a verdict.
+        """
+        if not _PLAIN_NUMBER.fullmatch(text):
+            return None
+        value = Decimal(text)
+        return next((level for level in self.levels if Decimal(str(level)) == value), None)
+
+    def describe(self) -> str:
+        """The levels as a rubric names them, e.g. `0, 0.3, 0.7 or 1`."""
+        names = [f"{level:g}" for level in self.levels]
+        return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+LIVEQA_SCALE = Scale((0.0, 0.3, 0.7, 1.0))
+"""HELM's four LiveQA levels: unrelated or wrong, partly correct, correct but incomplete, full."""
+
+
 @dataclass(frozen=True)
 class JudgePrompt:
-    """A judge rubric with its identity; `template` takes question, references and answer."""
+    """A judge rubric with its identity and scale; `template` names the fields it shows."""
 
     name: str
     version: str
     template: str
+    scale: Scale = LIVEQA_SCALE
 
     @property
     def sha256(self) -> str:
