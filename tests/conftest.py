@@ -1,33 +1,27 @@
-"""Tests read the upstream data from ../shared/data (never committed), or where the env says."""
+"""Each test gets its own caches and logs, and reads the upstream data from ../shared/data."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = REPO.parent / "shared" / "data"
+from tests.helpers import expert_qa_data, liveqa_data
 
 
 @pytest.fixture(scope="session")
 def liveqa_data_dir() -> Path:
-    return Path(os.environ.get("LIVEQA_DATA") or SHARED_DATA / "liveqa")
+    return liveqa_data()
 
 
 @pytest.fixture(autouse=True)
-def _isolated_env(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, liveqa_data_dir: Path
-) -> None:
-    """Each test gets its own Inspect cache and logs: no cached judge reply leaks between tests."""
+def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No cached judge reply or download leaks between tests."""
     monkeypatch.setenv("INSPECT_LOG_DIR", str(tmp_path / "logs"))
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "inspect-cache"))
     monkeypatch.setenv("LIVEQA_INSPECT_CACHE_DIR", str(tmp_path / "liveqa-cache"))
-    monkeypatch.setenv("LIVEQA_DATA", str(liveqa_data_dir))
-    monkeypatch.setenv(
-        "EXPERTQA_DATA", os.environ.get("EXPERTQA_DATA") or str(SHARED_DATA / "expertqa")
-    )
+    monkeypatch.setenv("LIVEQA_DATA", str(liveqa_data()))
+    monkeypatch.setenv("EXPERTQA_DATA", str(expert_qa_data()))
 
 
 @pytest.fixture(autouse=True)

@@ -9,11 +9,15 @@ import pytest
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 
 from liveqa_inspect.agreement import (
+    Pairs,
     agreement,
     confusion,
     quadratic_kappa,
     reference_spearman,
 )
+from liveqa_inspect.prompts import LIVEQA_SCALE
+
+LEVELS = list(LIVEQA_SCALE.levels)
 
 HUMAN = [1.0, 0.7, 0.3, 0.0, 0.0, 0.3, 0.7, 1.0]
 
@@ -24,11 +28,15 @@ def meta(levels: list[float]) -> list[dict[str, float]]:
 
 def test_agreement_reads_reduced_scores() -> None:
     judge = [0.7, 0.7, 0.3, 0.0, 0.3, 0.3, 1.0, 1.0]
-    assert_agreeing_epochs_change_nothing([agreement(), confusion()], judge, metadata=meta(HUMAN))
+    assert_agreeing_epochs_change_nothing(
+        [agreement(LEVELS), confusion(LEVELS)], judge, metadata=meta(HUMAN)
+    )
 
 
 def test_perfect_judge() -> None:
-    values = run_metrics([agreement(), confusion()], [[h] for h in HUMAN], metadata=meta(HUMAN))
+    values = run_metrics(
+        [agreement(LEVELS), confusion(LEVELS)], [[h] for h in HUMAN], metadata=meta(HUMAN)
+    )
     assert values["exact_agreement"] == 1.0
     assert values["kappa_quadratic"] == pytest.approx(1.0)
     assert values["spearman_rho"] == pytest.approx(1.0)
@@ -39,24 +47,28 @@ def test_perfect_judge() -> None:
 def test_hand_checked_off_by_one_judge() -> None:
     # Each judge level one step above the human's (1 stays 1 -> one step below: 0.7).
     judge = [0.7, 1.0, 0.7, 0.3, 0.3, 0.7, 1.0, 0.7]
-    values = run_metrics([agreement(), confusion()], [[j] for j in judge], metadata=meta(HUMAN))
+    values = run_metrics(
+        [agreement(LEVELS), confusion(LEVELS)], [[j] for j in judge], metadata=meta(HUMAN)
+    )
     assert values["exact_agreement"] == 0.0
     assert values["within_one"] == 1.0
     diffs = np.array(judge) - np.array(HUMAN)
     assert values["mae"] == pytest.approx(np.abs(diffs).mean())
     assert values["bias"] == pytest.approx(diffs.mean())
     assert values["human_0/judge_0.3"] == 2
-    assert values["exact_agreement_ci_low"] <= values["exact_agreement"]
+    # Every resample of a judge that is never exact gives 0: the interval is exactly [0, 0].
+    assert values["exact_agreement_ci_low"] == values["exact_agreement_ci_high"] == 0.0
+    assert values["within_one_ci_low"] == values["within_one_ci_high"] == 1.0
 
 
 def test_constant_judge_kappa_is_zero() -> None:
-    values = run_metrics([agreement()], [[0.3] for _ in HUMAN], metadata=meta(HUMAN))
+    values = run_metrics([agreement(LEVELS)], [[0.3] for _ in HUMAN], metadata=meta(HUMAN))
     assert values["kappa_quadratic"] == pytest.approx(0.0)
     assert math.isnan(values["spearman_rho"])
 
 
 def test_kappa_of_one_category_is_undefined() -> None:
-    assert math.isnan(quadratic_kappa(np.array([1.0, 1.0]), np.array([1.0, 1.0])))
+    assert math.isnan(quadratic_kappa(Pairs(np.array([1.0, 1.0]), np.array([1.0, 1.0]), LEVELS))[0])
 
 
 def test_reference_spearman_is_the_rank_correlation_per_metric() -> None:

@@ -1,4 +1,9 @@
-"""live_qa_judge: scripted judges with known agreement, run through eval() on NIST's judgments."""
+"""live_qa_judge: scripted judges with known agreement, on NIST's judgments.
+
+The figures over all 581 answers are computed from the data through the metrics themselves (the
+fixed points: a perfect judge's confusion counts, the pinned figures of a known judge); eval()
+runs on the fewest answers that still prove the wiring.
+"""
 
 from __future__ import annotations
 
@@ -6,36 +11,28 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
+from inspect_ai.scorer import SampleScore, Score
 
 from liveqa_inspect import live_qa_judge
+from liveqa_inspect.agreement import agreement, agreement_figures, confusion
+from liveqa_inspect.datasets.human_judgments import load_nist_judgments
 from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
-from liveqa_inspect.judge import LEVELS, neutralise
-from liveqa_inspect.prompts import LIVEQA_JUDGE
+from liveqa_inspect.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.sources import DataError
-from tests.scripted import scripted_model, verdict
+from tests.helpers import figures, human_levels, scripted_model, shown, verdict
 
-LIMIT = 150
+LEVELS = list(LIVEQA_SCALE.levels)
+LIMIT = 24
 
 
 @pytest.fixture(scope="module")
-def human_levels(liveqa_data_dir: Path) -> dict[tuple[str, str], float]:
-    """The human level of each (question, answer) as the judge prompt shows them."""
-    levels = {}
-    for sample in live_qa_judge_dataset(data=liveqa_data_dir):
-        key = (neutralise(sample.input), neutralise(sample.metadata["answer"]))
-        assert levels.get(key, sample.metadata["human_level"]) == sample.metadata["human_level"]
-        levels[key] = sample.metadata["human_level"]
-    return levels
-
-
-def shown(prompt: str) -> tuple[str, str]:
-    question = prompt.split("<question>\n", 1)[1].split("\n</question>", 1)[0]
-    answer = prompt.split("<answer>\n", 1)[1].split("\n</answer>", 1)[0]
-    return question, answer
+def humans(liveqa_data_dir: Path) -> dict[tuple[str, str], float]:
+    return human_levels(liveqa_data_dir)
 
 
 def run_judge(script, limit: int | None = LIMIT, **args: object) -> EvalLog:
@@ -44,11 +41,6 @@ def run_judge(script, limit: int | None = LIMIT, **args: object) -> EvalLog:
     )
     assert log.status == "success", log.error
     return log
-
-
-def figures(log: EvalLog, scorer: str = "judge_agreement_scorer") -> dict[str, float]:
-    found = next(s for s in log.results.scores if s.name == scorer)
-    return {name: m.value for name, m in found.metrics.items()}
 
 
 def test_dataset_counts_and_junk(liveqa_data_dir: Path) -> None:
@@ -67,59 +59,100 @@ def test_dataset_counts_and_junk(liveqa_data_dir: Path) -> None:
     assert len(first.target) == 3
 
 
-def test_a_judge_that_returns_the_human_level_agrees_perfectly(human_levels) -> None:
-    def perfect(prompt: str, _: GenerateConfig) -> str:
-        return verdict(f"{human_levels[shown(prompt)]:g}")
+def nist_levels(data: Path) -> np.ndarray:
+    return np.array([j.level for j in load_nist_judgments(data)])
 
-    log = run_judge(perfect, limit=None)
-    m = figures(log)
-    assert m["exact_agreement"] == 1.0
-    assert m["within_one"] == 1.0
-    assert m["kappa_quadratic"] == pytest.approx(1.0)
-    assert m["spearman_rho"] == pytest.approx(1.0)
-    assert m["mae"] == 0.0 and m["bias"] == 0.0
-    assert m["exact_agreement_ci_low"] == m["exact_agreement_ci_high"] == 1.0
-    confusion = figures(log)
-    cells = {k: v for k, v in confusion.items() if k.startswith("human_")}
+
+def test_a_perfect_judge_on_all_581_answers(liveqa_data_dir: Path) -> None:
+    """The fixed point, from the data through the metrics: what a perfect judge's run reports."""
+    human = nist_levels(liveqa_data_dir)
+    scores = [
+        SampleScore(score=Score(value=level), sample_metadata={"human_level": level})
+        for level in human
+    ]
+    values = {**agreement(LEVELS)(scores), **confusion(LEVELS)(scores)}  # type: ignore[dict-item]
+    assert values["exact_agreement"] == 1.0 and values["within_one"] == 1.0
+    assert values["kappa_quadratic"] == pytest.approx(1.0)
+    assert values["spearman_rho"] == pytest.approx(1.0)
+    assert values["mae"] == 0.0 and values["bias"] == 0.0
+    assert values["exact_agreement_ci_low"] == values["exact_agreement_ci_high"] == 1.0
+    cells = {k: v for k, v in values.items() if k.startswith("human_")}
     assert len(cells) == 16
-    assert sum(v for k, v in cells.items() if k[6:].split("/judge_")[0] != k.split("_")[-1]) == 0
-    # 581 judgments less 17 junk: NIST grades 4/3/2/1 give 25/71/72/396 (+17 junk at 0).
-    assert confusion["human_1/judge_1"] == 25
-    assert confusion["human_0.7/judge_0.7"] == 71
-    assert confusion["human_0.3/judge_0.3"] == 72
-    assert confusion["human_0/judge_0"] == 396 + 17
+    # NIST grades 4/3/2/1 give 25/71/72/396, plus the 17 junk answers at 0; nothing off-diagonal.
+    assert cells.pop("human_1/judge_1") == 25
+    assert cells.pop("human_0.7/judge_0.7") == 71
+    assert cells.pop("human_0.3/judge_0.3") == 72
+    assert cells.pop("human_0/judge_0") == 396 + 17
+    assert set(cells.values()) == {0}
+
+
+PINNED = {
+    # A judge one level off on two answers in three (by NIST line number), over all 581
+    # answers: the figures and intervals the per-resample sklearn/scipy implementation gave.
+    "exact_agreement": (0.5800344234079173, 0.5387263339070568, 0.621342512908778),
+    "within_one": (1.0, 1.0, 1.0),
+    "kappa_quadratic": (0.7429371359769057, 0.7051406603323718, 0.7789705320451514),
+    "spearman_rho": (0.6587920777113595, 0.6018193727521826, 0.7121140251618531),
+    "mae": (0.1344234079173838, 0.12151462994836487, 0.1476764199655766),
+    "bias": (0.0693631669535284, 0.053007745266781404, 0.08502581755593804),
+}
+
+
+def test_agreement_figures_match_the_former_implementation(liveqa_data_dir: Path) -> None:
+    judgments = load_nist_judgments(liveqa_data_dir)
+    human = np.array([j.level for j in judgments])
+    index = np.abs(human[:, None] - np.array(LEVELS)).argmin(axis=1)
+    shift = np.array([(j.line % 3) - 1 for j in judgments])
+    judge = np.array(LEVELS)[np.clip(index + shift, 0, 3)]
+    values = agreement_figures(judge, human, LEVELS)
+    for name, (value, low, high) in PINNED.items():
+        assert values[name] == pytest.approx(value, abs=1e-12), name
+        assert values[f"{name}_ci_low"] == pytest.approx(low, abs=1e-12), name
+        assert values[f"{name}_ci_high"] == pytest.approx(high, abs=1e-12), name
+
+
+def test_a_perfect_judge_through_eval(humans) -> None:
+    def perfect(prompt: str, _: GenerateConfig) -> str:
+        return verdict(f"{humans[shown(prompt)]:g}")
+
+    log = run_judge(perfect)
+    m = figures(log, "judge_agreement_scorer")
+    assert m["exact_agreement"] == 1.0
+    assert m["kappa_quadratic"] == pytest.approx(1.0)
+    assert sum(v for k, v in m.items() if k.startswith("human_")) == LIMIT
     floor = figures(log, "reference_floor")
     assert set(floor) == {
         f"{name}_spearman_rho"
         for name in ("exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4")
     }
     assert 0.0 < floor["rouge_l_spearman_rho"] < 1.0
+    assert math.isnan(m["epoch_agreement"])  # one epoch: nothing to compare
 
 
 def test_a_constant_judge_has_zero_kappa() -> None:
-    m = figures(run_judge(lambda *_: verdict("0.3")))
+    m = figures(run_judge(lambda *_: verdict("0.3")), "judge_agreement_scorer")
     assert m["kappa_quadratic"] == pytest.approx(0.0)
     assert math.isnan(m["spearman_rho"])
 
 
-def test_a_judge_one_level_off_is_never_exact_but_always_within_one(human_levels) -> None:
+def test_a_judge_one_level_off_is_never_exact_but_always_within_one(humans) -> None:
     def off_by_one(prompt: str, _: GenerateConfig) -> str:
-        index = LEVELS.index(human_levels[shown(prompt)])
+        index = LEVELS.index(humans[shown(prompt)])
         return verdict(f"{LEVELS[index + 1 if index < 3 else 2]:g}")
 
-    m = figures(run_judge(off_by_one))
+    m = figures(run_judge(off_by_one), "judge_agreement_scorer")
     assert m["exact_agreement"] == 0.0
     assert m["within_one"] == 1.0
     assert m["bias"] > 0 and m["mae"] >= 0.3
 
 
 def test_unreadable_verdicts_are_counted_not_scored() -> None:
-    log = run_judge(lambda *_: "no verdict", limit=5)
+    log = run_judge(lambda *_: "no verdict", limit=3)
     scores = next(s for s in log.results.scores if s.name == "judge_agreement_scorer")
-    assert scores.unscored_samples == 5 and scores.scored_samples == 0
+    assert scores.unscored_samples == 3 and scores.scored_samples == 0
 
 
-def test_the_judge_sees_live_qa_s_prompt() -> None:
+def test_the_judge_sees_live_qa_s_prompt_with_our_settings_as_task_defaults() -> None:
     judge = scripted_model(lambda *_: verdict("1"), "judge")
     [log] = eval(live_qa_judge(), model=judge, limit=1, display="none")
     # given_answer() puts the judged answer where a generated one would be: one call, the judge's.
@@ -128,9 +161,32 @@ def test_the_judge_sees_live_qa_s_prompt() -> None:
     prompt, config = judge.calls[0]
     assert prompt.startswith(LIVEQA_JUDGE.template.split("{question}")[0])
     assert shown(prompt)[1].startswith("Noonan syndrome is a relatively common")
-    assert config.temperature == 0 and config.max_tokens == 256
+    assert (config.temperature, config.max_tokens, config.seed) == (0, 256, 42)
     score = log.samples[0].scores["judge_agreement_scorer"]
-    assert score.metadata["judge_model"] == "mockllm/judge"
+    assert score.metadata["judge_models"] == ["mockllm/judge"]
+    assert log.eval.metadata["judge_default"] == "the model under evaluation"
+
+
+def test_inspect_s_generation_flags_reach_the_evaluated_judge() -> None:
+    """`--max-tokens 1000 --temperature 0.9 --seed 7` win over the task's judge defaults."""
+    judge = scripted_model(lambda *_: verdict("1"), "judge")
+    eval(
+        live_qa_judge(), model=judge, limit=1, display="none",
+        max_tokens=1000, temperature=0.9, seed=7,
+    )  # fmt: skip
+    [(_, config)] = judge.calls
+    assert (config.temperature, config.max_tokens, config.seed) == (0.9, 1000, 7)
+
+
+def test_a_bound_grader_is_the_judge_measured() -> None:
+    evaluated = scripted_model(lambda *_: verdict("0"), "evaluated")
+    grader = scripted_model(lambda *_: verdict("1"), "grader")
+    [log] = eval(
+        live_qa_judge(), model=evaluated, model_roles={"grader": grader}, limit=2,
+        display="none",
+    )  # fmt: skip
+    assert evaluated.calls == [] and len(grader.calls) == 2
+    assert {s.scores["judge_agreement_scorer"].value for s in log.samples} == {1.0}
 
 
 def _jsonl(tmp_path: Path, rows: list[object]) -> Path:
@@ -150,7 +206,7 @@ def test_user_judgments_are_used(tmp_path: Path) -> None:
     samples = list(live_qa_judge_dataset(judgments=path))
     assert [s.id for s in samples] == ["TQ2-L1", "TQ3-L2"]
     assert [s.metadata["human_level"] for s in samples] == [1.0, 0.0]
-    m = figures(run_judge(lambda *_: verdict("1"), judgments=str(path)))
+    m = figures(run_judge(lambda *_: verdict("1"), judgments=str(path)), "judge_agreement_scorer")
     assert m["exact_agreement"] == 0.5
 
 

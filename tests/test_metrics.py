@@ -8,22 +8,24 @@ import numpy as np
 import pytest
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 
-from liveqa_inspect.metrics import bootstrap_ci, bootstrap_interval, count, level_share
+from liveqa_inspect.metrics import bootstrap_ci, bootstrap_interval, level_share
+from liveqa_inspect.prompts import LIVEQA_SCALE
+
+LEVELS = list(LIVEQA_SCALE.levels)
 
 SCORES = [1.0, 0.7, 0.3, 0.0, 1.0, 0.0]
 
 
 def test_custom_metrics_read_reduced_scores() -> None:
-    assert_agreeing_epochs_change_nothing([bootstrap_ci(), level_share(), count()], SCORES)
+    assert_agreeing_epochs_change_nothing([bootstrap_ci(), level_share(LEVELS)], SCORES)
 
 
-def test_level_share_and_count_values() -> None:
-    values = run_metrics([level_share(), count()], [[v] for v in SCORES])
+def test_level_share_values() -> None:
+    values = run_metrics([level_share(LEVELS)], [[v] for v in SCORES])
     assert values["share_1"] == pytest.approx(2 / 6)
     assert values["share_0.7"] == pytest.approx(1 / 6)
     assert values["share_0.3"] == pytest.approx(1 / 6)
     assert values["share_0"] == pytest.approx(2 / 6)
-    assert values["count"] == 6
 
 
 def test_bootstrap_interval_is_seeded_and_brackets_the_mean() -> None:
@@ -42,7 +44,6 @@ def test_bootstrap_interval_of_one_value_is_nan() -> None:
 
 def test_epoch_means_fall_between_levels() -> None:
     # Two epochs 1 and 0.7 average to 0.85, which is no level: shares then sum below one.
-    values = run_metrics([level_share(), count()], [[1.0, 0.7], [0.0, 0.0]])
+    values = run_metrics([level_share(LEVELS)], [[1.0, 0.7], [0.0, 0.0]])
     assert values["share_0"] == 0.5
     assert values["share_1"] == 0.0
-    assert values["count"] == 2

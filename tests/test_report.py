@@ -12,23 +12,22 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import live_qa, live_qa_judge
-from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
-from liveqa_inspect.judge import LEVELS, neutralise
+from liveqa_inspect.prompts import LIVEQA_SCALE
 from liveqa_inspect.report import FIGURES, confusion_matrix, default_png, main
-from tests.scripted import Script, scripted_model, verdict
-from tests.test_live_qa import judge_script, subject_script
-from tests.test_live_qa_judge import shown
+from tests.helpers import (
+    Script,
+    human_levels,
+    judge_script,
+    scripted_model,
+    shown,
+    subject_script,
+    verdict,
+)
+
+LEVELS = LIVEQA_SCALE.levels
 
 LIMIT = 30
 FLOOR = ("exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4")
-
-
-def human_levels(data: Path) -> dict[tuple[str, str], float]:
-    """The human level of each (question, answer) as the judge prompt shows them."""
-    return {
-        (neutralise(s.input), neutralise(s.metadata["answer"])): s.metadata["human_level"]
-        for s in live_qa_judge_dataset(data=data)
-    }
 
 
 def perfect_judge(data: Path) -> Script:

@@ -29,7 +29,7 @@ import pytest
 from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
 
 from liveqa_inspect.prompts import INSTRUCTION
-from tests.conftest import SHARED_DATA
+from tests.helpers import liveqa_data
 from tests.openai_server import Faults, OpenAIServer, RequestRecord, Responder
 
 SUBJECT = "gpt-4o-mini-2024-07-18"
@@ -129,11 +129,6 @@ def responder(
 
 
 # -- running the CLI -------------------------------------------------------------------------
-
-
-def liveqa_data() -> Path:
-    """The upstream data, found as tests/conftest.py finds it."""
-    return Path(os.environ.get("LIVEQA_DATA") or SHARED_DATA / "liveqa")
 
 
 @dataclass
@@ -274,7 +269,7 @@ def test_unreadable_verdicts_leave_samples_unscored_not_zero(tmp_path: Path) -> 
         score = sample.scores["live_qa_scorer"]
         assert math.isnan(float(score.value)), sample.id  # not a silent 0
         assert score.reason == "grader_failed"
-        assert score.metadata is not None and score.metadata["attempts"] == 3
+        assert score.metadata is not None and score.metadata["jurors"][0]["attempts"] == 3
         assert judged_by_question[question_of(sample)] == 3  # asked again, then given up
     for sample in good:
         assert sample.scores["live_qa_scorer"].value == expected_level(sample), sample.id
@@ -363,14 +358,13 @@ def test_rescoring_with_another_judge_asks_it_once_a_sample(
     for sample in regraded.samples:
         score = sample.scores["live_qa_scorer"]
         assert score.metadata is not None
-        assert score.metadata["judge_model"] == f"openai/{OTHER_JUDGE}"
+        assert score.metadata["judge_models"] == [f"openai/{OTHER_JUDGE}"]
         assert score.value == expected_level(sample)  # the scripted judge grades alike
     # The original log is untouched: --output-file wrote the re-graded copy elsewhere.
     original = read_eval_log(log.location)
     assert original.samples is not None
-    assert {s.scores["live_qa_scorer"].metadata["judge_model"] for s in original.samples} == {
-        f"openai/{JUDGE}"
-    }
+    graders = {tuple(s.scores["live_qa_scorer"].metadata["judge_models"]) for s in original.samples}
+    assert graders == {(f"openai/{JUDGE}",)}
 
 
 def test_live_qa_judge_agreement_survives_api_errors(tmp_path: Path) -> None:

@@ -1,70 +1,106 @@
-"""How a judge agrees with human assessors: the metrics of the live_qa_judge task.
+"""How a judge agrees with human assessors: the metrics of live_qa_judge and expert_qa_claims.
 
-Each score is the judge's level for one human-judged answer; the human level sits in the sample's
-metadata (`human_level`). Inspect drops unscored samples before metrics run, so every figure is over
-the answers the judge gave a readable verdict on, and the log's `unscored_samples` counts the rest.
-With several epochs a judge's averaged level is rounded to the nearest level for the level-wise
-figures (agreement, kappa, confusion); MAE, bias and rho use the averaged value itself.
+Each score is the judge's level for one human-judged item; the human level sits in the sample's
+metadata (`human_level`), both on the task's scale. Inspect drops unscored samples before metrics
+run, so every figure is over the items the judge gave a readable verdict on, and the log's
+`unscored_samples` counts the rest. With several epochs a judge's averaged level is rounded to
+the nearest level for the level-wise figures (agreement, kappa, confusion); MAE, bias and rho use
+the averaged value itself.
+
+Every figure is computed for all bootstrap resamples at once (one array operation over a
+resamples-by-items matrix) rather than refitted resample by resample, so the 2,000-resample
+intervals over 581 answers take milliseconds.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric, value_to_float
-from scipy.stats import spearmanr
-from sklearn.metrics import cohen_kappa_score
 
-from liveqa_inspect.judge import LEVELS
-from liveqa_inspect.metrics import BOOTSTRAP_SEED
+from liveqa_inspect.metric_keys import ci_keys, confusion_key, floor_key, juror_key, juror_names
 
 AGREEMENT_RESAMPLES = 2_000
-"""Fewer than the mean's 10,000: kappa and rho are refitted on every resample."""
+BOOTSTRAP_SEED = 20170
 
 _to_float = value_to_float()
-_LEVELS = np.array(LEVELS)
-
-PairStatistic = Callable[[np.ndarray, np.ndarray], float]
 
 
-def level_index(values: np.ndarray) -> np.ndarray:
-    """0..3 for 0, 0.3, 0.7, 1; the nearest level for an epoch-averaged value."""
-    return np.abs(values[:, None] - _LEVELS[None, :]).argmin(axis=1)
+class Pairs:
+    """Judge and human ratings of the same items, as rows of resamples (one row: the sample)."""
+
+    def __init__(self, judge: np.ndarray, human: np.ndarray, levels: Sequence[float]) -> None:
+        self.judge = np.atleast_2d(judge).astype(float)
+        self.human = np.atleast_2d(human).astype(float)
+        self.levels = np.asarray(levels, dtype=float)
+        self.j = level_index(self.judge, self.levels)
+        self.h = level_index(self.human, self.levels)
 
 
-def exact_agreement(judge: np.ndarray, human: np.ndarray) -> float:
-    return float((level_index(judge) == level_index(human)).mean())
+def level_index(values: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """0..k-1 for each level; the nearest level for an epoch-averaged value."""
+    return np.abs(values[..., None] - levels).argmin(axis=-1)
 
 
-def within_one(judge: np.ndarray, human: np.ndarray) -> float:
-    return float((np.abs(level_index(judge) - level_index(human)) <= 1).mean())
+def exact_agreement(p: Pairs) -> np.ndarray:
+    return (p.j == p.h).mean(axis=1)
 
 
-def quadratic_kappa(judge: np.ndarray, human: np.ndarray) -> float:
-    """Cohen's kappa weighted by squared level distance; 0 for a judge that ignores the answer."""
-    j, h = level_index(judge), level_index(human)
-    if len(set(j) | set(h)) < 2:
-        return math.nan
-    return float(cohen_kappa_score(h, j, labels=[0, 1, 2, 3], weights="quadratic"))
+def within_one(p: Pairs) -> np.ndarray:
+    return (np.abs(p.j - p.h) <= 1).mean(axis=1)
 
 
-def spearman(judge: np.ndarray, human: np.ndarray) -> float:
-    """Rank correlation; NaN when either side is constant and ranks say nothing."""
-    if len(judge) < 2 or np.ptp(judge) == 0 or np.ptp(human) == 0:
-        return math.nan
-    return float(spearmanr(judge, human).statistic)
+def quadratic_kappa(p: Pairs) -> np.ndarray:
+    """Cohen's kappa weighted by squared level distance; 0 for a judge that ignores the item.
+
+    NaN where judge and human together use a single level: agreement then says nothing.
+    """
+    rows, n = p.j.shape
+    k = len(p.levels)
+    cells = (np.arange(rows)[:, None] * k * k + p.h * k + p.j).ravel()
+    observed = np.bincount(cells, minlength=rows * k * k).reshape(rows, k, k) / n
+    expected = observed.sum(axis=2)[:, :, None] * observed.sum(axis=1)[:, None, :]
+    grid = np.arange(k)
+    weights = (grid[:, None] - grid[None, :]) ** 2 / (k - 1) ** 2
+    disagreement = (weights * observed).sum(axis=(1, 2))
+    chance = (weights * expected).sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(chance > 0, 1.0 - disagreement / chance, math.nan)
 
 
-def mean_absolute_error(judge: np.ndarray, human: np.ndarray) -> float:
-    return float(np.abs(judge - human).mean())
+def spearman(p: Pairs) -> np.ndarray:
+    """Rank correlation; NaN where either side is constant and ranks say nothing."""
+    return rank_correlation(p.judge, p.human)
 
 
-def mean_bias(judge: np.ndarray, human: np.ndarray) -> float:
+def rank_correlation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Spearman's rho of each row pair, ties at their average rank (as scipy's spearmanr)."""
+    from scipy.stats import rankdata
+
+    a, b = np.atleast_2d(a), np.atleast_2d(b)
+    if a.shape[1] < 2:
+        return np.full(a.shape[0], math.nan)
+    ra = rankdata(a, axis=1)
+    rb = rankdata(b, axis=1)
+    ra -= ra.mean(axis=1, keepdims=True)
+    rb -= rb.mean(axis=1, keepdims=True)
+    denominator = np.sqrt((ra**2).sum(axis=1) * (rb**2).sum(axis=1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(denominator > 0, (ra * rb).sum(axis=1) / denominator, math.nan)
+
+
+def mean_absolute_error(p: Pairs) -> np.ndarray:
+    return np.abs(p.judge - p.human).mean(axis=1)
+
+
+def mean_bias(p: Pairs) -> np.ndarray:
     """Judge minus human: above 0 the judge is lenient, below 0 strict."""
-    return float((judge - human).mean())
+    return (p.judge - p.human).mean(axis=1)
 
+
+PairStatistic = Callable[[Pairs], np.ndarray]
 
 AGREEMENT_STATISTICS: dict[str, PairStatistic] = {
     "exact_agreement": exact_agreement,
@@ -74,17 +110,18 @@ AGREEMENT_STATISTICS: dict[str, PairStatistic] = {
     "mae": mean_absolute_error,
     "bias": mean_bias,
 }
+FIGURES: tuple[str, ...] = tuple(AGREEMENT_STATISTICS)
+"""Level-wise figures first, then rho, then the value-wise ones: the report's row order."""
 
 
-def paired_bootstrap(
-    judge: np.ndarray, human: np.ndarray, statistic: PairStatistic
-) -> tuple[float, float]:
-    """Seeded percentile 95% CI, resampling answers with their pairs kept together."""
-    if len(judge) < 2:
-        return math.nan, math.nan
+def resample_rows(n: int) -> np.ndarray:
+    """The seeded bootstrap draws: AGREEMENT_RESAMPLES rows of n item indices each."""
     rng = np.random.default_rng(BOOTSTRAP_SEED)
-    draws = rng.integers(0, len(judge), size=(AGREEMENT_RESAMPLES, len(judge)))
-    values = np.array([statistic(judge[i], human[i]) for i in draws])
+    return rng.integers(0, n, size=(AGREEMENT_RESAMPLES, n))
+
+
+def percentile_interval(values: np.ndarray) -> tuple[float, float]:
+    """95% percentile interval of the defined resample values; NaN when none is defined."""
     values = values[~np.isnan(values)]
     if len(values) == 0:
         return math.nan, math.nan
@@ -92,42 +129,114 @@ def paired_bootstrap(
     return float(low), float(high)
 
 
-def pairs(scores: list[SampleScore]) -> tuple[np.ndarray, np.ndarray]:
-    """(judge levels, human levels) of the scored answers."""
-    judge = np.array([_to_float(s.score.value) for s in scores], dtype=float)
-    human = np.array([float((s.sample_metadata or {})["human_level"]) for s in scores])
-    return judge, human
+def agreement_figures(
+    judge: np.ndarray, human: np.ndarray, levels: Sequence[float]
+) -> dict[str, float]:
+    """Every figure with its seeded paired-bootstrap 95% interval (items resampled in pairs)."""
+    result: dict[str, float] = {}
+    whole = Pairs(judge, human, levels)
+    rows = resample_rows(len(judge)) if len(judge) >= 2 else None
+    resampled = Pairs(judge[rows], human[rows], levels) if rows is not None else None
+    for name, statistic in AGREEMENT_STATISTICS.items():
+        low_key, high_key = ci_keys(name)
+        result[name] = float(statistic(whole)[0]) if len(judge) else math.nan
+        low, high = (math.nan, math.nan)
+        if resampled is not None:
+            low, high = percentile_interval(statistic(resampled))
+        result[low_key], result[high_key] = low, high
+    return result
+
+
+def human_levels(scores: list[SampleScore]) -> np.ndarray:
+    return np.array([float((s.sample_metadata or {})["human_level"]) for s in scores])
+
+
+def judge_levels(scores: list[SampleScore]) -> np.ndarray:
+    return np.array([_to_float(s.score.value) for s in scores], dtype=float)
 
 
 @metric
-def agreement() -> Metric:
-    """Every agreement figure, each with a seeded bootstrap 95% interval."""
+def agreement(levels: list[float]) -> Metric:
+    """Every agreement figure of the judge (or panel), each with a seeded bootstrap interval."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        judge, human = pairs(scores)
+        return agreement_figures(judge_levels(scores), human_levels(scores), levels)
+
+    return compute
+
+
+@metric
+def confusion(levels: list[float]) -> Metric:
+    """Counts of (human level, judge level) pairs: `human_<h>/judge_<j>`, every cell."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, int]:
+        p = Pairs(judge_levels(scores), human_levels(scores), levels)
+        k = len(levels)
+        counts = np.bincount(p.h[0] * k + p.j[0], minlength=k * k).reshape(k, k)
+        return {
+            confusion_key(levels[h], levels[j]): int(counts[h, j])
+            for h in range(k)
+            for j in range(k)
+        }
+
+    return compute
+
+
+def juror_levels(scores: list[SampleScore]) -> tuple[list[str], np.ndarray]:
+    """Juror names and an items-by-jurors matrix of their levels (NaN where one gave none).
+
+    An empty answer is scored without asking anyone: its row is all NaN.
+    """
+    rosters = [(s.score.metadata or {}).get("jurors") or [] for s in scores]
+    panel = next((roster for roster in rosters if roster), [])
+    names = juror_names(str(juror["model"]) for juror in panel)
+    matrix = np.full((len(scores), len(names)), math.nan)
+    for row, roster in enumerate(rosters):
+        for column, juror in enumerate(roster[: len(names)]):
+            if juror["level"] is not None:
+                matrix[row, column] = float(juror["level"])
+    return names, matrix
+
+
+@metric
+def juror_agreement(levels: list[float]) -> Metric:
+    """For a panel, each juror's own agreement with the humans, beside the panel's.
+
+    Empty for a single judge, whose figures are the panel's. A juror is measured on the items
+    it gave a verdict on, so each juror's figures can rest on a different count.
+    """
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        names, matrix = juror_levels(scores)
+        if len(names) < 2:
+            return {}
+        human = human_levels(scores)
         result: dict[str, float] = {}
-        for name, statistic in AGREEMENT_STATISTICS.items():
-            empty = len(judge) == 0
-            result[name] = math.nan if empty else statistic(judge, human)
-            low, high = paired_bootstrap(judge, human, statistic)
-            result[f"{name}_ci_low"], result[f"{name}_ci_high"] = low, high
+        for column, name in enumerate(names):
+            graded = ~np.isnan(matrix[:, column])
+            figures = agreement_figures(matrix[graded, column], human[graded], levels)
+            result.update({juror_key(name, key): value for key, value in figures.items()})
         return result
 
     return compute
 
 
 @metric
-def confusion() -> Metric:
-    """Counts of (human level, judge level) pairs: `human_<h>/judge_<j>`, all 16 cells."""
+def epoch_agreement() -> Metric:
+    """Share of items whose level is the same in every epoch: 1 for a deterministic judge.
 
-    def compute(scores: list[SampleScore]) -> dict[str, int]:
-        judge, human = pairs(scores)
-        j, h = level_index(judge), level_index(human)
-        return {
-            f"human_{LEVELS[hi]:g}/judge_{LEVELS[ji]:g}": int(((h == hi) & (j == ji)).sum())
-            for hi in range(len(LEVELS))
-            for ji in range(len(LEVELS))
-        }
+    Read from the per-epoch levels the epoch reducer keeps; over items read in every epoch.
+    NaN with a single epoch, where there is nothing to compare.
+    """
+
+    def compute(scores: list[SampleScore]) -> float:
+        stable = []
+        for score in scores:
+            epochs = (score.score.metadata or {}).get("epoch_levels") or []
+            if len(epochs) < 2 or any(math.isnan(float(level)) for level in epochs):
+                continue
+            stable.append(len({float(level) for level in epochs}) == 1)
+        return float(np.mean(stable)) if stable else math.nan
 
     return compute
 
@@ -137,13 +246,15 @@ def reference_spearman() -> Metric:
     """Rho of each reference-overlap metric with the human level: the floor a judge must beat."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        human = np.array([float((s.sample_metadata or {})["human_level"]) for s in scores])
         if not scores:
             return {}
+        human = human_levels(scores)
         names = list(dict(scores[0].score.value).keys())
         return {
-            f"{name}_spearman_rho": spearman(
-                np.array([float(dict(s.score.value)[name]) for s in scores]), human
+            floor_key(name): float(
+                rank_correlation(
+                    np.array([float(dict(s.score.value)[name]) for s in scores]), human
+                )[0]
             )
             for name in names
         }

@@ -1,20 +1,25 @@
-"""The one judging path: build the judge prompt, ask the judge, read its verdict, make the Score.
+"""The one judging path: build the judge prompt, ask every juror, read the verdicts, make the Score.
 
-Every task that judges (live_qa, live_qa_judge, expert_qa) grades through `grade`, so the prompt a
-judge is measured on in live_qa_judge is exactly the prompt it grades with in live_qa.
+Every task that judges grades through `grade`, so the prompt a judge is measured on in
+live_qa_judge is exactly the prompt it grades with in live_qa. A judge is one model or a panel of
+them (the grader role bound to a list); a single judge is a panel of one.
 """
 
 from __future__ import annotations
 
 import html
 import re
+import statistics
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from decimal import Decimal
+from typing import Any, Literal, get_args
 
-from inspect_ai.model import CachePolicy, GenerateConfig, Model
+from inspect_ai.model import CachePolicy, GenerateConfig, Model, get_model, model_roles
 from inspect_ai.scorer import Score
+from inspect_ai.util import LimitExceededError, collect
 
-from liveqa_inspect.prompts import JudgePrompt
+from liveqa_inspect.prompts import JudgePrompt, Scale
 
 DEFAULT_JUDGE = "openai/gpt-4o-2024-05-13"
 """HELM's live_qa judge, pinned by date so a run is repeatable; override with the grader role."""
@@ -22,19 +27,32 @@ DEFAULT_JUDGE = "openai/gpt-4o-2024-05-13"
 JUDGE_ROLE = "grader"
 JUDGE_SEED = 42
 JUDGE_ATTEMPTS = 3
-"""How many times an unreadable verdict is asked again before the sample is left unscored."""
+"""How many times an unreadable verdict is asked again before the juror abstains."""
+JUDGE_MAX_RETRIES = 5
+"""Inspect's retries of a failing judge request (after the provider's own): a judge that answers
+every request with an error ends the run in about two minutes instead of retrying for hours.
+Raise it with the role's config (`max_retries: 20`) or Inspect's `--max-retries`."""
 
-JUDGE_CONFIG = GenerateConfig(temperature=0.0, max_tokens=256, seed=JUDGE_SEED)
-"""HELM's judge settings (temperature 0, 256 tokens), plus a fixed seed."""
-
-LEVELS: tuple[float, ...] = (0.0, 0.3, 0.7, 1.0)
-_DECIMAL_LEVELS = {Decimal("0"): 0.0, Decimal("0.3"): 0.3, Decimal("0.7"): 0.7, Decimal("1"): 1.0}
-
-_PLAIN_NUMBER = re.compile(r"\d*\.?\d+|\d+\.")
-_SCORE_TAG = re.compile(r"<\s*score\s*>(.*?)<\s*/\s*score\s*>", re.IGNORECASE | re.DOTALL)
-_REASONING_TAG = re.compile(
-    r"<\s*reasoning\s*>(.*?)<\s*/\s*reasoning\s*>", re.IGNORECASE | re.DOTALL
+JUDGE_DEFAULTS = GenerateConfig(
+    temperature=0.0, max_tokens=256, seed=JUDGE_SEED, max_retries=JUDGE_MAX_RETRIES
 )
+"""HELM's judge settings (temperature 0, 256 tokens), a fixed seed and a bounded retry budget.
+Defaults only: whatever the user set for the judge wins, field by field."""
+
+REASONING_DEFAULTS = GenerateConfig(seed=JUDGE_SEED, max_retries=JUDGE_MAX_RETRIES)
+"""For a reasoning judge, no token cap or temperature of ours: 256 tokens would be spent on
+reasoning before any verdict, and reasoning models fix their own sampling."""
+
+Panel = Literal["mean", "median", "majority"]
+PANELS: tuple[str, ...] = get_args(Panel)
+
+_TAG = re.compile(r"<[\s/]*(score|reasoning)\s*>", re.IGNORECASE)
+"""An opening or closing verdict tag. One character class before the name and no lazy `.*?`
+between tags, so a scan is linear in the reply however many unclosed tags it holds."""
+
+
+class JudgeError(RuntimeError):
+    """A judge request failed after its retries; the message names the judge."""
 
 
 def neutralise(text: str) -> str:
@@ -42,23 +60,23 @@ def neutralise(text: str) -> str:
     return html.escape(text, quote=False)
 
 
-def format_references(references: list[str]) -> str:
+def numbered(tag: str, items: Sequence[str]) -> str:
     return "\n\n".join(
-        f'<reference n="{n}">\n{neutralise(reference)}\n</reference>'
-        for n, reference in enumerate(references, start=1)
+        f'<{tag} n="{n}">\n{neutralise(item)}\n</{tag}>' for n, item in enumerate(items, start=1)
     )
 
 
-def build_judge_prompt(
-    prompt: JudgePrompt, question: str, references: list[str], answer: str, **context: str
-) -> str:
-    """The judge's input: trusted rubric around escaped question, references and answer."""
-    return prompt.template.format(
-        question=neutralise(question),
-        references=format_references(references),
-        answer=neutralise(answer),
-        **{key: neutralise(value) for key, value in context.items()},
-    )
+def build_judge_prompt(prompt: JudgePrompt, **fields: str | Sequence[str]) -> str:
+    """The judge's input: the trusted rubric around escaped fields.
+
+    A text field is escaped in place; a list field named `<tag>s` (`references`, `passages`)
+    becomes numbered `<tag n="1">` blocks, so the judge can cite them apart.
+    """
+    rendered = {
+        name: neutralise(value) if isinstance(value, str) else numbered(name[:-1], value)
+        for name, value in fields.items()
+    }
+    return prompt.template.format(**rendered)
 
 
 @dataclass(frozen=True)
@@ -67,72 +85,199 @@ class Verdict:
     reasoning: str
 
 
-def parse_verdict(reply: str) -> Verdict | None:
-    """Read the last <score> tag; None unless it holds exactly one of the four levels."""
-    scores = _SCORE_TAG.findall(reply)
+def _tagged(reply: str, name: str) -> list[str]:
+    """The texts between each opening `name` tag and the closing tag after it; unclosed ones
+    are left out."""
+    texts: list[str] = []
+    start: int | None = None
+    for match in _TAG.finditer(reply):
+        if match.group(1).lower() != name:
+            continue
+        closing = "/" in match.group(0)
+        if not closing:
+            start = match.end()
+        elif start is not None:
+            texts.append(reply[start : match.start()])
+            start = None
+    return texts
+
+
+def parse_verdict(reply: str, scale: Scale) -> Verdict | None:
+    """Read the `<score>` tags: None unless there is one, and all of them name the same level.
+
+    A reply whose tags disagree (`<score>0</score> ... e.g. <score>0.7</score>`) says two things,
+    so it is not read as either; the same level repeated is fine.
+    """
+    scores = _tagged(reply, "score")
     if not scores:
         return None
-    text = scores[-1].strip()
-    if not _PLAIN_NUMBER.fullmatch(text):
+    levels = {scale.read(text.strip()) for text in scores}
+    if len(levels) != 1 or None in levels:
         return None
-    level = _DECIMAL_LEVELS.get(Decimal(text))
-    if level is None:
-        return None
-    reasonings = _REASONING_TAG.findall(reply)
-    reasoning = reasonings[-1].strip() if reasonings else _SCORE_TAG.sub("", reply).strip()
+    [level] = levels
+    reasonings = _tagged(reply, "reasoning")
+    reasoning = reasonings[-1].strip() if reasonings else _TAG.sub("", reply).strip()
+    assert level is not None
     return Verdict(level=level, reasoning=reasoning)
 
 
-@dataclass
-class JudgeCall:
-    """What the judge said over all attempts, kept whether or not it could be read."""
+def user_config(judge: Model) -> GenerateConfig:
+    """What Inspect would send for this judge with no config of ours.
 
+    That is the role's own config (`--model-role grader={model: ..., max_tokens: ...}`), plus
+    Inspect's flags (`--temperature`, `--seed`, ...) when the judge is the model under evaluation,
+    plus the operational flags every model inherits (`--max-retries`, `--timeout`). Inspect keeps
+    this resolution private; it is pinned with inspect_ai below 0.4.
+    """
+    return judge._resolve_config(None)
+
+
+def reasons(judge: Model, config: GenerateConfig) -> bool:
+    """Whether the judge reasons before it answers: asked for, or a reasoning model."""
+    if config.reasoning_effort not in (None, "none") or config.reasoning_tokens:
+        return True
+    has_reasoning = getattr(judge.api, "has_reasoning_options", None)
+    return bool(has_reasoning()) if callable(has_reasoning) else False
+
+
+def call_config(judge: Model, attempt: int, epoch: int) -> GenerateConfig:
+    """The config passed with one request: our defaults where the user set nothing, and a seed.
+
+    A config passed to `generate()` wins over the model's own, so only fields the user left
+    unset are passed, and the seed. The seed starts at the user's (or ours) and moves with each
+    attempt and epoch: a retry gets a real second chance, and each epoch is a new draw for a
+    judge sampled above temperature 0.
+    """
+    user = user_config(judge)
+    defaults = REASONING_DEFAULTS if reasons(judge, user) else JUDGE_DEFAULTS
+    fill = {
+        key: value
+        for key, value in defaults.model_dump(exclude_none=True).items()
+        if getattr(user, key) is None
+    }
+    base = user.seed if user.seed is not None else JUDGE_SEED
+    fill["seed"] = base + attempt + JUDGE_ATTEMPTS * (epoch - 1)
+    return GenerateConfig(**fill)
+
+
+@dataclass
+class JurorCall:
+    """What one juror said over all attempts, kept whether or not it could be read."""
+
+    model: str
+    config: dict[str, Any]
     verdict: Verdict | None = None
     replies: list[str] = field(default_factory=list)
 
+    def record(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "level": None if self.verdict is None else self.verdict.level,
+            "reasoning": None if self.verdict is None else self.verdict.reasoning,
+            "attempts": len(self.replies),
+            "replies": self.replies,
+            "config": self.config,
+        }
 
-async def ask_judge(
-    judge: Model, prompt_text: str, cache: bool | CachePolicy = True
-) -> JudgeCall:
+
+async def ask_juror(
+    juror: Model, prompt_text: str, scale: Scale, cache: bool, epoch: int
+) -> JurorCall:
     """Ask until a verdict can be read, at most JUDGE_ATTEMPTS times.
 
-    Retries bypass the cache (a cached unreadable reply would come back forever) and change the
-    seed, so a deterministic judge gets a real second chance. API failures are not caught here:
-    they raise so Inspect's own retries and --retry-on-error handle them.
+    Each attempt has its own cache entry (scoped by epoch and attempt), so a re-run replays
+    exactly the replies that were used, an unreadable first reply and its readable retry alike,
+    and sends nothing. API failures are not caught: after Inspect's retries they raise, named.
     """
-    if cache is True:
-        # Not per epoch: the verdict depends on the prompt alone, and `inspect score` grades
-        # outside any epoch, so a per-epoch key would never find the eval's cached replies.
-        cache = CachePolicy(per_epoch=False)
-    call = JudgeCall()
+    effective = user_config(juror).merge(call_config(juror, 0, epoch))
+    call = JurorCall(model=str(juror), config=effective.model_dump(exclude_none=True))
     for attempt in range(JUDGE_ATTEMPTS):
-        output = await judge.generate(
-            prompt_text,
-            config=JUDGE_CONFIG.merge(GenerateConfig(seed=JUDGE_SEED + attempt)),
-            cache=cache if attempt == 0 else False,
+        policy: CachePolicy | bool = (
+            CachePolicy(per_epoch=False, scopes={"epoch": str(epoch), "attempt": str(attempt)})
+            if cache
+            else False
         )
+        try:
+            output = await juror.generate(
+                prompt_text, config=call_config(juror, attempt, epoch), cache=policy
+            )
+        except LimitExceededError:
+            raise
+        except Exception as error:
+            raise JudgeError(f"The judge {juror} failed: {error}") from error
         call.replies.append(output.completion)
-        call.verdict = parse_verdict(output.completion)
+        call.verdict = parse_verdict(output.completion, scale)
         if call.verdict is not None:
             break
     return call
 
 
+def combine(levels: Sequence[float | None], panel: Panel) -> float | None:
+    """The panel's level, or None: more than half of the jurors must have given a verdict.
+
+    `mean` and `median` combine the verdicts given; `majority` needs one level given by more
+    than half of the whole panel, so an abstention withholds a vote without lowering the bar.
+    """
+    given = [level for level in levels if level is not None]
+    if 2 * len(given) <= len(levels):
+        return None
+    if panel == "mean":
+        return float(statistics.fmean(given))
+    if panel == "median":
+        return float(statistics.median(given))
+    level, votes = Counter(given).most_common(1)[0]
+    return level if 2 * votes > len(levels) else None
+
+
+def check_panel(panel: str) -> None:
+    if panel not in PANELS:
+        raise ValueError(f"panel must be one of {', '.join(PANELS)}; got {panel!r}.")
+
+
+def jurors(default: str | None) -> list[Model]:
+    """Who judges: every model bound to the grader role, else `default` (None: the evaluated
+    model). Called when scoring or setup starts, never at task build, where roles are unknown."""
+    bound = model_roles().get(JUDGE_ROLE)
+    if isinstance(bound, list):
+        return list(bound)
+    if bound is not None:
+        return [bound]
+    return [get_model(default)] if default else [get_model()]
+
+
+def explain(calls: Sequence[JurorCall], level: float | None, scale: Scale) -> str:
+    """What Inspect View shows beside the score: each juror's level and reasoning."""
+    if len(calls) == 1 and calls[0].verdict is not None:
+        return calls[0].verdict.reasoning
+    lines = []
+    for call in calls:
+        if call.verdict is None:
+            last = call.replies[-1] if call.replies else ""
+            lines.append(
+                f"{call.model}: no readable verdict in {len(call.replies)} attempts (no "
+                f"<score> tags all holding one of {scale.describe()}). Last reply:\n{last}"
+            )
+        else:
+            lines.append(f"{call.model}: {call.verdict.level:g}. {call.verdict.reasoning}")
+    if level is None and len(calls) > 1:
+        lines.insert(0, "The panel gave no level (too few verdicts, or no majority).")
+    return "\n\n".join(lines)
+
+
 async def grade(
-    judge: Model,
+    judges: Sequence[Model],
     prompt: JudgePrompt,
-    question: str,
-    references: list[str],
+    fields: Mapping[str, str | Sequence[str]],
     answer: str,
-    cache: bool | CachePolicy = True,
-    **context: str,
+    panel: Panel = "mean",
+    cache: bool = True,
+    epoch: int = 1,
 ) -> Score:
     """Grade one answer: 0 with reason no_response when empty, unscored when unreadable."""
-    about = {
-        "judge_model": str(judge),
-        "prompt_name": prompt.name,
-        "prompt_version": prompt.version,
-        "prompt_sha256": prompt.sha256,
+    about: dict[str, Any] = {
+        "judge_models": [str(judge) for judge in judges],
+        "panel": panel,
+        "prompt": prompt.provenance(),
     }
     if not answer.strip():
         return Score(
@@ -140,30 +285,15 @@ async def grade(
             answer=answer,
             reason="no_response",
             explanation="The answer is empty; it scores 0 and the judge was not asked.",
-            metadata={**about, "level": 0.0, "attempts": 0, "judge_reply": None},
+            metadata={**about, "jurors": []},
         )
-    call = await ask_judge(
-        judge, build_judge_prompt(prompt, question, references, answer, **context), cache
-    )
-    metadata = {
-        **about,
-        "attempts": len(call.replies),
-        "judge_reply": call.replies[-1],
-        "judge_replies": call.replies,
-    }
-    if call.verdict is None:
+    text = build_judge_prompt(prompt, **fields)
+    calls = await collect(*(ask_juror(j, text, prompt.scale, cache, epoch) for j in judges))
+    level = combine([None if c.verdict is None else c.verdict.level for c in calls], panel)
+    metadata = {**about, "jurors": [call.record() for call in calls]}
+    explanation = explain(calls, level, prompt.scale)
+    if level is None:
         return Score.unscored(
-            reason="grader_failed",
-            answer=answer,
-            explanation=(
-                f"The judge's verdict could not be read in {len(call.replies)} attempts "
-                "(no <score> tag holding 0, 0.3, 0.7 or 1). Last reply:\n\n" + call.replies[-1]
-            ),
-            metadata={**metadata, "level": None},
+            reason="grader_failed", answer=answer, explanation=explanation, metadata=metadata
         )
-    return Score(
-        value=call.verdict.level,
-        answer=answer,
-        explanation=call.verdict.reasoning,
-        metadata={**metadata, "level": call.verdict.level},
-    )
+    return Score(value=level, answer=answer, explanation=explanation, metadata=metadata)

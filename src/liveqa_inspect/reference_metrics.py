@@ -38,20 +38,28 @@ from __future__ import annotations
 import re
 import string
 import warnings
+from functools import cache
+from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
-from nltk.metrics.scores import f_measure
-from nltk.tokenize import word_tokenize
-from nltk.translate.bleu_score import sentence_bleu
-from rouge_score import rouge_scorer
 
 from liveqa_inspect.agreement import reference_spearman
 
 _PUNCTUATION = frozenset(string.punctuation)
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
-# Built once: the scorer holds a stemmer, and HELM also builds it once per metric.
-_ROUGE_L = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
+
+
+@cache
+def _rouge_l_scorer() -> Any:
+    """Built once, on first use: the scorer holds a stemmer, and HELM also builds it once.
+
+    nltk and rouge-score load here and not at import: every `inspect` command imports this
+    package through its entry point, and they would cost a second of start-up to each.
+    """
+    from rouge_score import rouge_scorer
+
+    return rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
 
 
 def normalize_text(text: str) -> str:
@@ -76,6 +84,8 @@ def quasi_exact_match(gold: str, pred: str) -> float:
 
 def f1_score(gold: str, pred: str) -> float:
     """F1 of the sets of normalized words (HELM's definition: duplicates count once)."""
+    from nltk.metrics.scores import f_measure
+
     result = f_measure(set(normalize_text(gold).split()), set(normalize_text(pred).split()))
     # nltk returns None when either set is empty (precision or recall is 0/0).
     return 0.0 if result is None else float(result)
@@ -83,11 +93,14 @@ def f1_score(gold: str, pred: str) -> float:
 
 def rouge_l(gold: str, pred: str) -> float:
     """ROUGE-L F-measure with Porter stemming, as rouge_score computes it."""
-    return float(_ROUGE_L.score(gold, pred)["rougeL"].fmeasure)
+    return float(_rouge_l_scorer().score(gold, pred)["rougeL"].fmeasure)
 
 
 def _bleu(gold: str, pred: str, weights: tuple[float, float, float, float]) -> float:
     """Unsmoothed nltk sentence BLEU against one reference, on Treebank word tokens."""
+    from nltk.tokenize import word_tokenize
+    from nltk.translate.bleu_score import sentence_bleu
+
     with warnings.catch_warnings():
         # nltk warns for every n-gram order with no overlap, even those weighted 0; on free-text
         # answers that is nearly every sample, and the value it returns is already HELM's.
@@ -136,7 +149,17 @@ def reference_scores(answer: str, references: list[str]) -> dict[str, float]:
 def _reference_score(state: TaskState, target: Target) -> Score:
     # target.target keeps the references apart; Target.text would join them into one.
     completion = state.output.completion
-    return Score(value=reference_scores(completion, list(target.target)), answer=completion)
+    references = list(target.target)
+    values = reference_scores(completion, references)
+    figures = ", ".join(f"{name} {value:.3g}" for name, value in values.items())
+    return Score(
+        value=values,
+        answer=completion,
+        explanation=(
+            f"HELM's overlap of the answer with the references, each the best of "
+            f"{len(references)} references: {figures}."
+        ),
+    )
 
 
 @scorer(metrics={name: [mean(), stderr()] for name in METRIC_NAMES})

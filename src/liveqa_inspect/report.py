@@ -26,7 +26,9 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from liveqa_inspect.agreement import AGREEMENT_STATISTICS
-from liveqa_inspect.judge import LEVELS
+from liveqa_inspect.prompts import LIVEQA_SCALE
+
+LEVELS = LIVEQA_SCALE.levels
 
 JUDGE_TASK = "live_qa_judge"
 AGREEMENT_SCORER = "judge_agreement_scorer"

@@ -1,88 +1,123 @@
-"""The scorers that judge: the pinned judge of live_qa and expert_qa, and live_qa_judge's.
+"""The scorers that judge: live_qa's and expert_qa's pinned judge, and live_qa_judge's judge.
 
-All three grade through `grade_state` and so `judge.grade`; live_qa and live_qa_judge share the
-live_qa prompt, so a judge is measured in live_qa_judge on exactly the prompt it grades with.
+All of them grade through `judge.grade`; live_qa and live_qa_judge share the live_qa prompt, so a
+judge is measured in live_qa_judge on exactly the prompt it grades with. The judge (one model or
+a panel) is resolved when scoring starts: the grader role when bound, else the scorer's default.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Mapping, Sequence
 
-from inspect_ai.model import Model, get_model
+from inspect_ai.model import get_model
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from liveqa_inspect.agreement import agreement, confusion
-from liveqa_inspect.judge import DEFAULT_JUDGE, JUDGE_ROLE, grade
+from liveqa_inspect.agreement import agreement, confusion, epoch_agreement, juror_agreement
+from liveqa_inspect.judge import DEFAULT_JUDGE, Panel, check_panel, grade, jurors
 from liveqa_inspect.metrics import judge_metrics
-from liveqa_inspect.prompts import EXPERT_QA_JUDGE, LIVEQA_JUDGE, JudgePrompt
+from liveqa_inspect.prompts import EXPERT_QA_JUDGE, LIVEQA_JUDGE, LIVEQA_SCALE, JudgePrompt
 
 logger = logging.getLogger(__name__)
 
-_warned: set[tuple[str, str]] = set()
+_LEVELS = list(LIVEQA_SCALE.levels)
+
+_warned: set[str] = set()
+
+Fields = Callable[[TaskState, Target], Mapping[str, str | Sequence[str]]]
 
 
-def warn_if_self_judged(judge_name: str, subject: str) -> None:
+def warn_if_self_judged(judges: Sequence[str], subject: str) -> None:
     """A model grading its own answers is biased; say so once a run rather than once a sample."""
-    if judge_name == subject and (judge_name, subject) not in _warned:
-        _warned.add((judge_name, subject))
+    if subject in judges and subject not in _warned:
+        _warned.add(subject)
         logger.warning(
             "The judge (%s) is the model under test: it grades its own answers, which biases "
             "the score. Bind another judge with --model-role grader=<model>.",
-            judge_name,
+            subject,
         )
 
 
-async def grade_state(
-    judge: Model,
-    state: TaskState,
-    target: Target,
+def answer_fields(state: TaskState, target: Target) -> dict[str, str | list[str]]:
+    """What the LiveQA rubric shows: the question, every reference apart, and the answer."""
+    # target.target keeps the references apart; Target.text would join them into one.
+    return {
+        "question": state.input_text,
+        "references": list(target.target),
+        "answer": state.output.completion,
+    }
+
+
+def expert_fields(state: TaskState, target: Target) -> dict[str, str | list[str]]:
+    return {**answer_fields(state, target), "field": str(state.metadata["field"])}
+
+
+def judging(
+    prompt: JudgePrompt,
+    fields: Fields,
+    default: str | None,
     cache: bool,
-    prompt: JudgePrompt = LIVEQA_JUDGE,
-    **context: str,
-) -> Score:
-    return await grade(
-        judge,
-        prompt,
-        question=state.input_text,
-        references=list(target.target),
-        answer=state.output.completion,
-        cache=cache,
-        **context,
-    )
-
-
-@scorer(metrics=judge_metrics(["focus_category", "question_type"]))
-def live_qa_scorer(cache: bool = True) -> Scorer:
-    """Judge-graded score on the four LiveQA levels (0, 0.3, 0.7, 1); `cache` caches the judge."""
+    panel: Panel,
+    graded: Callable[[TaskState], str] = lambda state: state.output.completion,
+) -> Scorer:
+    """The scorer body every judging scorer shares; `default` None judges with the evaluated
+    model (live_qa_judge), a model name with that pinned judge (live_qa, expert_qa)."""
+    check_panel(panel)
 
     async def score(state: TaskState, target: Target) -> Score:
-        # Resolved in score(), so the judge's client is made when scoring starts, not at build.
-        judge = get_model(role=JUDGE_ROLE, default=DEFAULT_JUDGE)
-        warn_if_self_judged(str(judge), str(get_model()))
-        return await grade_state(judge, state, target, cache)
+        judges = jurors(default)
+        if default is not None:
+            warn_if_self_judged([str(judge) for judge in judges], str(get_model()))
+        return await grade(
+            judges,
+            prompt,
+            fields(state, target),
+            answer=graded(state),
+            panel=panel,
+            cache=cache,
+            epoch=state.epoch,
+        )
 
     return score
 
 
-@scorer(metrics=[agreement(), confusion()])
-def judge_agreement_scorer(cache: bool = True) -> Scorer:
-    """The model under evaluation is the judge: its level for a human-judged answer."""
+@scorer(metrics=judge_metrics(_LEVELS))
+def live_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """Judge-graded score on the four LiveQA levels (0, 0.3, 0.7, 1).
 
-    async def score(state: TaskState, target: Target) -> Score:
-        return await grade_state(get_model(), state, target, cache)
+    Args:
+        cache: Cache the judge's replies, per epoch, so re-scoring costs nothing.
+        panel: How a panel's levels combine: mean, median or majority.
+    """
+    return judging(LIVEQA_JUDGE, answer_fields, DEFAULT_JUDGE, cache, panel)
 
-    return score
+
+@scorer(metrics=judge_metrics(_LEVELS))
+def expert_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The pinned judge on ExpertQA, with a rubric worded for experts of the question's field.
+
+    Args:
+        cache: Cache the judge's replies, per epoch, so re-scoring costs nothing.
+        panel: How a panel's levels combine: mean, median or majority.
+    """
+    return judging(EXPERT_QA_JUDGE, expert_fields, DEFAULT_JUDGE, cache, panel)
 
 
-@scorer(metrics=judge_metrics(["field"]))
-def expert_qa_scorer(cache: bool = True) -> Scorer:
-    """The pinned judge on ExpertQA, with a rubric worded for experts of the question's field."""
+@scorer(
+    metrics=[
+        agreement(_LEVELS),
+        confusion(_LEVELS),
+        juror_agreement(_LEVELS),
+        epoch_agreement(),
+    ]
+)
+def judge_agreement_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The judge's level for a human-judged answer: the grader role if bound, else the model
+    under evaluation.
 
-    async def score(state: TaskState, target: Target) -> Score:
-        judge = get_model(role=JUDGE_ROLE, default=DEFAULT_JUDGE)
-        warn_if_self_judged(str(judge), str(get_model()))
-        field = str(state.metadata["field"])
-        return await grade_state(judge, state, target, cache, EXPERT_QA_JUDGE, field=field)
-
-    return score
+    Args:
+        cache: Cache the judge's replies, per epoch.
+        panel: How a panel's levels combine: mean, median or majority.
+    """
+    return judging(LIVEQA_JUDGE, answer_fields, None, cache, panel)

@@ -1,18 +1,34 @@
-"""The tasks: thin wiring of dataset, solver, scorer and provenance."""
+"""The tasks: thin wiring of dataset, solver, scorer, viewer and provenance."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from inspect_ai import Task, task
+from inspect_ai import Epochs, Task, task
+from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate, prompt_template
+from inspect_ai.viewer import (
+    SampleScoreView,
+    TaskSamplesColumn,
+    TaskSamplesView,
+    ViewerConfig,
+)
 
+from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.datasets.expert_qa import Split, Subset, expert_qa_dataset
 from liveqa_inspect.datasets.live_qa import QuestionField, live_qa_dataset
 from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
-from liveqa_inspect.judge import DEFAULT_JUDGE, JUDGE_CONFIG, JUDGE_ROLE
+from liveqa_inspect.judge import (
+    DEFAULT_JUDGE,
+    JUDGE_DEFAULTS,
+    JUDGE_ROLE,
+    REASONING_DEFAULTS,
+    Panel,
+    check_panel,
+)
+from liveqa_inspect.metrics import judge_epochs
 from liveqa_inspect.prompts import (
     EXPERT_QA_JUDGE,
     EXPERT_TEMPLATE,
@@ -22,26 +38,64 @@ from liveqa_inspect.prompts import (
 )
 from liveqa_inspect.reference_metrics import reference_floor, reference_overlap
 from liveqa_inspect.scorer import expert_qa_scorer, judge_agreement_scorer, live_qa_scorer
-from liveqa_inspect.solvers import given_answer
+from liveqa_inspect.solvers import given_answer, judges_ready
 from liveqa_inspect.sources import EXPERT_QA_FILES, LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, Asset
-
-TASK_VERSION = "1.0.0"
 
 SUBJECT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=512)
 """HELM's settings for the model under test; Inspect's --temperature and --max-tokens override."""
 
+EXPERT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=2048)
+"""Room for long-form answers: the expert references run to 433 words, and models write more."""
 
-def provenance(prompt: JudgePrompt, *assets: Asset) -> dict[str, Any]:
-    """What a log must say for a reader to reproduce its grading: judge, prompt and data."""
+
+def provenance(prompt: JudgePrompt, default: str | None, *assets: Asset) -> dict[str, Any]:
+    """What a log must say for a reader to reproduce its grading: judge, prompt and data.
+
+    The judge that actually graded, with its effective settings, is in every score's metadata;
+    this says where it came from when no grader role was bound.
+    """
     return {
-        "task_version": TASK_VERSION,
         "judge_role": JUDGE_ROLE,
-        "judge_default": DEFAULT_JUDGE,
-        "judge_config": JUDGE_CONFIG.model_dump(exclude_none=True),
+        "judge_default": default or "the model under evaluation",
+        "judge_defaults": JUDGE_DEFAULTS.model_dump(exclude_none=True),
+        "judge_reasoning_defaults": REASONING_DEFAULTS.model_dump(exclude_none=True),
         "judge_prompt": prompt.provenance(),
         "data": {asset.filename: asset.provenance() for asset in assets},
         "data_license": ", ".join(sorted({asset.license for asset in assets})),
     }
+
+
+def viewer(scorer: str) -> ViewerConfig:
+    """Inspect View's sample list leads with the judge's level, and the score panel with it."""
+    return ViewerConfig(
+        task_samples_view=TaskSamplesView(
+            name="judged",
+            columns=[
+                TaskSamplesColumn(id="sampleId"),
+                TaskSamplesColumn(id="epoch"),
+                TaskSamplesColumn.score(scorer),
+                TaskSamplesColumn(id="input"),
+                TaskSamplesColumn(id="answer"),
+                TaskSamplesColumn(id="target", visible=False),
+            ],
+            score_labels={scorer: "judge level"},
+            score_color_scales={scorer: "good-high"},
+        ),
+        sample_score_view=SampleScoreView(default="grid"),
+    )
+
+
+def judged_task(scorer_name: str, default: str | None, **task: Any) -> Task:
+    """What every judging task shares: the judge made ready before the first model call, the
+    judge's mean as the headline, per-epoch judge levels kept, and View's columns."""
+    return Task(
+        setup=judges_ready(default),
+        epochs=Epochs(1, judge_epochs()),
+        version=EVAL_VERSION,
+        headline_metric=HeadlineMetric(scorer=scorer_name, metric="mean"),
+        viewer=viewer(scorer_name),
+        **task,
+    )
 
 
 @task
@@ -50,6 +104,7 @@ def live_qa(
     data: str | None = None,
     judge_cache: bool = True,
     reference_metrics: bool = True,
+    panel: Panel = "mean",
 ) -> Task:
     """TREC-2017 LiveQA Medical: 104 consumer health questions, graded by a pinned judge.
 
@@ -60,17 +115,21 @@ def live_qa(
         judge_cache: Cache judge replies, so re-scoring with the same judge costs nothing.
         reference_metrics: Also report HELM's reference-overlap metrics (ROUGE-L, BLEU, F1,
             exact match) next to the judge score.
+        panel: How the levels of a judge panel (the grader role bound to several models)
+            combine: "mean", "median" or "majority".
     """
-    scorers = [live_qa_scorer(cache=judge_cache)]
+    check_panel(panel)
+    scorers = [live_qa_scorer(cache=judge_cache, panel=panel)]
     if reference_metrics:
         scorers.append(reference_overlap())
-    return Task(
+    return judged_task(
+        "live_qa_scorer",
+        DEFAULT_JUDGE,
         dataset=live_qa_dataset(question, Path(data) if data else None),
         solver=[prompt_template(SOLVER_TEMPLATE), generate()],
         scorer=scorers,
         config=SUBJECT_CONFIG,
-        version=TASK_VERSION,
-        metadata=provenance(LIVEQA_JUDGE, LIVEQA_QUESTIONS),
+        metadata=provenance(LIVEQA_JUDGE, DEFAULT_JUDGE, LIVEQA_QUESTIONS),
     )
 
 
@@ -81,8 +140,9 @@ def live_qa_judge(
     judgments: str | None = None,
     include_junk: bool = True,
     judge_cache: bool = True,
+    panel: Panel = "mean",
 ) -> Task:
-    """The model under evaluation is a judge: its levels against the NIST assessors' grades.
+    """A judge against the NIST assessors: the grader role if bound, else the evaluated model.
 
     Args:
         question: The question wording the judge sees, as in live_qa.
@@ -91,19 +151,20 @@ def live_qa_judge(
             use instead of NIST's.
         include_junk: Keep the answers NIST marked junk (grade -2), at the lowest level.
         judge_cache: Cache the judge's replies.
+        panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
-    return Task(
+    check_panel(panel)
+    return judged_task(
+        "judge_agreement_scorer",
+        None,
         dataset=live_qa_judge_dataset(question, data, judgments, include_junk),
         solver=given_answer(),
-        scorer=[judge_agreement_scorer(cache=judge_cache), reference_floor()],
-        config=JUDGE_CONFIG,
-        version=TASK_VERSION,
-        metadata=provenance(LIVEQA_JUDGE, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS),
+        scorer=[judge_agreement_scorer(cache=judge_cache, panel=panel), reference_floor()],
+        # The evaluated model is the judge by default: our judge settings are the task's, so
+        # Inspect's --temperature, --max-tokens and --seed override them as for any task.
+        config=JUDGE_DEFAULTS,
+        metadata=provenance(LIVEQA_JUDGE, None, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS),
     )
-
-
-EXPERT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=2048)
-"""Room for long-form answers: the expert references run to 433 words, and models write more."""
 
 
 @task
@@ -114,6 +175,7 @@ def expert_qa(
     question_type: str | list[str] | None = None,
     data: str | None = None,
     judge_cache: bool = True,
+    panel: Panel = "mean",
 ) -> Task:
     """ExpertQA long-form questions from experts of 32 fields, graded by the same pinned judge.
 
@@ -125,13 +187,15 @@ def expert_qa(
             if any matches.
         data: A folder holding the upstream JSONL files, instead of the downloads.
         judge_cache: Cache judge replies, so re-scoring with the same judge costs nothing.
+        panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
-    dataset = expert_qa_dataset(split, subset, field, question_type, data)
-    return Task(
-        dataset=dataset,
+    check_panel(panel)
+    return judged_task(
+        "expert_qa_scorer",
+        DEFAULT_JUDGE,
+        dataset=expert_qa_dataset(split, subset, field, question_type, data),
         solver=[prompt_template(EXPERT_TEMPLATE), generate()],
-        scorer=expert_qa_scorer(cache=judge_cache),
+        scorer=expert_qa_scorer(cache=judge_cache, panel=panel),
         config=EXPERT_CONFIG,
-        version=TASK_VERSION,
-        metadata=provenance(EXPERT_QA_JUDGE, EXPERT_QA_FILES[(split, subset)]),
+        metadata=provenance(EXPERT_QA_JUDGE, DEFAULT_JUDGE, EXPERT_QA_FILES[(split, subset)]),
     )

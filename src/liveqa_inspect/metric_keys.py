@@ -1,0 +1,77 @@
+"""The names of the metrics the scorers write and the report reads, built and parsed in one place.
+
+A log stores metrics as a flat name-to-number map; the report rebuilds tables from those names.
+Building and parsing them here keeps writer and reader in step: a renamed key breaks both sides'
+tests, not silently the report alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+CI_LOW = "_ci_low"
+CI_HIGH = "_ci_high"
+FLOOR_SUFFIX = "_spearman_rho"
+JUROR_PREFIX = "juror/"
+
+
+def level_name(level: float) -> str:
+    """A level as every key spells it: `0.7`, `1`, `5`."""
+    return f"{level:g}"
+
+
+def share_key(level: float) -> str:
+    return f"share_{level_name(level)}"
+
+
+def ci_keys(name: str) -> tuple[str, str]:
+    """The keys of a figure's 95% interval bounds."""
+    return f"{name}{CI_LOW}", f"{name}{CI_HIGH}"
+
+
+def confusion_key(human: float, judge: float) -> str:
+    """One cell of the confusion matrix: answers the human put at `human`, the judge at `judge`."""
+    return f"human_{level_name(human)}/judge_{level_name(judge)}"
+
+
+def parse_confusion_key(key: str) -> tuple[float, float] | None:
+    """(human level, judge level) of a confusion key, or None for any other key."""
+    if not key.startswith("human_") or "/judge_" not in key:
+        return None
+    human, judge = key.removeprefix("human_").split("/judge_", 1)
+    try:
+        return float(human), float(judge)
+    except ValueError:
+        return None
+
+
+def floor_key(metric: str) -> str:
+    """A reference metric's Spearman rho with the human level: the no-model floor."""
+    return f"{metric}{FLOOR_SUFFIX}"
+
+
+def parse_floor_key(key: str) -> str | None:
+    return key.removesuffix(FLOOR_SUFFIX) if key.endswith(FLOOR_SUFFIX) else None
+
+
+def juror_names(models: Iterable[str]) -> list[str]:
+    """A unique name for each juror: its model, with `#2`, `#3` on repeats of the same model."""
+    seen: dict[str, int] = {}
+    names = []
+    for model in models:
+        seen[model] = seen.get(model, 0) + 1
+        names.append(model if seen[model] == 1 else f"{model}#{seen[model]}")
+    return names
+
+
+def juror_key(juror: str, figure: str) -> str:
+    """A juror's own figure, e.g. `juror/openai/gpt-4o/kappa_quadratic`."""
+    return f"{JUROR_PREFIX}{juror}/{figure}"
+
+
+def parse_juror_key(key: str) -> tuple[str, str] | None:
+    """(juror, figure) of a juror key, or None; the figure is the last `/` part."""
+    if not key.startswith(JUROR_PREFIX):
+        return None
+    juror, _, figure = key.removeprefix(JUROR_PREFIX).rpartition("/")
+    return (juror, figure) if juror and figure else None

@@ -1,0 +1,120 @@
+"""Test helpers in one place: the data folders, scripted models, and reading a log's figures.
+
+Scripted models reply by prompt content, never by call order, so a test does not depend on how
+Inspect schedules samples.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from inspect_ai.log import EvalLog
+from inspect_ai.model import (
+    ChatMessage,
+    GenerateConfig,
+    Model,
+    ModelOutput,
+    ModelUsage,
+    get_model,
+)
+
+from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
+from liveqa_inspect.judge import neutralise
+
+SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+
+
+def liveqa_data() -> Path:
+    """The upstream LiveQA files: LIVEQA_DATA, else ../shared/data/liveqa (never committed)."""
+    return Path(os.environ.get("LIVEQA_DATA") or SHARED_DATA / "liveqa")
+
+
+def expert_qa_data() -> Path:
+    return Path(os.environ.get("EXPERTQA_DATA") or SHARED_DATA / "expertqa")
+
+
+Script = Callable[[str, GenerateConfig], str]
+"""Reply text from the prompt text and the generate config (seed, temperature) of the call."""
+
+
+def output(text: str) -> ModelOutput:
+    # usage is set so Inspect does not fetch a tokenizer (offline) to count tokens.
+    result = ModelOutput.from_content(model="mockllm/model", content=text)
+    result.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+    return result
+
+
+def scripted_model(script: Script, name: str = "model", **config: object) -> Model:
+    """A mockllm model replying `script(prompt, config)`; `.calls` keeps every (prompt, config).
+
+    `config` is the model's own generate config, as a role binding would give it.
+    """
+    calls: list[tuple[str, GenerateConfig]] = []
+
+    def reply(
+        messages: list[ChatMessage], _tools: object, _choice: object, config: GenerateConfig
+    ) -> ModelOutput:
+        prompt = "\n".join(message.text for message in messages)
+        calls.append((prompt, config))
+        return output(script(prompt, config))
+
+    model = get_model(
+        f"mockllm/{name}",
+        custom_outputs=reply,
+        config=GenerateConfig(**config),  # type: ignore[arg-type]
+        memoize=False,
+    )
+    model.calls = calls  # type: ignore[attr-defined]
+    return model
+
+
+def verdict(level: str, reasoning: str = "Scripted reasoning.") -> str:
+    return f"<reasoning>{reasoning}</reasoning>\n<score>{level}</score>"
+
+
+def between(prompt: str, tag: str) -> str:
+    """The text between `<tag>` and `</tag>` in a judge prompt, escaped as the judge sees it."""
+    return prompt.split(f"<{tag}>\n", 1)[1].split(f"\n</{tag}>", 1)[0]
+
+
+def shown(prompt: str) -> tuple[str, str]:
+    """(question, answer) as the LiveQA judge prompt shows them."""
+    return between(prompt, "question"), between(prompt, "answer")
+
+
+# A scripted live_qa pair: subject answers keyed on the question, judge levels on the answer.
+ANSWERS = {
+    "Noonan": "ANSWER-ONE",
+    "Zolmitriptan": "ANSWER-SEVEN",
+    "amphetamine": "ANSWER-THREE",
+    "cold sores": "",
+}
+LEVELS_BY_ANSWER = {"ANSWER-ONE": "1", "ANSWER-SEVEN": "0.70", "ANSWER-THREE": "0.3"}
+
+
+def subject_script(prompt: str, _: GenerateConfig) -> str:
+    return next((a for key, a in ANSWERS.items() if key in prompt), "ANSWER-ZERO")
+
+
+def judge_script(prompt: str, _: GenerateConfig) -> str:
+    answer = between(prompt, "answer")
+    return verdict(LEVELS_BY_ANSWER.get(answer, "0"), f"Graded {answer}.")
+
+
+def human_levels(data: Path) -> dict[tuple[str, str], float]:
+    """The human level of each (question, answer) as the judge prompt shows them."""
+    levels: dict[tuple[str, str], float] = {}
+    for sample in live_qa_judge_dataset(data=data):
+        key = (neutralise(str(sample.input)), neutralise(sample.metadata["answer"]))
+        assert levels.get(key, sample.metadata["human_level"]) == sample.metadata["human_level"]
+        levels[key] = sample.metadata["human_level"]
+    return levels
+
+
+def figures(log: EvalLog, scorer: str | None = None) -> dict[str, float]:
+    """One scorer's metrics by name (the first scorer's when none is named)."""
+    assert log.results is not None
+    found = next(s for s in log.results.scores if scorer is None or s.name == scorer)
+    return {name: m.value for name, m in found.metrics.items()}
