@@ -1,0 +1,115 @@
+"""Epochs and the judge cache: each epoch asks anew, a re-score or re-run asks nothing."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from inspect_ai import eval, score
+from inspect_ai.model import GenerateConfig
+from inspect_ai.scorer import Score
+from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
+
+from liveqa_inspect import live_qa, live_qa_judge
+from liveqa_inspect.agreement import epoch_agreement
+from liveqa_inspect.scorer import live_qa_scorer
+from tests.helpers import (
+    between,
+    figures,
+    judge_script,
+    scripted_model,
+    subject_script,
+    verdict,
+)
+
+
+def test_each_epoch_asks_the_judge_anew_and_keeps_its_level() -> None:
+    judge = scripted_model(judge_script, "judge")
+    [log] = eval(
+        live_qa(reference_metrics=False),
+        model=scripted_model(subject_script),
+        model_roles={"grader": judge},
+        limit=2,
+        epochs=3,
+        display="none",
+    )
+    assert log.status == "success", log.error
+    assert len(judge.calls) == 2 * 3
+    # The seed moves with the epoch, so a judge sampled above temperature 0 draws anew.
+    assert sorted({config.seed for _, config in judge.calls}) == [42, 45, 48]
+    assert log.samples is not None and len(log.samples) == 6
+    assert figures(log, "live_qa_scorer")["mean"] == pytest.approx((1.0 + 0.7) / 2)
+
+
+def test_epoch_agreement_is_one_for_a_deterministic_judge_and_less_for_a_noisy_one() -> None:
+    def noisy(prompt: str, config: GenerateConfig) -> str:
+        # Seeds 42, 45, 48 in epochs 1-3: answers from TQ1 flip in epoch 2, the rest never.
+        flips = config.seed == 45 and between(prompt, "answer").startswith("Noonan")
+        return verdict("1" if flips else "0")
+
+    deterministic = scripted_model(lambda *_: verdict("0.3"), "steady")
+    [steady] = eval(live_qa_judge(), model=deterministic, limit=6, epochs=3, display="none")
+    assert figures(steady, "judge_agreement_scorer")["epoch_agreement"] == 1.0
+    [log] = eval(live_qa_judge(), model=scripted_model(noisy, "noisy"), limit=6, epochs=3,
+                 display="none")  # fmt: skip
+    assert log.samples is not None
+    flipping = {s.id for s in log.samples if str(s.metadata["answer"]).startswith("Noonan")}
+    assert 0 < len(flipping) < 6
+    m = figures(log, "judge_agreement_scorer")
+    assert m["epoch_agreement"] == pytest.approx(1 - len(flipping) / 6)
+
+
+def test_rescoring_with_the_same_judge_makes_no_judge_call() -> None:
+    judge = scripted_model(judge_script, "judge")
+    [log] = eval(
+        live_qa(reference_metrics=False),
+        model=scripted_model(subject_script),
+        model_roles={"grader": judge},
+        limit=3,
+        epochs=2,
+        display="none",
+    )
+    calls = len(judge.calls)
+    assert calls == 3 * 2
+    again = score(log, live_qa_scorer(), model_roles={"grader": judge}, action="overwrite")
+    assert len(judge.calls) == calls
+    assert again.samples is not None and log.samples is not None
+    assert [s.scores["live_qa_scorer"].value for s in again.samples] == [
+        s.scores["live_qa_scorer"].value for s in log.samples
+    ]
+
+
+def test_a_rerun_replays_a_retried_verdict_from_the_cache() -> None:
+    """A first reply unreadable and its retry read: the re-run sends nothing, same levels."""
+
+    def flaky(prompt: str, config: GenerateConfig) -> str:
+        return "<score>maybe</score>" if config.seed == 42 else judge_script(prompt, config)
+
+    judge = scripted_model(flaky, "judge")
+
+    def run() -> list[float]:
+        [log] = eval(
+            live_qa(reference_metrics=False),
+            model=scripted_model(subject_script),
+            model_roles={"grader": judge},
+            limit=3,
+            display="none",
+        )
+        assert log.samples is not None
+        return [float(s.scores["live_qa_scorer"].value) for s in log.samples]
+
+    first = run()
+    assert len(judge.calls) == 3 * 2
+    assert run() == first == [1.0, 0.7, 0.3]
+    assert len(judge.calls) == 3 * 2
+
+
+def epoch_score(levels: list[float]) -> Score:
+    return Score(value=sum(levels) / len(levels), metadata={"epoch_levels": levels})
+
+
+def test_epoch_agreement_metric() -> None:
+    scores = [epoch_score([1.0, 1.0]), epoch_score([0.3, 0.7]), epoch_score([0.0, math.nan])]
+    assert_agreeing_epochs_change_nothing([epoch_agreement()], scores)
+    values = run_metrics([epoch_agreement()], [[s] for s in scores])
+    assert values["epoch_agreement"] == 0.5  # the unread epoch leaves its item out
