@@ -6,7 +6,6 @@ import pytest
 from inspect_ai import eval
 
 from liveqa_inspect import live_qa
-from liveqa_inspect.solvers import judges_ready
 from tests.helpers import scripted_model, subject_script
 
 
