@@ -75,3 +75,30 @@ def parse_juror_key(key: str) -> tuple[str, str] | None:
         return None
     juror, _, figure = key.removeprefix(JUROR_PREFIX).rpartition("/")
     return (juror, figure) if juror and figure else None
+
+
+MEAN = "mean"
+MEAN_CI: tuple[str, str] = ("ci_low", "ci_high")
+"""The judged tasks' headline and its interval bounds, as `metrics.bootstrap_ci` names them."""
+ALPHA = "krippendorff_alpha"
+EPOCH_AGREEMENT = "epoch_agreement"
+MAJORITY_SHARE = "majority_share"
+"""The no-model floor of exact agreement: the share of items at the most common human level."""
+
+
+def parse_share_key(key: str) -> float | None:
+    """The level of a `share_<level>` key, or None for any other key."""
+    if not key.startswith("share_"):
+        return None
+    try:
+        return float(key.removeprefix("share_"))
+    except ValueError:
+        return None
+
+
+def parse_ci_key(key: str) -> tuple[str, str] | None:
+    """(figure, "low" or "high") of an interval bound's key, or None for any other key."""
+    for suffix, bound in ((CI_LOW, "low"), (CI_HIGH, "high")):
+        if key.endswith(suffix) and len(key) > len(suffix):
+            return key.removesuffix(suffix), bound
+    return None

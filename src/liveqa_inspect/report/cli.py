@@ -1,0 +1,78 @@
+"""`liveqa-report LOG [LOG ...]`: print a report of one or several logs and write its figures.
+
+Exit status 0 on success, 2 when a log cannot be reported on (unreadable, unfinished or failed,
+another task, model and judge logs mixed), with the reason on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from liveqa_inspect.report.judges import judge_report
+from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all
+from liveqa_inspect.report.models import model_report
+from liveqa_inspect.report.plots import Chart
+from liveqa_inspect.report.tables import Block, render
+
+EXIT_OK = 0
+EXIT_REFUSED = 2
+"""As argparse uses for a bad command line: the input, not the program, is at fault."""
+
+
+def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+    return (model_report if logs[0].kind == "model" else judge_report)(logs)
+
+
+def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:
+    """Each figure into `out`; created if missing, so `--out reports/` just works."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ReportError(f"cannot create the figure folder {out}: {error}") from error
+    written = []
+    for chart in charts:
+        path = out / chart.filename
+        chart.draw(path)
+        written.append(path)
+    return written
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog="liveqa-report",
+        description="Report live_qa / expert_qa logs (the judge's mean per model, per group, and "
+        "paired differences between models) or live_qa_judge / expert_qa_claims logs (agreement "
+        "with the human levels, floors, confusion matrix, and differences between judges).",
+    )
+    parser.add_argument("logs", nargs="+", metavar="LOG", help="an Inspect .eval or .json log")
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the tables as Markdown (for a README)"
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        metavar="DIR",
+        help="where to write the PNGs (default: beside the first log)",
+    )
+    return parser.parse_args(argv)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the report and write its PNGs; 2, with the reason on stderr, for a refused log."""
+    args = parse_args(argv)
+    try:
+        logs = load_all(args.logs)
+        blocks, charts = build(logs)
+        text = render(blocks, markdown=args.markdown)
+        written = write_charts(charts, args.out or logs[0].path.parent)
+    except ReportError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_REFUSED
+    print(text)
+    print()
+    for path in written:
+        print(f"figure: {path}")
+    return EXIT_OK

@@ -1,0 +1,68 @@
+"""What makes two logs' figures incomparable, said before any table that puts them side by side."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from liveqa_inspect.metric_keys import juror_names
+from liveqa_inspect.report.loading import LoadedLog
+from liveqa_inspect.report.stats import humans_differ
+
+
+def labels(logs: Sequence[LoadedLog], name: Callable[[LoadedLog], str]) -> list[str]:
+    """A unique row label for each log: `#2`, `#3` on repeats (one model under two judges)."""
+    return juror_names(name(log) for log in logs)
+
+
+def question_wording(log: LoadedLog) -> str:
+    return str(log.log.eval.task_args.get("question", "default"))
+
+
+def judge_set(log: LoadedLog) -> str:
+    """The log's judges as a set: a panel listed in another order is the same panel."""
+    return " | ".join(sorted("+".join(sorted(models)) for models in log.judges)) or log.model
+
+
+def differing(logs: Sequence[LoadedLog], what: str, show: Callable[[LoadedLog], str]) -> list[str]:
+    seen = [show(log) for log in logs]
+    if len(set(seen)) < 2:
+        return []
+    listed = "; ".join(f"{log.path.name}: {value}" for log, value in zip(logs, seen, strict=True))
+    return [f"WARNING: the logs differ in {what} ({listed}): their scores are not comparable."]
+
+
+def warnings(logs: Sequence[LoadedLog]) -> list[str]:
+    """One WARNING line for each way the logs were not graded alike.
+
+    Model logs compared side by side must share the judge; judge logs are compared precisely
+    because their judges differ, so for them the human levels must agree instead.
+    """
+    found = differing(logs, "task", lambda log: log.task)
+    found += differing(logs, "question wording (-T question=)", question_wording)
+    found += differing(
+        logs, "judge prompt", lambda log: ", ".join(str(p) for p in log.prompts) or "unrecorded"
+    )
+    if logs[0].kind == "model":
+        found += differing(logs, "judge", judge_set)
+    else:
+        other = [log.path.name for log in logs[1:] if humans_differ(logs[0], log)]
+        if other:
+            found.append(
+                f"WARNING: {', '.join(other)} put other human levels than {logs[0].path.name} "
+                "on the same answers: their agreement figures are not comparable."
+            )
+    return found
+
+
+def coverage(logs: Sequence[LoadedLog]) -> list[str]:
+    """A note when the logs do not hold the same sample ids: differences use the shared ones."""
+    first = set(logs[0].values)
+    notes = []
+    for log in logs[1:]:
+        shared = len(first & set(log.values))
+        if shared != len(first) or shared != len(log.values):
+            notes.append(
+                f"note: {log.path.name} shares {shared} of its {len(log.values)} samples with "
+                f"{logs[0].path.name} ({len(first)}); its difference is over the shared ones."
+            )
+    return notes

@@ -1,0 +1,274 @@
+"""The report on judge logs (live_qa_judge, expert_qa_claims): how a judge agrees with humans.
+
+Every figure, interval, confusion count and floor is read from the log's results. The scale is
+read from the confusion cells the log reports, so the same tables serve LiveQA's 0..1 levels and
+the claims tasks' 1..5 or 1..3 ones. From the samples come only the per-field rows and, across
+logs, each judge's paired kappa difference from the first.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from liveqa_inspect.agreement import FIGURES
+from liveqa_inspect.metric_keys import (
+    EPOCH_AGREEMENT,
+    MAJORITY_SHARE,
+    ci_keys,
+    confusion_key,
+    parse_ci_key,
+    parse_confusion_key,
+    parse_floor_key,
+    parse_juror_key,
+)
+from liveqa_inspect.report.comparison import coverage, labels, question_wording, warnings
+from liveqa_inspect.report.loading import LoadedLog
+from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
+from liveqa_inspect.report.stats import group_agreement, kappa_difference, levels
+from liveqa_inspect.report.tables import Block, Cell, Table, fmt, interval, with_interval
+
+CORNER = "human \\ judge"
+FIELD = "field"
+FIELD_FIGURES = ("exact_agreement", "kappa_quadratic", "mae")
+JUDGE_TABLE = {
+    "kappa_quadratic": "kappa",
+    "spearman_rho": "rho",
+    "exact_agreement": "exact",
+    "within_one": "within one",
+    "bias": "bias",
+    "mae": "MAE",
+}
+RHO = "spearman_rho"
+EXACT = "exact_agreement"
+KAPPA = "kappa_quadratic"
+
+
+def figure(values: dict[str, float], name: str) -> tuple[float, float, float]:
+    """A figure and its interval bounds, NaN where the log has none."""
+    low, high = ci_keys(name)
+    return values.get(name, math.nan), values.get(low, math.nan), values.get(high, math.nan)
+
+
+def figure_rows(values: dict[str, float], names: Sequence[str]) -> list[list[Cell]]:
+    """A (figure, value, 95% CI) row for each name."""
+    rows: list[list[Cell]] = []
+    for name in names:
+        value, low, high = figure(values, name)
+        rows.append([name, value, interval(low, high)])
+    return rows
+
+
+def judge_cells(values: dict[str, float]) -> list[str]:
+    """The judge table's figures, each with its interval in one cell."""
+    return [with_interval(*figure(values, name)) for name in JUDGE_TABLE]
+
+
+def is_agreement_key(key: str) -> bool:
+    """Whether a key is one the agreement tables already show (not an extra figure)."""
+    bound = parse_ci_key(key)
+    return (
+        key in FIGURES
+        or (bound is not None and bound[0] in FIGURES)
+        or key in (EPOCH_AGREEMENT, MAJORITY_SHARE)
+        or parse_confusion_key(key) is not None
+        or parse_juror_key(key) is not None
+        or parse_floor_key(key) is not None
+    )
+
+
+def header(log: LoadedLog) -> list[str]:
+    prompts = ", ".join(str(p) for p in log.prompts) or "unrecorded"
+    judged = (
+        "the evaluated model"
+        if log.judge_label == log.model
+        else f"the grader role; evaluated model: {log.model}"
+    )
+    return [
+        f"{log.task} report: {log.path}",
+        f"judge: {log.judge_label} ({judged}); prompt: {prompts}",
+        f"question wording: {question_wording(log)}; epochs: {log.epochs}; "
+        f"scale: {', '.join(f'{level:g}' for level in levels(log))}",
+        log.counts("answers"),
+    ]
+
+
+def agreement_table(log: LoadedLog) -> Table:
+    return Table(
+        "Agreement with the human assessors (95% CI: the log's seeded bootstrap)",
+        ["figure", "value", "95% CI"],
+        figure_rows(log.figures, FIGURES),
+    )
+
+
+def floor_table(log: LoadedLog) -> Table | None:
+    """The no-model floors beside the judge's figure they bound: a judge must beat them.
+
+    A reference metric's rho sits beside the judge's rho (a judge no better than ROUGE-L adds
+    nothing over string overlap); the majority level's share beside its exact agreement.
+    """
+    assert log.log.results is not None
+    rows = []
+    for scorer in log.log.results.scores:
+        for key, found in scorer.metrics.items():
+            metric = parse_floor_key(key) if parse_juror_key(key) is None else None
+            if metric is not None:
+                rows.append([metric, RHO, float(found.value)])
+            elif key == MAJORITY_SHARE:
+                rows.append(["majority level", EXACT, float(found.value)])
+    if not rows:
+        return None
+    return Table(
+        "No-model floors (what the judge must beat)",
+        ["floor", "compared with", "floor value", "judge", "judge - floor"],
+        [
+            [
+                name,
+                judge,
+                value,
+                log.figures.get(judge, math.nan),
+                log.figures.get(judge, math.nan) - value,
+            ]
+            for name, judge, value in rows
+        ],
+    )
+
+
+def juror_table(log: LoadedLog) -> Table | None:
+    """A bound panel's jurors, each measured alone against the humans; None for one judge."""
+    jurors: dict[str, dict[str, float]] = {}
+    for key, value in log.figures.items():
+        parsed = parse_juror_key(key)
+        if parsed is not None:
+            jurors.setdefault(parsed[0], {})[parsed[1]] = value
+    if not jurors:
+        return None
+    rows = [[juror, *judge_cells(values)] for juror, values in jurors.items()]
+    return Table(
+        "Each juror alone (value [95% CI]); a juror is measured on the answers it graded",
+        ["juror", *JUDGE_TABLE.values()],
+        [["panel", *judge_cells(log.figures)], *rows],
+    )
+
+
+def extras_table(log: LoadedLog) -> Table | None:
+    """The agreement scorer's figures beyond agreement: the claims tasks' wrong-claim detection
+    (incorrect_precision, incorrect_recall, incorrect_f1, incorrect_auroc)."""
+    names = []
+    for key in log.figures:
+        bound = parse_ci_key(key)
+        name = bound[0] if bound is not None else key
+        if not is_agreement_key(key) and name not in names:
+            names.append(name)
+    if not names:
+        return None
+    return Table(
+        "Wrong-claim detection", ["figure", "value", "95% CI"], figure_rows(log.figures, names)
+    )
+
+
+def field_table(log: LoadedLog) -> Table | None:
+    if not any(FIELD in meta for meta in log.metadata.values()):
+        return None
+    rows = [
+        [label, n, *(with_interval(*figure(values, name)) for name in FIELD_FIGURES)]
+        for label, n, values in group_agreement(log, FIELD)
+    ]
+    return Table(
+        "By field (value [seeded bootstrap 95% CI] over each field's graded items)",
+        [FIELD, "n", *FIELD_FIGURES],
+        rows,
+        ["Computed from the samples: the log's metrics hold no per-field figures."],
+    )
+
+
+def confusion_matrix(log: LoadedLog) -> np.ndarray:
+    """Counts, rows the human level and columns the judge level, both in rising order."""
+    scale = levels(log)
+    return np.array(
+        [[round(log.figures.get(confusion_key(h, j), 0.0)) for j in scale] for h in scale],
+        dtype=int,
+    )
+
+
+def confusion_table(log: LoadedLog) -> Table:
+    scale = levels(log)
+    matrix = confusion_matrix(log)
+    rows = [
+        [f"{level:g}", *(int(n) for n in row), int(row.sum())]
+        for level, row in zip(scale, matrix, strict=True)
+    ]
+    return Table(
+        "Confusion matrix (rows: human level, columns: judge level)",
+        [CORNER, *(f"{level:g}" for level in scale), "total"],
+        rows,
+    )
+
+
+def judge_table(logs: Sequence[LoadedLog]) -> Table:
+    rows = [
+        [label, *judge_cells(log.figures), log.scored, log.unscored]
+        for label, log in zip(labels(logs, lambda log: log.judge_label), logs, strict=True)
+    ]
+    return Table(
+        "Judges (value [95% CI: each log's seeded bootstrap])",
+        ["judge", *JUDGE_TABLE.values(), "scored", "unscored"],
+        rows,
+    )
+
+
+def difference_table(logs: Sequence[LoadedLog]) -> Table:
+    names = labels(logs, lambda log: log.judge_label)
+    rows = []
+    for label, log in zip(names[1:], logs[1:], strict=True):
+        difference = kappa_difference(logs[0], log)
+        rows.append(
+            [label, difference.value, interval(difference.low, difference.high), difference.n]
+        )
+    return Table(
+        f"Kappa difference from {names[0]} (paired bootstrap 95% CI over the answers both graded)",
+        ["judge", "kappa difference", "95% CI", "shared"],
+        rows,
+    )
+
+
+def heatmap(log: LoadedLog) -> Heatmap:
+    return Heatmap(
+        filename=f"{log.path.stem}-confusion.png",
+        title=f"{log.task}: {log.judge_label} vs human (n={log.scored})",
+        levels=levels(log),
+        matrix=confusion_matrix(log),
+    )
+
+
+def kappa_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
+    values = [figure(log.figures, KAPPA) for log in logs]
+    return IntervalChart(
+        filename=f"{logs[0].path.stem}-judges.png",
+        title=f"{logs[0].task}: quadratic kappa with the human levels (95% CI)",
+        axis="quadratic weighted kappa",
+        labels=labels(logs, lambda log: log.judge_label),
+        values=[value for value, _, _ in values],
+        lows=[low for _, low, _ in values],
+        highs=[high for _, _, high in values],
+    )
+
+
+def judge_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+    charts: list[Chart] = [heatmap(log) for log in logs]
+    if len(logs) > 1:
+        blocks: list[Block] = [f"{len(logs)} judge logs, compared with the first:"]
+        blocks += [f"{n}. {log.path} ({log.judge_label})" for n, log in enumerate(logs, start=1)]
+        blocks += [*warnings(logs), *coverage(logs), judge_table(logs), difference_table(logs)]
+        return blocks, [*charts, kappa_chart(logs)]
+    [log] = logs
+    blocks = [*header(log), agreement_table(log)]
+    stability = log.figures.get(EPOCH_AGREEMENT, math.nan)
+    if not math.isnan(stability):
+        blocks.append(f"epoch agreement (same level in every epoch): {fmt(stability)}")
+    optional = (floor_table(log), juror_table(log), extras_table(log), field_table(log))
+    blocks += [table for table in optional if table is not None]
+    blocks.append(confusion_table(log))
+    return blocks, charts

@@ -1,0 +1,244 @@
+"""Read a log once into what every report section needs, and refuse the logs it cannot describe.
+
+Figures the log states (means, intervals, agreement, confusion counts) are taken from its results
+as they are; from the samples come only what results do not hold: each question's reduced score
+(for groups and paired differences), the human level, who judged, and why a sample went unscored.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+from inspect_ai.log import EvalLog, EvalSample, EvalScore, read_eval_log
+from inspect_ai.scorer import value_to_float
+
+Kind = Literal["model", "judge"]
+
+MODEL_TASKS = ("live_qa", "expert_qa")
+"""Tasks grading a model's answers with a judge: the report shows the judge's mean level."""
+JUDGE_TASKS = ("live_qa_judge", "expert_qa_claims")
+"""Tasks grading a judge against human levels: the report shows agreement."""
+AGREEMENT_FIGURE = "kappa_quadratic"
+"""The metric that marks a scorer as the agreement scorer, whatever the task names it."""
+
+SampleId = int | str
+
+_to_float = value_to_float()
+
+
+class ReportError(Exception):
+    """A log this report cannot describe; the message says why, for the command line."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    name: str
+    version: str
+    sha256: str
+
+    def __str__(self) -> str:
+        return f"{self.name} v{self.version} (sha256 {self.sha256[:12]})"
+
+
+@dataclass(frozen=True)
+class LoadedLog:
+    """One finished log as the report reads it."""
+
+    path: Path
+    log: EvalLog
+    task: str
+    kind: Kind
+    scorer: str
+    figures: dict[str, float]
+    """The judging scorer's metrics, exactly as the log's results state them."""
+    scored: int
+    unscored: int
+    values: dict[SampleId, float]
+    """Each sample id's reduced score (its epochs averaged, as the metrics saw it); NaN unscored."""
+    metadata: dict[SampleId, dict[str, Any]]
+    reasons: Counter[str]
+    """Why the unscored sample ids went unscored: one count per id."""
+    judges: tuple[tuple[str, ...], ...]
+    """Each distinct set of judge models over the log's scores, in order of first use."""
+    prompts: tuple[Prompt, ...]
+
+    @property
+    def model(self) -> str:
+        return self.log.eval.model
+
+    @property
+    def judge_label(self) -> str:
+        """The judge as a table names it: its model, or a panel's models joined by `+`."""
+        return " | ".join("+".join(models) for models in self.judges) or self.model
+
+    @property
+    def epochs(self) -> int:
+        return self.log.eval.config.epochs or 1
+
+    def counts(self, noun: str) -> str:
+        """Scored and unscored counts with the reasons: a judge that often fails to answer can
+        look good on the few it grades, so the count belongs beside the figures."""
+        reasons = ", ".join(f"{reason} {n}" for reason, n in self.reasons.most_common())
+        return f"{noun}: {self.scored} scored, {self.unscored} unscored" + (
+            f" ({reasons})" if reasons else ""
+        )
+
+
+def task_name(log: EvalLog) -> str:
+    """The task's bare name: a log names it with its package (`liveqa_inspect/live_qa_judge`)."""
+    return log.eval.task.rsplit("/", 1)[-1]
+
+
+def scorer_results(log: EvalLog, name: str) -> EvalScore | None:
+    if log.results is None:
+        return None
+    return next((s for s in log.results.scores if s.name == name), None)
+
+
+def metric_values(found: EvalScore) -> dict[str, float]:
+    # Inspect stores every metric value as a float, confusion counts included.
+    return {key: float(m.value) for key, m in found.metrics.items()}
+
+
+def kind_of(task: str, path: Path) -> Kind:
+    if task in MODEL_TASKS:
+        return "model"
+    if task in JUDGE_TASKS:
+        return "judge"
+    known = ", ".join(MODEL_TASKS + JUDGE_TASKS)
+    raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
+
+
+def judged_scorer(log: EvalLog, kind: Kind, path: Path) -> EvalScore:
+    """The scorer whose figures the report is about: the headline's for a model log, the one
+    with agreement figures for a judge log (the claims tasks name theirs differently)."""
+    assert log.results is not None
+    if kind == "judge":
+        found = next((s for s in log.results.scores if AGREEMENT_FIGURE in s.metrics), None)
+    else:
+        headline = log.eval.headline_metric
+        name = headline.scorer if headline is not None else None
+        found = next((s for s in log.results.scores if name in (None, s.name)), None)
+    if found is None:
+        raise ReportError(f"{path} has no {'agreement' if kind == 'judge' else 'judge'} results")
+    return found
+
+
+def read_log(path: Path) -> EvalLog:
+    try:
+        return read_eval_log(str(path))
+    except Exception as error:  # missing file, not a zip, not an Inspect log: one message
+        raise ReportError(f"cannot read {path} as an Inspect log: {error}") from error
+
+
+def reduced_values(log: EvalLog, scorer: str) -> dict[SampleId, float]:
+    """Each sample id's score as the log's epoch reducer left it (NaN when no epoch scored)."""
+    reduction = next((r for r in log.reductions or [] if r.scorer == scorer), None)
+    if reduction is not None:
+        return {
+            s.sample_id: _to_float(s.value) for s in reduction.samples if s.sample_id is not None
+        }
+    # A log without reductions: Inspect's mean reducer, which skips unscored epochs.
+    by_id: dict[SampleId, list[float]] = {}
+    for sample in log.samples or []:
+        if scorer in (sample.scores or {}):
+            by_id.setdefault(sample.id, []).append(_to_float(sample.scores[scorer].value))
+    return {
+        id_: float(np.nanmean(values)) if not np.isnan(values).all() else math.nan
+        for id_, values in by_id.items()
+    }
+
+
+def unscored_reasons(
+    samples: Sequence[EvalSample], scorer: str, values: dict[SampleId, float]
+) -> Counter[str]:
+    """Each unscored id's reason, from its first unscored epoch (the reducer keeps none)."""
+    reasons: Counter[str] = Counter()
+    counted: set[SampleId] = set()
+    for sample in samples:
+        score = (sample.scores or {}).get(scorer)
+        if score is None or sample.id in counted or not math.isnan(values.get(sample.id, 0.0)):
+            continue
+        if math.isnan(_to_float(score.value)):
+            counted.add(sample.id)
+            reasons[score.reason or "no reason recorded"] += 1
+    return reasons
+
+
+def judge_identity(
+    samples: Sequence[EvalSample], scorer: str
+) -> tuple[tuple[tuple[str, ...], ...], tuple[Prompt, ...]]:
+    """Who graded the log's scores and with which prompt, as each score's metadata records it."""
+    judges: dict[tuple[str, ...], None] = {}
+    prompts: dict[Prompt, None] = {}
+    for sample in samples:
+        score = (sample.scores or {}).get(scorer)
+        meta = (score.metadata if score is not None else None) or {}
+        if meta.get("judge_models"):
+            judges[tuple(str(model) for model in meta["judge_models"])] = None
+        if isinstance(meta.get("prompt"), dict):
+            given = meta["prompt"]
+            prompts[Prompt(str(given["name"]), str(given["version"]), str(given["sha256"]))] = None
+    return tuple(judges), tuple(prompts)
+
+
+def load(path: str | Path) -> LoadedLog:
+    """Read one log, refusing any whose figures would not mean what the report prints."""
+    path = Path(path)
+    log = read_log(path)
+    task = task_name(log)
+    kind = kind_of(task, path)
+    if log.status != "success":
+        raise ReportError(
+            f"{path} has status '{log.status}', not 'success': figures of an unfinished or "
+            "failed run cover only some samples, so they are not reported (finish it with "
+            "`inspect eval-retry`)"
+        )
+    if log.results is None or not log.samples:
+        raise ReportError(
+            f"{path} holds no results or no samples: the report needs both (do not run with "
+            "--no-log-samples)"
+        )
+    found = judged_scorer(log, kind, path)
+    values = reduced_values(log, found.name)
+    graded = sum(not math.isnan(value) for value in values.values())
+    judges, prompts = judge_identity(log.samples, found.name)
+    metadata: dict[SampleId, dict[str, Any]] = {}
+    for sample in log.samples:
+        metadata.setdefault(sample.id, sample.metadata or {})
+    if kind == "judge" and any("human_level" not in meta for meta in metadata.values()):
+        raise ReportError(f"{path}: a sample has no human_level in its metadata")
+    return LoadedLog(
+        path=path,
+        log=log,
+        task=task,
+        kind=kind,
+        scorer=found.name,
+        figures=metric_values(found),
+        scored=int(found.scored_samples if found.scored_samples is not None else graded),
+        unscored=int(found.unscored_samples or 0),
+        values=values,
+        metadata=metadata,
+        reasons=unscored_reasons(log.samples, found.name, values),
+        judges=judges,
+        prompts=prompts,
+    )
+
+
+def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
+    """Every log, all of one kind: a model's mean and a judge's agreement share no table."""
+    logs = [load(path) for path in paths]
+    kinds = {log.kind for log in logs}
+    if len(kinds) > 1:
+        listed = "; ".join(f"{log.path} ({log.task})" for log in logs)
+        raise ReportError(
+            "cannot report model logs (live_qa, expert_qa) and judge logs (live_qa_judge, "
+            f"expert_qa_claims) together: {listed}. Run the report once for each kind"
+        )
+    return logs

@@ -1,0 +1,190 @@
+"""The report on model logs (live_qa, expert_qa): the judge's mean level for each model.
+
+One log: its headline and interval, level distribution, panel, and per-group tables (groups
+are in the samples, not in the log's metrics). Several logs on the same questions: the models
+side by side and each one's paired difference from the first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from liveqa_inspect.metric_keys import (
+    ALPHA,
+    MEAN,
+    MEAN_CI,
+    parse_juror_key,
+    parse_share_key,
+)
+from liveqa_inspect.report.comparison import coverage, labels, question_wording, warnings
+from liveqa_inspect.report.loading import LoadedLog
+from liveqa_inspect.report.plots import Chart, IntervalChart
+from liveqa_inspect.report.stats import group_means, mean_difference
+from liveqa_inspect.report.tables import Block, Table, fmt, interval
+
+GROUPS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "live_qa": (
+        ("focus_category", "By focus category", ""),
+        (
+            "question_types",
+            "By question type",
+            "A question of several types counts once in each of them: the n add up to more "
+            "than the questions.",
+        ),
+    ),
+    "expert_qa": (("field", "By field", ""),),
+}
+"""(sample metadata key, table title, note) of each task's per-group tables."""
+
+SCALE = (0.0, 1.0)
+"""The axis of the mean charts: the judges' levels of both model tasks run from 0 to 1."""
+
+
+def header(log: LoadedLog) -> list[str]:
+    prompts = ", ".join(str(p) for p in log.prompts) or "unrecorded"
+    return [
+        f"{log.task} report: {log.path}",
+        f"model: {log.model}; question wording: {question_wording(log)}; epochs: {log.epochs}",
+        f"judge: {log.judge_label}; prompt: {prompts}",
+        log.counts("samples"),
+    ]
+
+
+def model_table(logs: Sequence[LoadedLog]) -> Table:
+    rows = [
+        [
+            label,
+            log.judge_label,
+            log.figures.get(MEAN, float("nan")),
+            interval(*(log.figures.get(key, float("nan")) for key in MEAN_CI)),
+            log.scored,
+            log.unscored,
+        ]
+        for label, log in zip(labels(logs, lambda log: log.model), logs, strict=True)
+    ]
+    return Table(
+        "The judge's mean level (95% CI: the log's seeded bootstrap)",
+        ["model", "judge", "mean", "95% CI", "scored", "unscored"],
+        rows,
+    )
+
+
+def level_table(log: LoadedLog) -> Table:
+    shares = sorted(
+        (level, value)
+        for key, value in log.figures.items()
+        if (level := parse_share_key(key)) is not None
+    )
+    notes = ["Averaged epochs can fall between levels and then count at none."]
+    return Table(
+        "Level distribution (share of the scored samples)",
+        ["level", "share"],
+        [[f"{level:g}", value] for level, value in shares],
+        notes if log.epochs > 1 else (),
+    )
+
+
+def panel_table(log: LoadedLog) -> Table | None:
+    """A panel's jurors, each with its own mean level; None for a single judge."""
+    means = []
+    for key, value in log.figures.items():
+        parsed = parse_juror_key(key)
+        if parsed is not None and parsed[1] == MEAN:
+            means.append((parsed[0], value))
+    if not means:
+        return None
+    alpha = log.figures.get(ALPHA, float("nan"))
+    return Table(
+        "Panel: each juror's mean level",
+        ["juror", "mean"],
+        [[juror, value] for juror, value in means],
+        [f"Jurors' ordinal Krippendorff's alpha: {fmt(alpha)} (1 when they always agree)."],
+    )
+
+
+def other_scorers(log: LoadedLog) -> Table | None:
+    """The log's other scorers (live_qa's reference overlap), as their results state them."""
+    assert log.log.results is not None
+    others = [s for s in log.log.results.scores if s.name != log.scorer]
+    if not others:
+        return None
+    names = list(dict.fromkeys(key for s in others for key in s.metrics))
+    rows = [
+        [s.name, *(float(s.metrics[n].value) if n in s.metrics else "" for n in names)]
+        for s in others
+    ]
+    return Table("Other scorers", ["scorer", *names], rows)
+
+
+def group_table(log: LoadedLog, key: str, title: str, note: str) -> Table:
+    rows = [
+        [label, estimate.n, estimate.value, interval(estimate.low, estimate.high)]
+        for label, estimate in group_means(log, key)
+    ]
+    notes = [note] if note else []
+    return Table(
+        f"{title} (mean over each group's scored samples; seeded bootstrap 95% CI)",
+        [key, "n", "mean", "95% CI"],
+        rows,
+        [*notes, "Computed from the samples: the log's metrics hold no per-group figures."],
+    )
+
+
+def difference_table(logs: Sequence[LoadedLog]) -> Table:
+    names = labels(logs, lambda log: log.model)
+    rows = []
+    for label, log in zip(names[1:], logs[1:], strict=True):
+        difference = mean_difference(logs[0], log)
+        rows.append(
+            [label, difference.value, interval(difference.low, difference.high), difference.n]
+        )
+    return Table(
+        f"Difference from {names[0]} (paired bootstrap 95% CI over the samples both scored)",
+        ["model", "difference", "95% CI", "shared"],
+        rows,
+    )
+
+
+def means_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
+    nan = float("nan")
+    return IntervalChart(
+        filename=f"{logs[0].path.stem}-means.png",
+        title=f"{logs[0].task}: the judge's mean level (95% CI)",
+        axis="mean judge level",
+        labels=labels(logs, lambda log: log.model),
+        values=[log.figures.get(MEAN, nan) for log in logs],
+        lows=[log.figures.get(MEAN_CI[0], nan) for log in logs],
+        highs=[log.figures.get(MEAN_CI[1], nan) for log in logs],
+        limits=SCALE,
+    )
+
+
+def group_chart(log: LoadedLog, key: str, title: str) -> IntervalChart:
+    rows = group_means(log, key)
+    return IntervalChart(
+        filename=f"{log.path.stem}-{key}.png",
+        title=f"{log.task} {log.model}: {title.lower()} (95% CI)",
+        axis="mean judge level",
+        labels=[f"{label} (n={estimate.n})" for label, estimate in rows],
+        values=[estimate.value for _, estimate in rows],
+        lows=[estimate.low for _, estimate in rows],
+        highs=[estimate.high for _, estimate in rows],
+        limits=SCALE,
+    )
+
+
+def model_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+    if len(logs) > 1:
+        blocks: list[Block] = [f"{len(logs)} {logs[0].task} logs, compared with the first:"]
+        blocks += [f"{n}. {log.path} ({log.model})" for n, log in enumerate(logs, start=1)]
+        blocks += [*warnings(logs), *coverage(logs), model_table(logs), difference_table(logs)]
+        return blocks, [means_chart(logs)]
+    [log] = logs
+    groups = GROUPS.get(log.task, ())
+    blocks = [*header(log), model_table(logs), level_table(log)]
+    blocks += [t for t in (panel_table(log),) if t is not None]
+    blocks += [group_table(log, key, title, note) for key, title, note in groups]
+    blocks += [t for t in (other_scorers(log),) if t is not None]
+    charts: list[Chart] = [means_chart(logs)]
+    charts += [group_chart(log, key, title) for key, title, _ in groups]
+    return blocks, charts

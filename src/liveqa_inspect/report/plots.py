@@ -1,0 +1,114 @@
+"""The report's figures, drawn on an Agg canvas rather than through pyplot.
+
+No display is needed and no global figure state is left behind in a process that calls these.
+matplotlib is imported only when a figure is drawn: printing a report does not pay for it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+DPI = 120
+
+
+def canvas(width: float, height: float) -> Figure:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(width, height), dpi=DPI)
+    FigureCanvasAgg(figure)
+    return figure
+
+
+@dataclass(frozen=True)
+class IntervalChart:
+    """Horizontal bars of a figure per row (a model, a group, a judge) with 95% error bars.
+
+    Horizontal, so long labels (model names, ExpertQA fields) stay readable; an undefined
+    interval is drawn without a bar end rather than guessed.
+    """
+
+    filename: str
+    title: str
+    axis: str
+    labels: Sequence[str]
+    values: Sequence[float]
+    lows: Sequence[float]
+    highs: Sequence[float]
+    limits: tuple[float, float] | None = None
+
+    def draw(self, path: Path) -> None:
+        values = np.array(self.values, dtype=float)
+        below = np.nan_to_num(values - np.array(self.lows, dtype=float))
+        above = np.nan_to_num(np.array(self.highs, dtype=float) - values)
+        figure = canvas(7.5, 1.6 + 0.45 * len(self.labels))
+        axes = figure.add_subplot()
+        rows = np.arange(len(self.labels))
+        axes.barh(rows, np.nan_to_num(values), color="#4C72B0", alpha=0.85)
+        axes.errorbar(
+            np.nan_to_num(values),
+            rows,
+            xerr=[below, above],
+            fmt="none",
+            ecolor="black",
+            capsize=4,
+        )
+        for row, value in zip(rows, values, strict=True):
+            # A column of values right of the plot: clear of the bars and error bars.
+            text = "n/a" if math.isnan(value) else f"{value:.3f}"
+            axes.text(1.01, row, text, transform=axes.get_yaxis_transform(), va="center")
+        axes.set_yticks(rows, list(self.labels))
+        axes.invert_yaxis()
+        axes.set_xlabel(self.axis)
+        if self.limits is not None:
+            axes.set_xlim(*self.limits)
+        axes.grid(axis="x", alpha=0.3)
+        axes.set_title(self.title, fontsize=10)
+        figure.tight_layout()
+        figure.savefig(path, format="png")
+
+
+@dataclass(frozen=True)
+class Heatmap:
+    """A confusion matrix on any scale, each cell's count written in it.
+
+    Cells are shaded by their share of the row (the human level's items), not by raw count: on
+    NIST's grades most answers are 0, so raw counts would leave every other row almost blank.
+    """
+
+    filename: str
+    title: str
+    levels: Sequence[float]
+    matrix: np.ndarray
+
+    def draw(self, path: Path) -> None:
+        totals = self.matrix.sum(axis=1, keepdims=True)
+        shares = np.divide(self.matrix, totals, out=np.zeros(self.matrix.shape), where=totals > 0)
+        k = len(self.levels)
+        figure = canvas(2.6 + 0.8 * k, 2.2 + 0.7 * k)
+        axes = figure.add_subplot()
+        image = axes.imshow(shares, cmap="Blues", vmin=0.0, vmax=1.0)
+        names = [f"{level:g}" for level in self.levels]
+        axes.set_xticks(range(k), names)
+        axes.set_yticks(range(k), names)
+        axes.set_xlabel("judge level")
+        axes.set_ylabel("human level")
+        axes.set_title(self.title, fontsize=10)
+        for (h, j), count in np.ndenumerate(self.matrix):
+            colour = "white" if shares[h, j] > 0.55 else "black"
+            axes.text(j, h, f"{count}", ha="center", va="center", color=colour, fontsize=12)
+        figure.colorbar(image, ax=axes, label="share of the human level's items")
+        figure.tight_layout()
+        figure.savefig(path, format="png")
+
+
+Chart = IntervalChart | Heatmap

@@ -1,0 +1,146 @@
+"""What the report computes from the samples, because the log's results do not hold it.
+
+Per-group figures and differences between logs. Every interval here is a seeded percentile
+bootstrap drawn by `agreement.resample_rows` (the same seed and draws as the log's agreement
+intervals), so a report read twice prints the same numbers. A difference between two logs
+resamples the sample ids they share with each id's pair of scores kept together: the questions
+are the same, so the paired interval is far narrower than two separate intervals suggest.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from liveqa_inspect.agreement import (
+    Pairs,
+    agreement_figures,
+    percentile_interval,
+    quadratic_kappa,
+    resample_rows,
+)
+from liveqa_inspect.metric_keys import parse_confusion_key
+from liveqa_inspect.report.loading import LoadedLog, ReportError, SampleId
+
+NO_GROUP = "none"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure over n items with its 95% interval (NaN bounds where n < 2 leaves no spread)."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+
+
+def mean_estimate(values: np.ndarray) -> Estimate:
+    """The mean of the defined values with its bootstrap interval."""
+    values = values[~np.isnan(values)]
+    n = len(values)
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    if n < 2:
+        return Estimate(float(values[0]), math.nan, math.nan, 1)
+    low, high = percentile_interval(values[resample_rows(n)].mean(axis=1))
+    return Estimate(float(values.mean()), low, high, n)
+
+
+def group_members(log: LoadedLog, key: str) -> dict[str, list[SampleId]]:
+    """Sample ids by the value of a metadata key; a list value puts the id in each of its groups.
+
+    Largest group first, so a table leads with the groups its headline rests on most.
+    """
+    members: dict[str, list[SampleId]] = {}
+    for sample_id in log.values:
+        given = log.metadata[sample_id].get(key)
+        labels = given if isinstance(given, list) else [given]
+        for label in [str(label) for label in labels if label not in (None, "")] or [NO_GROUP]:
+            members.setdefault(label, []).append(sample_id)
+    return dict(sorted(members.items(), key=lambda item: (-len(item[1]), item[0])))
+
+
+def group_means(log: LoadedLog, key: str) -> list[tuple[str, Estimate]]:
+    """Each group's mean score over its scored samples, with its interval."""
+    return [
+        (label, mean_estimate(np.array([log.values[i] for i in ids], dtype=float)))
+        for label, ids in group_members(log, key).items()
+    ]
+
+
+def levels(log: LoadedLog) -> list[float]:
+    """The judge log's scale, from the confusion cells it reports: 0..1 for LiveQA, 1..5 or 1..3
+    for the claims tasks."""
+    cells = [parse_confusion_key(key) for key in log.figures]
+    found = sorted({level for cell in cells if cell is not None for level in cell})
+    if len(found) < 2:
+        raise ReportError(f"{log.path} has no confusion counts to read its scale from")
+    return found
+
+
+def human(log: LoadedLog, ids: Sequence[SampleId]) -> np.ndarray:
+    return np.array([float(log.metadata[i]["human_level"]) for i in ids])
+
+
+def judged(log: LoadedLog, ids: Sequence[SampleId]) -> np.ndarray:
+    return np.array([log.values[i] for i in ids], dtype=float)
+
+
+def graded_ids(log: LoadedLog, ids: Sequence[SampleId]) -> list[SampleId]:
+    return [i for i in ids if not math.isnan(log.values[i])]
+
+
+def group_agreement(log: LoadedLog, key: str) -> list[tuple[str, int, dict[str, float]]]:
+    """Each group's agreement figures (with intervals) over the items the judge graded."""
+    scale = levels(log)
+    rows = []
+    for label, ids in group_members(log, key).items():
+        graded = graded_ids(log, ids)
+        rows.append(
+            (label, len(graded), agreement_figures(judged(log, graded), human(log, graded), scale))
+        )
+    return rows
+
+
+def shared_ids(first: LoadedLog, other: LoadedLog) -> list[SampleId]:
+    """Ids both logs scored, in the first log's order."""
+    return [
+        i
+        for i in graded_ids(first, list(first.values))
+        if i in other.values and not math.isnan(other.values[i])
+    ]
+
+
+def mean_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
+    """`other` minus `first` over their shared ids. Resampling per-id differences is resampling
+    ids with each pair kept."""
+    ids = shared_ids(first, other)
+    return mean_estimate(judged(other, ids) - judged(first, ids))
+
+
+def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
+    """`other`'s quadratic kappa minus `first`'s over their shared ids, both against the human
+    levels of the first log, each resample drawing the same ids for both judges."""
+    ids = shared_ids(first, other)
+    scale = sorted(set(levels(first)) | set(levels(other)))
+    if len(ids) < 2:
+        return Estimate(math.nan, math.nan, math.nan, len(ids))
+    people, a, b = human(first, ids), judged(first, ids), judged(other, ids)
+
+    def difference(rows: np.ndarray | slice) -> np.ndarray:
+        return quadratic_kappa(Pairs(b[rows], people[rows], scale)) - quadratic_kappa(
+            Pairs(a[rows], people[rows], scale)
+        )
+
+    low, high = percentile_interval(difference(resample_rows(len(ids))))
+    return Estimate(float(difference(slice(None))[0]), low, high, len(ids))
+
+
+def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:
+    """Whether two judge logs put a different human level on an answer both hold."""
+    shared = [i for i in first.metadata if i in other.metadata]
+    return bool(shared) and not np.array_equal(human(first, shared), human(other, shared))

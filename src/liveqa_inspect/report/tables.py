@@ -1,0 +1,92 @@
+"""A report as blocks of text lines and titled tables, rendered for a terminal or as Markdown.
+
+Numbers are formatted here, once: three decimals, `n/a` for NaN (an undefined figure, such as
+the rho of a judge that gives one level to everything, must not read as a number).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from tabulate import tabulate
+
+Cell = str | int | float
+
+
+@dataclass(frozen=True)
+class Table:
+    title: str
+    headers: Sequence[str]
+    rows: Sequence[Sequence[Cell]]
+    notes: Sequence[str] = field(default_factory=tuple)
+    """Lines printed under the table: what a reader needs to read it right."""
+
+
+Block = str | Table
+"""A line of text, or a table."""
+
+
+def fmt(value: float) -> str:
+    if math.isnan(value):
+        return "n/a"
+    text = f"{value:.3f}"
+    return "0.000" if text == "-0.000" else text  # a rounding residue, not a sign
+
+
+def interval(low: float, high: float) -> str:
+    return "n/a" if math.isnan(low) or math.isnan(high) else f"[{fmt(low)}, {fmt(high)}]"
+
+
+def with_interval(value: float, low: float, high: float) -> str:
+    """A figure and its interval in one cell, for tables of many figures side by side."""
+    bounds = interval(low, high)
+    return fmt(value) if bounds == "n/a" else f"{fmt(value)} {bounds}"
+
+
+def cell(value: Cell) -> str:
+    if isinstance(value, float):
+        return fmt(value)
+    return str(value)
+
+
+_FIGURE = re.compile(r"n/a|-?\d|\[")
+
+
+def figure_column(cells: Sequence[str]) -> bool:
+    """Whether a column holds figures (numbers, intervals, n/a), which align right."""
+    return all(not text or _FIGURE.match(text) for text in cells)
+
+
+def render_table(table: Table, markdown: bool) -> list[str]:
+    rows = [[cell(value) for value in row] for row in table.rows]
+    columns = list(zip(*rows, strict=True)) or [() for _ in table.headers]
+    align = ["left"] + ["right" if figure_column(c) else "left" for c in columns[1:]]
+    body = tabulate(
+        rows,
+        headers=list(table.headers),
+        tablefmt="pipe" if markdown else "simple",
+        disable_numparse=True,
+        colalign=align,
+    )
+    title = f"**{table.title}**" if markdown else table.title
+    notes = [f"_{note}_" if markdown else note for note in table.notes]
+    return [title, "", *body.splitlines(), *([""] + notes if notes else [])]
+
+
+def render(blocks: Sequence[Block], markdown: bool = False) -> str:
+    """Consecutive lines stay together; a table stands apart with a blank line either side."""
+    lines: list[str] = []
+    for block in blocks:
+        if isinstance(block, Table):
+            lines += ["", *render_table(block, markdown), ""]
+        elif block == "" or not markdown:
+            lines.append(block)
+        else:
+            lines.append(block + "  ")  # a Markdown line break keeps header lines apart
+    text = "\n".join(lines).strip("\n")
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return text
