@@ -197,3 +197,17 @@ def test_reference_metrics_are_reported_beside_the_judge_and_can_be_turned_off()
 def test_a_bad_panel_argument_is_refused() -> None:
     with pytest.raises(ValueError, match="panel must be one of mean, median, majority"):
         live_qa(panel="vote")  # type: ignore[arg-type]
+
+
+def test_one_version_in_the_package_the_log_and_eval_yaml() -> None:
+    from importlib.metadata import version
+    from importlib.resources import files
+
+    import yaml
+
+    from liveqa_inspect._version import EVAL_VERSION, __version__
+
+    register = yaml.safe_load(files("liveqa_inspect").joinpath("eval.yaml").read_text("utf-8"))
+    assert register["version"] == EVAL_VERSION == "2-A"
+    assert version("liveqa-inspect") == __version__ == "2.0"
+    assert live_qa().version == EVAL_VERSION

@@ -1,18 +1,12 @@
-"""The eval's one version, read from eval.yaml, where the register states it.
+"""The eval's one version.
 
-eval.yaml carries it in the register's `N-X` form: N counts changes that make scores
-incomparable with earlier logs, X changes of interface only. Logs record it as `task_version`;
-the package's own (PEP 440) version is its rendering `N.x`, x counting interface letters from 0.
+`__version__` is the package's (PEP 440) version, a literal so that setuptools reads it without
+importing anything. The register's `N-X` form in eval.yaml and in every log's `task_version` is
+derived from it: N counts changes that make scores incomparable with earlier logs, X (A, B, ...)
+changes of interface only. A test checks that eval.yaml states the same version.
 """
 
-from __future__ import annotations
+__version__ = "2.0"
 
-from importlib.resources import files
-
-import yaml
-
-EVAL_VERSION: str = yaml.safe_load(
-    files("liveqa_inspect").joinpath("eval.yaml").read_text(encoding="utf-8")
-)["version"]
-_comparability, _interface = EVAL_VERSION.split("-")
-__version__ = f"{int(_comparability)}.{ord(_interface) - ord('A')}"
+_comparability, _interface = __version__.split(".")
+EVAL_VERSION = f"{_comparability}-{chr(ord('A') + int(_interface))}"
