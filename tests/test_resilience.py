@@ -38,7 +38,9 @@ OTHER_JUDGE = "gpt-4.1-2025-04-14"
 """A second chat-completions judge name (no Responses-API probe request), for re-scoring."""
 
 LEVELS = ("0", "0.3", "0.7", "1")
-N_QUESTIONS = 104
+N_QUESTIONS = 40
+"""The first 40 questions: enough for faults, retries and every level to show, at a third of the
+cost of all 104 (what is proved does not depend on the count)."""
 SDK_RETRIES = 6
 """The openai SDK's own retries (10 ms apart via `retry-after-ms`). Faults are capped at 2 in a
 row globally, but under concurrency one client's retries interleave with others' successes, so
@@ -169,7 +171,8 @@ def eval_live_qa(server: OpenAIServer, dirs: Dirs, *args: str) -> EvalLog:
     inspect_cli(
         server, dirs, "eval", "liveqa_inspect/live_qa",
         "--model", f"openai/{SUBJECT}", "-M", f"max_retries={SDK_RETRIES}",
-        "--model-role", role(JUDGE), "-T", "reference_metrics=false", *FAST, *args,
+        "--model-role", role(JUDGE), "-T", "reference_metrics=false",
+        "--limit", str(N_QUESTIONS), *FAST, *args,
     )  # fmt: skip
     [new] = [path for path in logs_in(dirs.logs) if path not in before]
     return read_eval_log(new)
@@ -242,7 +245,7 @@ def test_twenty_percent_api_errors_change_no_score(clean_run: CleanRun, tmp_path
         log = eval_live_qa(server, Dirs(tmp_path / "logs", tmp_path / "cache"))
         statuses = [r.status for r in server.requests]
     assert log.status == "success", log.error
-    assert statuses.count(429) > 10 and statuses.count(500) > 10  # the faults really happened
+    assert statuses.count(429) > 3 and statuses.count(500) > 3  # the faults really happened
     assert statuses.count(200) == 2 * N_QUESTIONS  # each failure was retried, exactly to success
     assert log.samples is not None and len(log.samples) == N_QUESTIONS
     assert all(not s.error for s in log.samples)
@@ -264,7 +267,7 @@ def test_unreadable_verdicts_leave_samples_unscored_not_zero(tmp_path: Path) -> 
     assert log.samples is not None and len(log.samples) == N_QUESTIONS
     bad = [s for s in log.samples if is_garbage(question_of(s))]
     good = [s for s in log.samples if not is_garbage(question_of(s))]
-    assert 10 <= len(bad) <= 35  # a fifth of 104, give or take the hash
+    assert 3 <= len(bad) <= 15  # a fifth of 40, give or take the hash
     for sample in bad:
         score = sample.scores["live_qa_scorer"]
         assert math.isnan(float(score.value)), sample.id  # not a silent 0
@@ -291,7 +294,7 @@ def test_eval_retry_finishes_without_regenerating_finished_samples(tmp_path: Pat
 
     questions = [str(s.input) for s in live_qa_dataset("summary", liveqa_data())]
     # Break a few late questions only, so a good share of the run finishes before the failure.
-    broken = {q for q in questions[70:] if digest(q) % 3 == 0}
+    broken = {q for q in questions[28:N_QUESTIONS] if digest(q) % 3 == 0}
     assert broken
     dirs = Dirs(tmp_path / "logs", tmp_path / "cache")
     with OpenAIServer(responder(fail_subject=broken), backlog=BACKLOG) as server:
@@ -299,7 +302,7 @@ def test_eval_retry_finishes_without_regenerating_finished_samples(tmp_path: Pat
         assert first.status == "error"  # --fail-on-error (the default) stops the eval
         assert first.samples is not None
         finished = [s for s in first.samples if not s.error and s.scores]
-        assert len(finished) >= 40, len(finished)
+        assert len(finished) >= 15, len(finished)
         assert not any(question_of(s) in broken for s in finished)
 
         seen = len(server.requests)
@@ -312,7 +315,8 @@ def test_eval_retry_finishes_without_regenerating_finished_samples(tmp_path: Pat
 
     assert second.status == "success", second.error
     assert second.samples is not None and len(second.samples) == N_QUESTIONS
-    assert sorted(str(s.id) for s in second.samples) == sorted(f"TQ{n}" for n in range(1, 105))
+    expected_ids = sorted(f"TQ{n}" for n in range(1, N_QUESTIONS + 1))
+    assert sorted(str(s.id) for s in second.samples) == expected_ids
     asked_again = {subject_question(text_of(r.messages)) for r in retried if r.model == SUBJECT}
     judged_again = {p[0] for r in retried if (p := judged(text_of(r.messages))) is not None}
     done = {question_of(s) for s in finished}
@@ -368,29 +372,22 @@ def test_rescoring_with_another_judge_asks_it_once_a_sample(
 
 
 def test_live_qa_judge_agreement_survives_api_errors(tmp_path: Path) -> None:
-    """The judge-vs-NIST figures do not move when a fifth of the judge's requests fail."""
-
-    def run(faults: Faults | None, name: str) -> EvalLog:
-        dirs = Dirs(tmp_path / name / "logs", tmp_path / name / "cache")
-        with OpenAIServer(responder(), faults=faults, backlog=BACKLOG) as server:
-            inspect_cli(
-                server, dirs, "eval", "liveqa_inspect/live_qa_judge",
-                "--model", f"openai/{JUDGE}", "-M", f"max_retries={SDK_RETRIES}",
-                "--limit", "120", *FAST,
-            )  # fmt: skip
-            if faults is not None:
-                assert server.count(lambda r: r.status in (429, 500)) > 10
-        [path] = logs_in(dirs.logs)
-        return read_eval_log(path)
-
-    clean, faulted = run(None, "clean"), run(FAULTS, "faulted")
-    for log in (clean, faulted):
-        assert log.status == "success", log.error
-        assert log.samples is not None and len(log.samples) == 120
-    assert scores_of(faulted, "judge_agreement_scorer") == scores_of(
-        clean, "judge_agreement_scorer"
-    )
-    assert clean.results is not None and faulted.results is not None
-    figures = {s.name: s.metrics for s in clean.results.scores}
-    assert "exact_agreement" in figures["judge_agreement_scorer"]
-    assert {s.name: s.metrics for s in faulted.results.scores} == figures
+    """With a fifth of the judge's requests failing, every answer still gets the level the
+    scripted judge gives it: the figures are those of a fault-free run, without running one."""
+    dirs = Dirs(tmp_path / "logs", tmp_path / "cache")
+    with OpenAIServer(responder(), faults=FAULTS, backlog=BACKLOG) as server:
+        inspect_cli(
+            server, dirs, "eval", "liveqa_inspect/live_qa_judge",
+            "--model", f"openai/{JUDGE}", "-M", f"max_retries={SDK_RETRIES}",
+            "--limit", str(N_QUESTIONS), *FAST,
+        )  # fmt: skip
+        assert server.count(lambda r: r.status in (429, 500)) > 5
+    [path] = logs_in(dirs.logs)
+    log = read_eval_log(path)
+    assert log.status == "success", log.error
+    assert log.samples is not None and len(log.samples) == N_QUESTIONS
+    for sample in log.samples:
+        assert sample.scores["judge_agreement_scorer"].value == expected_level(sample), sample.id
+    assert log.results is not None
+    judge = next(s for s in log.results.scores if s.name == "judge_agreement_scorer")
+    assert judge.scored_samples == N_QUESTIONS
