@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from inspect_ai import eval
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from liveqa_inspect import live_qa
 from tests.helpers import scripted_model, subject_script
+from tests.openai_server import Faults, OpenAIServer
 
 
 def test_judges_ready_stops_a_run_whose_judge_has_no_key_before_any_answer(
@@ -22,3 +29,74 @@ def test_judges_ready_stops_a_run_whose_judge_has_no_key_before_any_answer(
     assert "OPENAI_API_KEY" in str(log.error)
     assert subject.calls == []  # no answer generated, none paid for
 
+
+
+# -- through the real `inspect eval` command against the local server ------------------------
+
+SUBJECT = "gpt-4o-mini-2024-07-18"
+JUDGE = "gpt-4o-2024-05-13"
+
+
+def answer_everything(messages: list[dict], model: str) -> str:
+    return "<reasoning>Fine.</reasoning><score>1</score>" if model == JUDGE else "An answer."
+
+
+def inspect_eval(
+    server: OpenAIServer, tmp_path: Path, *args: str, subject: str = f"openai/{SUBJECT}"
+) -> tuple[subprocess.CompletedProcess, EvalLog | None]:
+    env = {**os.environ, **server.env(), "INSPECT_LOG_DIR": str(tmp_path / "logs")}
+    env.pop("OTHER_API_KEY", None)
+    if not subject.startswith("openai/"):
+        env.pop("OPENAI_API_KEY")  # the pinned default judge then has no key
+    command = [
+        sys.executable, "-m", "inspect_ai", "eval", "liveqa_inspect/live_qa",
+        "--model", subject, "-T", "reference_metrics=false",
+        "--limit", "4", "--display", "plain", *args,
+    ]  # fmt: skip
+    result = subprocess.run(
+        command, check=False, env=env, capture_output=True, text=True, timeout=180
+    )
+    logs = list_eval_logs(str(tmp_path / "logs")) if (tmp_path / "logs").exists() else []
+    return result, read_eval_log(logs[0]) if logs else None
+
+
+def test_the_default_judge_without_a_key_stops_the_run_before_any_answer(
+    tmp_path: Path,
+) -> None:
+    """No grader bound: the pinned default (openai/...) is made in setup, before the subject."""
+    with OpenAIServer(answer_everything) as server:
+        _, log = inspect_eval(server, tmp_path, subject="openai-api/local/subject")
+        subject_calls = server.count()
+    assert log is not None and log.status == "error"
+    assert "OPENAI_API_KEY" in str(log.error)
+    assert subject_calls == 0
+
+
+def test_a_bound_judge_without_a_key_is_refused_by_inspect_in_one_line(tmp_path: Path) -> None:
+    with OpenAIServer(answer_everything) as server:
+        result, log = inspect_eval(
+            server, tmp_path, "--model-role", "grader=openai-api/other/judge-model"
+        )
+        assert server.count() == 0
+    assert log is None  # refused before the eval starts
+    output = result.stdout + result.stderr
+    assert "No OTHER_API_KEY defined in the environment." in output
+    assert "Traceback" not in output
+
+
+def test_a_judge_that_always_fails_ends_the_run_naming_judge_and_status(tmp_path: Path) -> None:
+    """The default budget (5 Inspect retries) ends such a run in about two minutes; here the
+    role's own `max_retries: 1` shows the same ending in seconds, and that it is the user's to
+    set."""
+    faults = Faults(always={JUDGE: 500}, retry_after_ms=10)
+    with OpenAIServer(answer_everything, faults=faults) as server:
+        _, log = inspect_eval(
+            server, tmp_path, "--model-role", f"grader={{model: openai/{JUDGE}, max_retries: 1}}"
+        )
+        judge_statuses = {r.status for r in server.requests if r.model == JUDGE}
+        subject_ok = server.count(lambda r: r.model == SUBJECT and r.status == 200)
+    assert log is not None and log.status == "error"
+    assert f"The judge openai/{JUDGE} failed" in str(log.error)
+    assert "500" in str(log.error)
+    assert judge_statuses == {500}
+    assert subject_ok >= 1  # the subject answered; only the judge failed

@@ -204,12 +204,19 @@ async def ask_juror(
         except LimitExceededError:
             raise
         except Exception as error:
-            raise JudgeError(f"The judge {juror} failed: {error}") from error
+            raise JudgeError(f"The judge {juror} failed: {cause(error)}") from error
         call.replies.append(output.completion)
         call.verdict = parse_verdict(output.completion, scale)
         if call.verdict is not None:
             break
     return call
+
+
+def cause(error: BaseException) -> BaseException:
+    """The API's own error behind Inspect's retries (tenacity wraps the last one it saw)."""
+    last = getattr(error, "last_attempt", None)
+    failed = last.exception() if last is not None else None
+    return failed if failed is not None else error
 
 
 def combine(levels: Sequence[float | None], panel: Panel) -> float | None:
