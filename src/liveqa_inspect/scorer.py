@@ -11,17 +11,27 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 
 from inspect_ai.model import get_model
-from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from liveqa_inspect.agreement import agreement, confusion, epoch_agreement, juror_agreement
+from liveqa_inspect.claims_metrics import majority_share, wrong_claim_detection
 from liveqa_inspect.judge import DEFAULT_JUDGE, Panel, check_panel, grade, jurors
 from liveqa_inspect.metrics import judge_metrics
-from liveqa_inspect.prompts import EXPERT_QA_JUDGE, LIVEQA_JUDGE, LIVEQA_SCALE, JudgePrompt
+from liveqa_inspect.prompts import (
+    CLAIM_CORRECTNESS_JUDGE,
+    CLAIM_SUPPORT_JUDGE,
+    EXPERT_QA_JUDGE,
+    LIVEQA_JUDGE,
+    LIVEQA_SCALE,
+    JudgePrompt,
+)
 
 logger = logging.getLogger(__name__)
 
 _LEVELS = list(LIVEQA_SCALE.levels)
+_CORRECTNESS = list(CLAIM_CORRECTNESS_JUDGE.scale.levels)
+_SUPPORT = list(CLAIM_SUPPORT_JUDGE.scale.levels)
 
 _warned: set[str] = set()
 
@@ -51,6 +61,22 @@ def answer_fields(state: TaskState, target: Target) -> dict[str, str | list[str]
 
 def expert_fields(state: TaskState, target: Target) -> dict[str, str | list[str]]:
     return {**answer_fields(state, target), "field": str(state.metadata["field"])}
+
+
+def correctness_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
+    """The claim, with its question and the whole answer it came from as context."""
+    meta = state.metadata
+    return {
+        "field": str(meta["field"]),
+        "question": str(meta["question"]),
+        "answer": str(meta["answer"]),
+        "claim": str(meta["claim"]),
+    }
+
+
+def support_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
+    """The claim and its evidence passages, each apart."""
+    return {"claim": str(state.metadata["claim"]), "passages": list(state.metadata["passages"])}
 
 
 def judging(
@@ -104,14 +130,12 @@ def expert_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
     return judging(EXPERT_QA_JUDGE, expert_fields, DEFAULT_JUDGE, cache, panel)
 
 
-@scorer(
-    metrics=[
-        agreement(_LEVELS),
-        confusion(_LEVELS),
-        juror_agreement(_LEVELS),
-        epoch_agreement(),
-    ]
-)
+def agreement_metrics(levels: list[float]) -> list[Metric]:
+    """What every judge-against-humans scorer reports, on its scale."""
+    return [agreement(levels), confusion(levels), juror_agreement(levels), epoch_agreement()]
+
+
+@scorer(metrics=agreement_metrics(_LEVELS))
 def judge_agreement_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
     """The judge's level for a human-judged answer: the grader role if bound, else the model
     under evaluation.
@@ -121,3 +145,25 @@ def judge_agreement_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
         panel: How a panel's levels combine: mean, median or majority.
     """
     return judging(LIVEQA_JUDGE, answer_fields, None, cache, panel)
+
+
+@scorer(metrics=[*agreement_metrics(_CORRECTNESS), wrong_claim_detection(), majority_share()])
+def claim_correctness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The judge's 1-5 correctness rating of an expert-labelled ExpertQA claim.
+
+    Args:
+        cache: Cache the judge's replies, per epoch.
+        panel: How a panel's levels combine: mean, median or majority.
+    """
+    return judging(CLAIM_CORRECTNESS_JUDGE, correctness_fields, None, cache, panel)
+
+
+@scorer(metrics=agreement_metrics(_SUPPORT))
+def claim_support_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The judge's 1-3 rating of how far a claim's passages support it.
+
+    Args:
+        cache: Cache the judge's replies, per epoch.
+        panel: How a panel's levels combine: mean, median or majority.
+    """
+    return judging(CLAIM_SUPPORT_JUDGE, support_fields, None, cache, panel)

@@ -25,12 +25,13 @@ def judges_ready(default: str | None) -> Solver:
 
 
 @solver
-def given_answer() -> Solver:
-    """Put the sample's judged answer where a generated one would be, for the same scorer path."""
+def given_answer(key: str = "answer") -> Solver:
+    """Put the human-judged text (metadata `key`: an answer, a claim) where a generated answer
+    would be, so the judge grades it through the same scorer path."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         state.output = ModelOutput.from_content(
-            model="human-judged", content=str(state.metadata["answer"])
+            model="human-judged", content=str(state.metadata[key])
         )
         return state
 

@@ -17,7 +17,9 @@ from inspect_ai.viewer import (
 )
 
 from liveqa_inspect._version import EVAL_VERSION
+from liveqa_inspect.claims_metrics import claim_passage_overlap
 from liveqa_inspect.datasets.expert_qa import Split, Subset, expert_qa_dataset
+from liveqa_inspect.datasets.expert_qa_claims import Aspect, expert_qa_claims_dataset
 from liveqa_inspect.datasets.live_qa import QuestionField, live_qa_dataset
 from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.judge import (
@@ -30,6 +32,8 @@ from liveqa_inspect.judge import (
 )
 from liveqa_inspect.metrics import judge_epochs
 from liveqa_inspect.prompts import (
+    CLAIM_CORRECTNESS_JUDGE,
+    CLAIM_SUPPORT_JUDGE,
     EXPERT_QA_JUDGE,
     EXPERT_TEMPLATE,
     LIVEQA_JUDGE,
@@ -37,7 +41,13 @@ from liveqa_inspect.prompts import (
     JudgePrompt,
 )
 from liveqa_inspect.reference_metrics import reference_floor, reference_overlap
-from liveqa_inspect.scorer import expert_qa_scorer, judge_agreement_scorer, live_qa_scorer
+from liveqa_inspect.scorer import (
+    claim_correctness_scorer,
+    claim_support_scorer,
+    expert_qa_scorer,
+    judge_agreement_scorer,
+    live_qa_scorer,
+)
 from liveqa_inspect.solvers import given_answer, judges_ready
 from liveqa_inspect.sources import EXPERT_QA_FILES, LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, Asset
 
@@ -198,4 +208,45 @@ def expert_qa(
         scorer=expert_qa_scorer(cache=judge_cache, panel=panel),
         config=EXPERT_CONFIG,
         metadata=provenance(EXPERT_QA_JUDGE, DEFAULT_JUDGE, EXPERT_QA_FILES[(split, subset)]),
+    )
+
+
+@task
+def expert_qa_claims(
+    aspect: Aspect = "correctness",
+    split: Split = "domain",
+    subset: Subset = "test",
+    field: str | list[str] | None = None,
+    data: str | None = None,
+    judge_cache: bool = True,
+    panel: Panel = "mean",
+) -> Task:
+    """A judge's claim-level verdicts against ExpertQA's domain experts.
+
+    Args:
+        aspect: "correctness" (rate each claim 1-5, ExpertQA's scale) or "support" (rate 1-3
+            how far the claim's evidence passages support it).
+        split: "domain" or "random", as for expert_qa.
+        subset: "test" or "validation".
+        field: One or more fields to keep, e.g. "Healthcare / Medicine".
+        data: A folder holding the upstream JSONL files, instead of the downloads.
+        judge_cache: Cache the judge's replies.
+        panel: How the levels of a judge panel combine: "mean", "median" or "majority".
+    """
+    check_panel(panel)
+    correctness = aspect == "correctness"
+    prompt = CLAIM_CORRECTNESS_JUDGE if correctness else CLAIM_SUPPORT_JUDGE
+    judge = claim_correctness_scorer if correctness else claim_support_scorer
+    scorers = [judge(cache=judge_cache, panel=panel)]
+    if not correctness:
+        scorers.append(claim_passage_overlap())
+    scorer_name = "claim_correctness_scorer" if correctness else "claim_support_scorer"
+    return judged_task(
+        scorer_name,
+        None,
+        dataset=expert_qa_claims_dataset(aspect, split, subset, field, data),
+        solver=given_answer("claim"),
+        scorer=scorers,
+        config=JUDGE_DEFAULTS,
+        metadata=provenance(prompt, None, EXPERT_QA_FILES[(split, subset)]),
     )
