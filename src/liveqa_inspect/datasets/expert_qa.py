@@ -19,7 +19,7 @@ from typing import Any, Literal, get_args
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from liveqa_inspect.datasets.live_qa import normalise
-from liveqa_inspect.sources import EXPERT_QA_FILES, DataError, fetch, read_jsonl
+from liveqa_inspect.sources import EXPERT_QA_FILES, Asset, DataError, fetch, read_jsonl
 
 logger = logging.getLogger(__name__)
 
@@ -106,13 +106,26 @@ def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str)
     )
 
 
-def _wanted(values: str | list[str] | None) -> set[str] | None:
+def split_file(split: str, subset: str, data: str | Path | None) -> tuple[Asset, Path]:
+    """The pinned file of one split and subset and its verified local copy.
+
+    Shared with the claims loader, so both refuse the same values with the same words.
+    """
+    if split not in SPLITS:
+        raise ValueError(f"split must be 'domain' or 'random', got {split!r}.")
+    if subset not in SUBSETS:
+        raise ValueError(f"subset must be 'test' or 'validation', got {subset!r}.")
+    asset = EXPERT_QA_FILES[(split, subset)]
+    return asset, fetch(asset, data)
+
+
+def wanted_values(values: str | list[str] | None) -> set[str] | None:
     if values is None:
         return None
     return {values} if isinstance(values, str) else set(values)
 
 
-def _refuse_unknown(name: str, wanted: set[str], present: set[str]) -> None:
+def refuse_unknown(name: str, wanted: set[str], present: set[str]) -> None:
     unknown = wanted - present
     if unknown:
         raise ValueError(
@@ -140,12 +153,7 @@ def expert_qa_dataset(
     Unknown values raise ValueError listing the allowed ones, so a typo never yields an empty or
     silently unfiltered dataset.
     """
-    if split not in SPLITS:
-        raise ValueError(f"split must be 'domain' or 'random', got {split!r}.")
-    if subset not in SUBSETS:
-        raise ValueError(f"subset must be 'test' or 'validation', got {subset!r}.")
-    asset = EXPERT_QA_FILES[(split, subset)]
-    path = fetch(asset, data)
+    asset, path = split_file(split, subset, data)
     records = parse_records(path)
     converted = [record_to_sample(record, line, split, subset) for line, record in records]
     samples = [sample for sample in converted if sample is not None]
@@ -158,14 +166,14 @@ def expert_qa_dataset(
             len(records) - len(samples),
             len(records),
         )
-    wanted_fields = _wanted(field)
-    wanted_types = _wanted(question_type)
+    wanted_fields = wanted_values(field)
+    wanted_types = wanted_values(question_type)
     # Both checks see the whole file, so the values listed do not depend on the other filter.
     if wanted_fields is not None:
-        _refuse_unknown("field", wanted_fields, {_meta(s)["field"] for s in samples})
+        refuse_unknown("field", wanted_fields, {_meta(s)["field"] for s in samples})
     if wanted_types is not None:
         present = {kind for s in samples for kind in _meta(s)["question_types"]}
-        _refuse_unknown("question_type", wanted_types, present)
+        refuse_unknown("question_type", wanted_types, present)
     samples = [
         s
         for s in samples
