@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from liveqa_inspect.datasets.expert_qa import (
     parse_records,
     record_to_sample,
 )
-from liveqa_inspect.sources import DataError
+from liveqa_inspect.sources import EXPERT_QA_FILES, ArgumentError, DataError, cached_path
 
 DATA = Path(
     os.environ.get("EXPERTQA_DATA") or Path(__file__).parents[1].parent / "shared/data/expertqa"
@@ -78,7 +79,8 @@ def test_question_type_filter_matches_any_of_a_questions_types() -> None:
 
 
 def test_unknown_values_are_refused_with_the_choices() -> None:
-    with pytest.raises(ValueError, match=r"unknown field \['Alchemy'\].*Healthcare / Medicine"):
+    # ArgumentError: a ValueError that Inspect's CLI prints as one message, without a traceback.
+    with pytest.raises(ArgumentError, match=r"unknown field \['Alchemy'\].*Healthcare / Medicine"):
         expert_qa_dataset(field="Alchemy", data=DATA)
     with pytest.raises(ValueError, match=r"unknown question_type \['Riddle'\].*opinion"):
         expert_qa_dataset(question_type=["Riddle", DIRECTED], data=DATA)
@@ -86,6 +88,19 @@ def test_unknown_values_are_refused_with_the_choices() -> None:
         expert_qa_dataset(split="all", data=DATA)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="subset must be 'test' or 'validation', got 'val'"):
         expert_qa_dataset(subset="val", data=DATA)  # type: ignore[arg-type]
+    with pytest.raises(ArgumentError, match="field must be a string or a list of strings, got 5"):
+        expert_qa_dataset(field=5, data=DATA)  # type: ignore[arg-type]
+
+
+def test_location_names_the_copy_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    asset = EXPERT_QA_FILES[("random", "validation")]
+    assert expert_qa_dataset("random", "validation", data=DATA).location == str(
+        DATA / asset.filename
+    )
+    monkeypatch.delenv("EXPERTQA_DATA")
+    cached_path(asset).parent.mkdir(parents=True)
+    shutil.copy(DATA / asset.filename, cached_path(asset))
+    assert expert_qa_dataset("random", "validation").location == asset.url
 
 
 def test_record_to_sample_prefers_the_revised_answer() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -11,12 +12,21 @@ import pytest
 
 from liveqa_inspect.datasets.human_judgments import (
     HUMAN_LEVELS,
+    MAX_ANSWER_CHARS,
+    MAX_LINE_BYTES,
     Judgment,
     load_nist_judgments,
     parse_nist_judgments,
     parse_user_judgments,
 )
-from liveqa_inspect.sources import LIVEQA_JUDGMENTS, DataError, fetch
+from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
+from liveqa_inspect.sources import (
+    LIVEQA_JUDGMENTS,
+    LIVEQA_QUESTIONS,
+    DataError,
+    cached_path,
+    fetch,
+)
 
 
 def test_nist_file_raw_counts(liveqa_data_dir: Path) -> None:
@@ -79,6 +89,12 @@ def test_levels_map_nist_grades() -> None:
         ("0 4 an answer", "question number '0' is not a positive integer"),
         ("-3 4 an answer", "question number '-3' is not a positive integer"),
         ("\u00b2 4 an answer", "question number '\u00b2' is not a positive integer"),
+        (f"3 {'4' * 5000} an answer", "grade '4444"),
+        (f"{'3' * 5000} 4 an answer", "question number '3333"),
+        (
+            f"3 4 {'a' * (MAX_ANSWER_CHARS + 1)}",
+            f"answer_text is {MAX_ANSWER_CHARS + 1} characters",
+        ),
     ],
 )
 def test_malformed_nist_lines_are_named(tmp_path: Path, line: str, message: str) -> None:
@@ -87,6 +103,18 @@ def test_malformed_nist_lines_are_named(tmp_path: Path, line: str, message: str)
     with pytest.raises(DataError, match=f"line 2: {re.escape(message)}") as caught:
         parse_nist_judgments(path)
     assert str(path) in str(caught.value)
+    # A 5000-digit value is quoted cut short, so the message stays one readable paragraph.
+    assert len(str(caught.value)) < 500
+
+
+def test_a_bom_at_the_start_of_the_nist_file_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "qrels.txt"
+    path.write_bytes(b"\xef\xbb\xbf12 4 a good answer\n3 1 another\n")
+    judgments = parse_nist_judgments(path)
+    assert [(j.question_id, j.grade, j.answer, j.line) for j in judgments] == [
+        ("TQ12", 4, "a good answer", 1),
+        ("TQ3", 1, "another", 2),
+    ]
 
 
 def test_nist_file_that_is_not_utf8_or_missing(tmp_path: Path) -> None:
@@ -145,14 +173,91 @@ def test_user_judgments_good_input(tmp_path: Path) -> None:
             "line 2: field 'grade' must be an integer 1-4, got True",
         ),
         ('{"question_id": "TQ1", "answer": "a", "grade": "3"}', "line 2: field 'grade' must be"),
+        (
+            '{"question_id": "TQ1", "answer": "a", "grade": ' + "3" * 5000 + "}",
+            "line 2: field 'grade' must be an integer 1-4, got an integer of 5000 digits",
+        ),
+        (
+            '{"question_id": "TQ1", "answer": "a", "grade": -' + "3" * 5000 + "}",
+            "line 2: field 'grade' must be an integer 1-4, got an integer of 5000 digits",
+        ),
+        (
+            '{"question_id": "TQ1", "answer": "a", "grade": 1e999}',
+            "line 2: field 'grade' must be an integer 1-4, got inf",
+        ),
+        (
+            '{"question_id": "TQ1", "answer": "a", "grade": NaN}',
+            "line 2: field 'grade' must be an integer 1-4, got nan",
+        ),
+        (
+            '{"question_id": "TQ1", "answer": "a", "grade": ' + "3" * 5000 + ".5}",
+            "line 2: field 'grade' must be an integer 1-4, got inf",
+        ),
+        (
+            '{"question_id": "TQ1", "answer": "a", "grade": ' + '{"a": ' * 50 + "3" + "}" * 51,
+            "line 2: field 'grade' must be an integer 1-4, got {'a': {'a': {'a': {",
+        ),
+        (
+            '{"question_id": "TQ' + "1" * 5000 + '", "answer": "a", "grade": 3}',
+            "line 2: field 'question_id' must be a qid such as 'TQ12', got 'TQ111",
+        ),
+        (
+            '{"question_id": {"q": "' + "x" * 5000 + '"}, "answer": "a", "grade": 3}',
+            "line 2: field 'question_id' must be a qid such as 'TQ12', got {'q': 'xxx",
+        ),
+        (
+            '{"question_id": "TQ1", "answer": ["' + "x" * 5000 + '"], "grade": 3}',
+            "line 2: field 'answer' must be a non-empty string, got ['xxx",
+        ),
+        (
+            '{"question_id": "TQ1", "answer": "' + "a" * (MAX_ANSWER_CHARS + 1) + '", "grade": 3}',
+            f"line 2: field 'answer' is {MAX_ANSWER_CHARS + 1} characters, over the limit of "
+            f"{MAX_ANSWER_CHARS}",
+        ),
+        ("[" * 5000 + "]" * 5000, "line 2: not valid JSON (nested too deeply)"),
     ],
 )
 def test_user_judgments_bad_input_names_file_line_and_field(
     tmp_path: Path, line: str, message: str
 ) -> None:
     good = json.dumps({"question_id": "TQ12", "answer": "Rest.", "grade": 3})
-    with pytest.raises(DataError, match=re.escape(f"judgments.jsonl {message}")):
+    with pytest.raises(DataError, match=re.escape(f"judgments.jsonl {message}")) as caught:
         parse_user_judgments(_jsonl(tmp_path, good, line))
+    assert len(str(caught.value)) < 500
+
+
+def test_a_bom_at_the_start_of_a_user_file_is_accepted(tmp_path: Path) -> None:
+    path = tmp_path / "judgments.jsonl"
+    lines = [
+        json.dumps({"question_id": "TQ12", "answer": "Rest.", "grade": 3}),
+        json.dumps({"question_id": "TQ1", "answer": "No.", "grade": 1}),
+    ]
+    path.write_bytes(b"\xef\xbb\xbf" + "\n".join(lines).encode("utf-8") + b"\n")
+    judgments = parse_user_judgments(path)
+    assert [(j.question_id, j.grade, j.line) for j in judgments] == [("TQ12", 3, 1), ("TQ1", 1, 2)]
+
+
+def test_the_longest_answer_is_accepted_even_written_as_escapes(tmp_path: Path) -> None:
+    # json.dumps writes each non-ASCII character as a 6-byte \\uXXXX escape by default.
+    longest = json.dumps({"question_id": "TQ1", "answer": "\u00e9" * MAX_ANSWER_CHARS, "grade": 2})
+    [judgment] = parse_user_judgments(_jsonl(tmp_path, longest))
+    assert judgment.answer == "\u00e9" * MAX_ANSWER_CHARS
+    over = json.dumps(
+        {"question_id": "TQ1", "answer": "\u00e9" * (MAX_ANSWER_CHARS + 1), "grade": 2}
+    )
+    with pytest.raises(DataError, match="line 1: field 'answer' is 100001 characters"):
+        parse_user_judgments(_jsonl(tmp_path, over))
+
+
+def test_an_overlong_line_is_refused_with_its_number(tmp_path: Path) -> None:
+    good = json.dumps({"question_id": "TQ12", "answer": "Rest.", "grade": 3})
+    huge = json.dumps({"question_id": "TQ1", "answer": "a" * MAX_LINE_BYTES, "grade": 3})
+    with pytest.raises(DataError, match=f"line 2 is longer than {MAX_LINE_BYTES} bytes"):
+        parse_user_judgments(_jsonl(tmp_path, good, huge))
+    nist = tmp_path / "qrels.txt"
+    nist.write_text(f"1 4 fine\n2 4 {'a' * MAX_LINE_BYTES}\n", encoding="utf-8")
+    with pytest.raises(DataError, match=f"line 2 is longer than {MAX_LINE_BYTES} bytes"):
+        parse_nist_judgments(nist)
 
 
 def test_empty_missing_or_non_utf8_user_file_is_refused(tmp_path: Path) -> None:
@@ -168,3 +273,18 @@ def test_empty_missing_or_non_utf8_user_file_is_refused(tmp_path: Path) -> None:
     latin1.write_bytes(b'{"question_id": "TQ1", "answer": "caf\xe9", "grade": 2}\n')
     with pytest.raises(DataError, match="not UTF-8"):
         parse_user_judgments(latin1)
+
+
+def test_the_judge_dataset_location_names_the_judgments_read(
+    tmp_path: Path, liveqa_data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    nist = liveqa_data_dir / LIVEQA_JUDGMENTS.filename
+    assert live_qa_judge_dataset(data=liveqa_data_dir).location == str(nist)
+    own = _jsonl(tmp_path, json.dumps({"question_id": "TQ12", "answer": "Rest.", "grade": 3}))
+    assert live_qa_judge_dataset(data=liveqa_data_dir, judgments=own).location == str(own)
+    # A copy downloaded into the cache (placed there by hand here) is recorded as its URL.
+    monkeypatch.delenv("LIVEQA_DATA")
+    for asset in (LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS):
+        cached_path(asset).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(liveqa_data_dir / asset.filename, cached_path(asset))
+    assert live_qa_judge_dataset().location == LIVEQA_JUDGMENTS.url

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from liveqa_inspect.datasets.live_qa import live_qa_dataset, parse_questions, record_to_sample
-from liveqa_inspect.sources import LIVEQA_QUESTIONS, DataError
+from liveqa_inspect.sources import LIVEQA_QUESTIONS, ArgumentError, DataError, cached_path
 
 
 @pytest.fixture(scope="module")
@@ -63,8 +64,22 @@ def test_question_wordings(liveqa_data_dir: Path) -> None:
 
 
 def test_unknown_question_wording_is_refused(liveqa_data_dir: Path) -> None:
-    with pytest.raises(ValueError, match="summary, paraphrase, original"):
+    with pytest.raises(ArgumentError, match="summary, paraphrase, original; got 'nist'"):
         live_qa_dataset("nist", liveqa_data_dir)
+    assert issubclass(ArgumentError, ValueError)
+
+
+def test_location_names_the_copy_read(
+    liveqa_data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    local = liveqa_data_dir / LIVEQA_QUESTIONS.filename
+    assert live_qa_dataset(data=liveqa_data_dir).location == str(local)
+    assert live_qa_dataset(data=local).location == str(local)
+    monkeypatch.delenv("LIVEQA_DATA")
+    # A verified copy in the cache came from the pinned URL: the log names that URL.
+    cached_path(LIVEQA_QUESTIONS).parent.mkdir(parents=True)
+    shutil.copy(local, cached_path(LIVEQA_QUESTIONS))
+    assert live_qa_dataset().location == LIVEQA_QUESTIONS.url
 
 
 def _write(tmp_path: Path, text: str) -> Path:

@@ -20,6 +20,7 @@ from inspect_ai.scorer import Score
 from inspect_ai.util import LimitExceededError, collect
 
 from liveqa_inspect.prompts import JudgePrompt, Scale
+from liveqa_inspect.sources import ArgumentError
 
 DEFAULT_JUDGE = "openai/gpt-4o-2024-05-13"
 """HELM's live_qa judge, pinned by date so a run is repeatable; override with the grader role."""
@@ -238,7 +239,7 @@ def combine(levels: Sequence[float | None], panel: Panel) -> float | None:
 
 def check_panel(panel: str) -> None:
     if panel not in PANELS:
-        raise ValueError(f"panel must be one of {', '.join(PANELS)}; got {panel!r}.")
+        raise ArgumentError(f"panel must be one of {', '.join(PANELS)}; got {panel!r}.")
 
 
 def jurors(default: str | None) -> list[Model]:

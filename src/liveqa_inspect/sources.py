@@ -3,6 +3,7 @@
 The data are never shipped with the package. Each file is downloaded from a pinned commit, checked
 against its sha256 and cached per user; a local folder (or file) can stand in for the download, as
 tests and CI do, and is checked against the same digest so a run never scores altered data.
+Offline, a run stops at once with a DataError saying which file is missing and where to put it.
 """
 
 from __future__ import annotations
@@ -10,14 +11,28 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+import reprlib
+import sys
+import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 
 import httpx
-from inspect_ai.util import download
+from inspect_ai._util.error import (  # inspect-evals-lint: ignore[private_api_imports] -- no public
+    PrerequisiteError,  # export of the error Inspect's CLI prints without a traceback
+)
+from inspect_ai.util import display_type
 from platformdirs import user_cache_dir
-from tenacity import RetryError
+from rich.markup import escape
+from tenacity import (
+    Retrying,
+    retry_if_exception,
+    stop_after_attempt,
+    stop_after_delay,
+    wait_exponential,
+)
 
 LIVEQA_REPO = "abachaa/LiveQA_MedicalTask_TREC2017"
 LIVEQA_COMMIT = "3f5a42ccbaa0b8ff1c665a6dc23785740ab0f09f"
@@ -120,12 +135,69 @@ EXPERT_QA_FILES: dict[tuple[str, str], Asset] = {
 }
 
 
-class DataError(RuntimeError):
+class LiveQAError(PrerequisiteError):
+    """A problem the user can fix, said in one message.
+
+    Inspect's CLI prints a PrerequisiteError as its message alone, without a traceback; the message
+    is rendered as rich markup there, so it is escaped (a path like `runs/[draft]` stays intact).
+    """
+
+    def __init__(self, message: str) -> None:
+        super().__init__(f"[bold]ERROR[/bold]: {escape(message)}")
+        self.args = (message,)
+        _report_when_display_is_none()
+
+
+class DataError(LiveQAError, RuntimeError):
     """A data file is missing, unreachable, altered or malformed; the message says how to fix it."""
+
+
+class ArgumentError(LiveQAError, ValueError):
+    """A task argument has a value the task does not know; the message lists the allowed ones."""
+
+
+class _ReportingHook:
+    """Makes `--display none` show our errors too.
+
+    inspect_ai 0.3.285 prints a PrerequisiteError through its rich console, which `--display none`
+    silences, so the run would exit 1 with no word of why. This wraps the hook Inspect installed:
+    our message goes to stderr in that case, and everything else to Inspect's hook as before.
+    """
+
+    def __init__(self, previous: Callable[..., object]) -> None:
+        self.previous = previous
+
+    def __call__(
+        self, kind: type[BaseException], error: BaseException, trace: TracebackType | None
+    ) -> None:
+        if isinstance(error, LiveQAError) and display_type() == "none":
+            print(f"\nERROR: {error}\n", file=sys.stderr, flush=True)
+        else:
+            self.previous(kind, error, trace)
+
+
+def _report_when_display_is_none() -> None:
+    # Installed when an error is made, so by then Inspect's CLI has installed its own hook.
+    if not isinstance(sys.excepthook, _ReportingHook):
+        sys.excepthook = _ReportingHook(sys.excepthook)
+
+
+_SHOWN = reprlib.Repr()
+_SHOWN.maxstring = _SHOWN.maxother = 80
+
+
+def shown(value: object) -> str:
+    """A value as an error message quotes it: a 50 MB string or a deep object is cut short."""
+    return _SHOWN.repr(value)
 
 
 def cache_dir() -> Path:
     return Path(os.environ.get(CACHE_ENV) or user_cache_dir("liveqa_inspect"))
+
+
+def cached_path(asset: Asset) -> Path:
+    """Where a download of `asset` is kept: one folder a pinned commit."""
+    return cache_dir() / asset.commit[:12] / asset.filename
 
 
 def sha256_of(path: Path) -> str:
@@ -140,26 +212,21 @@ def fetch(asset: Asset, local: str | Path | None = None) -> Path:
     """Return a verified local copy of `asset`.
 
     `local` (else the asset's environment variable) names a folder holding the upstream file, or
-    the file itself; otherwise the pinned URL is downloaded into the cache, reusing a verified copy.
+    the file itself; otherwise a verified copy in the cache is used, or the pinned URL downloaded.
     """
     override = local if local is not None else os.environ.get(asset.env_var)
     if override:
         return _verified_local(asset, Path(override).expanduser())
-    dest = cache_dir() / asset.commit[:12] / asset.filename
-    try:
-        return download(asset.url, asset.sha256, dest)
-    except ValueError as error:
-        raise DataError(
-            f"{asset.url} did not match its pinned digest: {error}. The file was not used. "
-            "Upstream may have changed; report it, or supply a verified copy with "
-            f"{asset.env_var}=<folder>."
-        ) from error
-    except (httpx.HTTPError, RetryError, OSError) as error:
-        raise DataError(
-            f"Could not download {asset.url} ({error}) and there is no verified copy at {dest}. "
-            f"Download the file by hand and set {asset.env_var}=<folder holding "
-            f"{asset.filename}>, or put it at {dest}."
-        ) from error
+    dest = cached_path(asset)
+    if dest.is_file():
+        return _verified_cache(asset, dest)
+    return _download(asset, dest)
+
+
+def location(asset: Asset, path: Path) -> str:
+    """What a dataset's `location` records: the URL for a download (now or cached earlier), else
+    the local copy the run actually read."""
+    return asset.url if path == cached_path(asset) else str(path)
 
 
 def _verified_local(asset: Asset, path: Path) -> Path:
@@ -179,13 +246,171 @@ def _verified_local(asset: Asset, path: Path) -> Path:
     return candidate
 
 
-def read_jsonl(path: Path) -> Iterator[tuple[int, object]]:
-    """(line number, value) for each non-blank line; DataError names a line that is not JSON."""
-    with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            if not line.strip():
-                continue
+def _verified_cache(asset: Asset, dest: Path) -> Path:
+    # Downloads land in the cache only once verified, so a mismatch means the file was changed
+    # since: it is refused, not silently replaced, and the user decides.
+    actual = sha256_of(dest)
+    if actual != asset.sha256:
+        raise DataError(
+            f"The cached file at {dest} exists but does not match the pinned sha256: expected "
+            f"{asset.sha256}, got {actual}. It was not used. Delete it to download it again, or "
+            f"set {asset.env_var}=<folder holding a verified {asset.filename}>."
+        )
+    return dest
+
+
+DOWNLOAD_ATTEMPTS = 3
+"""Tries of a download that failed transiently (a 408, 429 or 5xx reply, a dropped or slow read).
+
+A refused or unresolvable connection is not retried at all: offline, waiting cannot help, and the
+error says how to run from a local copy. Three tries with short waits, and none begun after
+DOWNLOAD_PATIENCE seconds, ride out a blip and still fail within seconds.
+"""
+
+DOWNLOAD_PATIENCE = 10
+"""Seconds after which a failed try is not followed by another."""
+
+DOWNLOAD_WAIT = wait_exponential(multiplier=0.5, max=2)
+"""Waits between those tries: 0.5 s, then 1 s."""
+
+DOWNLOAD_TIMEOUT = httpx.Timeout(10.0, connect=4.0)
+"""Seconds to connect, and to wait on each read: the pinned files are at most a few MB."""
+
+MAX_DOWNLOAD_BYTES = 64 * 2**20
+"""The largest pinned file is 3.4 MB; a host sending more is not serving it, and is cut off."""
+
+_RETRIED_STATUS = frozenset({408, 429, 500, 502, 503, 504})
+_RETRIED_ERRORS = (httpx.ReadTimeout, httpx.ReadError, httpx.RemoteProtocolError)
+
+
+def _transient(error: BaseException) -> bool:
+    if isinstance(error, httpx.HTTPStatusError):
+        return error.response.status_code in _RETRIED_STATUS
+    return isinstance(error, _RETRIED_ERRORS)
+
+
+def _get(url: str) -> bytes:
+    """The body of `url`. Inspect's `download` retries refused connections for up to 60 s and
+    makes the cache folder before trying, so the retry budget here is our own."""
+    with httpx.stream("GET", url, follow_redirects=True, timeout=DOWNLOAD_TIMEOUT) as response:
+        response.raise_for_status()
+        body = bytearray()
+        for chunk in response.iter_bytes():
+            body += chunk
+            if len(body) > MAX_DOWNLOAD_BYTES:
+                raise DataError(f"{url} sent over {MAX_DOWNLOAD_BYTES} bytes; it was cut off.")
+        return bytes(body)
+
+
+def _reason(error: Exception) -> str:
+    if isinstance(error, httpx.HTTPStatusError):
+        return f"HTTP {error.response.status_code} {error.response.reason_phrase}"
+    return str(error) or type(error).__name__
+
+
+def _download(asset: Asset, dest: Path) -> Path:
+    """Download, verify, then save: nothing, not even a folder, is written unless verified."""
+    retrying = Retrying(
+        stop=stop_after_attempt(DOWNLOAD_ATTEMPTS) | stop_after_delay(DOWNLOAD_PATIENCE),
+        wait=DOWNLOAD_WAIT,
+        retry=retry_if_exception(_transient),
+        reraise=True,
+    )
+    try:
+        content = retrying(_get, asset.url)
+    except httpx.HTTPError as error:
+        raise DataError(
+            f"Could not download {asset.filename} from {asset.url} ({_reason(error)}); nothing "
+            f"was saved. To run offline, download that file by hand and set "
+            f"{asset.env_var}=<folder holding it> (or pass the task's data argument, "
+            f"-T data=<folder>), or put it at {dest}."
+        ) from error
+    actual = hashlib.sha256(content).hexdigest()
+    if actual != asset.sha256:
+        raise DataError(
+            f"{asset.url} did not match its pinned digest: expected sha256 {asset.sha256}, got "
+            f"{actual}. Nothing was saved. Upstream may have changed; report it, or supply a "
+            f"verified copy with {asset.env_var}=<folder holding {asset.filename}>."
+        )
+    _save(content, dest, asset.env_var)
+    return dest
+
+
+def _save(content: bytes, dest: Path, env_var: str) -> None:
+    """Write atomically, so an interrupted run never leaves a partial file where a copy belongs."""
+    partial = dest.with_name(f"{dest.name}.{uuid.uuid4().hex}.partial")
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(content)
+        os.replace(partial, dest)
+    except OSError as error:
+        raise DataError(
+            f"Downloaded and verified {dest.name} but could not save it at {dest} ({error}). "
+            f"Set {CACHE_ENV} to a writable folder, or {env_var}=<folder holding the file>."
+        ) from error
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def read_lines(path: Path, max_bytes: int | None = None) -> Iterator[tuple[int, str]]:
+    """(line number, text without its line break) for each line of a UTF-8 file.
+
+    A byte order mark at the start is dropped, as editors on Windows write one. With `max_bytes`
+    a line is read at most that long (plus its line break): a longer one raises DataError having
+    held only that much, so a 50 MB line never sits in memory. DataError names a line that is not
+    UTF-8.
+    """
+    limit = -1 if max_bytes is None else max_bytes + 2
+    with path.open("rb") as f:
+        for number, raw in enumerate(iter(lambda: f.readline(limit), b""), start=1):
+            body = raw.rstrip(b"\r\n")
+            if max_bytes is not None and len(body) > max_bytes:
+                raise DataError(
+                    f"{path} line {number} is longer than {max_bytes} bytes, the limit for this "
+                    "file; it was not read further."
+                )
             try:
-                yield number, json.loads(line)
-            except json.JSONDecodeError as error:
-                raise DataError(f"{path} line {number}: not valid JSON ({error}).") from error
+                text = body.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise DataError(
+                    f"{path} line {number}: not UTF-8 text ({error}); save the file as UTF-8."
+                ) from error
+            yield number, text.removeprefix("\ufeff") if number == 1 else text
+
+
+@dataclass(frozen=True)
+class OverlongInteger:
+    """A JSON integer with more digits than Python's int() reads (4300 by default).
+
+    It stands in for the number so a field check can name the field, instead of the whole line
+    failing with Python's bare ValueError.
+    """
+
+    digits: int
+
+    def __repr__(self) -> str:
+        return f"an integer of {self.digits} digits"
+
+
+def _json_int(digits: str) -> int | OverlongInteger:
+    try:
+        return int(digits)
+    except ValueError:
+        return OverlongInteger(len(digits.lstrip("-")))
+
+
+def read_jsonl(path: Path, max_line_bytes: int | None = None) -> Iterator[tuple[int, object]]:
+    """(line number, value) for each non-blank line; DataError names a line that is not JSON.
+
+    Lines are read as `read_lines` reads them, `max_line_bytes` at most.
+    """
+    for number, line in read_lines(path, max_line_bytes):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line, parse_int=_json_int)
+        except json.JSONDecodeError as error:
+            raise DataError(f"{path} line {number}: not valid JSON ({error}).") from error
+        except RecursionError as error:
+            raise DataError(f"{path} line {number}: not valid JSON (nested too deeply).") from error
+        yield number, value

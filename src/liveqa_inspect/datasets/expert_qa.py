@@ -19,7 +19,16 @@ from typing import Any, Literal, get_args
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from liveqa_inspect.datasets.live_qa import normalise
-from liveqa_inspect.sources import EXPERT_QA_FILES, Asset, DataError, fetch, read_jsonl
+from liveqa_inspect.sources import (
+    EXPERT_QA_FILES,
+    ArgumentError,
+    Asset,
+    DataError,
+    fetch,
+    location,
+    read_jsonl,
+    shown,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -112,24 +121,28 @@ def split_file(split: str, subset: str, data: str | Path | None) -> tuple[Asset,
     Shared with the claims loader, so both refuse the same values with the same words.
     """
     if split not in SPLITS:
-        raise ValueError(f"split must be 'domain' or 'random', got {split!r}.")
+        raise ArgumentError(f"split must be 'domain' or 'random', got {shown(split)}.")
     if subset not in SUBSETS:
-        raise ValueError(f"subset must be 'test' or 'validation', got {subset!r}.")
+        raise ArgumentError(f"subset must be 'test' or 'validation', got {shown(subset)}.")
     asset = EXPERT_QA_FILES[(split, subset)]
     return asset, fetch(asset, data)
 
 
-def wanted_values(values: str | list[str] | None) -> set[str] | None:
+def wanted_values(name: str, values: str | list[str] | None) -> set[str] | None:
     if values is None:
         return None
-    return {values} if isinstance(values, str) else set(values)
+    items = [values] if isinstance(values, str) else values
+    # `-T field=5` arrives as an int: refused here rather than failing inside set().
+    if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
+        raise ArgumentError(f"{name} must be a string or a list of strings, got {shown(values)}.")
+    return set(items)
 
 
 def refuse_unknown(name: str, wanted: set[str], present: set[str]) -> None:
     unknown = wanted - present
     if unknown:
-        raise ValueError(
-            f"unknown {name} {sorted(unknown)}; this file has: {'; '.join(sorted(present))}."
+        raise ArgumentError(
+            f"unknown {name} {shown(sorted(unknown))}; this file has: {'; '.join(sorted(present))}."
         )
 
 
@@ -150,8 +163,8 @@ def expert_qa_dataset(
             when any of them is wanted.
         data: A folder holding the upstream files (or the file), instead of the download.
 
-    Unknown values raise ValueError listing the allowed ones, so a typo never yields an empty or
-    silently unfiltered dataset.
+    Unknown values raise ArgumentError (a ValueError) listing the allowed ones, so a typo never
+    yields an empty or silently unfiltered dataset.
     """
     asset, path = split_file(split, subset, data)
     records = parse_records(path)
@@ -166,8 +179,8 @@ def expert_qa_dataset(
             len(records) - len(samples),
             len(records),
         )
-    wanted_fields = wanted_values(field)
-    wanted_types = wanted_values(question_type)
+    wanted_fields = wanted_values("field", field)
+    wanted_types = wanted_values("question_type", question_type)
     # Both checks see the whole file, so the values listed do not depend on the other filter.
     if wanted_fields is not None:
         refuse_unknown("field", wanted_fields, {_meta(s)["field"] for s in samples})
@@ -180,7 +193,8 @@ def expert_qa_dataset(
         if (wanted_fields is None or _meta(s)["field"] in wanted_fields)
         and (wanted_types is None or wanted_types & set(_meta(s)["question_types"]))
     ]
-    return MemoryDataset(samples, name=f"expert_qa_{split}_{subset}", location=asset.url)
+    name = f"expert_qa_{split}_{subset}"
+    return MemoryDataset(samples, name=name, location=location(asset, path))
 
 
 def _meta(sample: Sample) -> dict[str, Any]:

@@ -43,7 +43,7 @@ from liveqa_inspect.datasets.expert_qa import (
     wanted_values,
 )
 from liveqa_inspect.datasets.live_qa import normalise
-from liveqa_inspect.sources import DataError
+from liveqa_inspect.sources import ArgumentError, DataError, location
 
 Aspect = Literal["correctness", "support"]
 ASPECTS: tuple[str, ...] = get_args(Aspect)
@@ -174,7 +174,7 @@ def expert_qa_claims_dataset(
     reported whatever the filter.
     """
     if aspect not in ASPECTS:
-        raise ValueError(f"aspect must be one of {', '.join(ASPECTS)}, got {aspect!r}.")
+        raise ArgumentError(f"aspect must be one of {', '.join(ASPECTS)}, got {aspect!r}.")
     asset, path = split_file(split, subset, data)
     records = parse_records(path)
     samples = [
@@ -182,12 +182,12 @@ def expert_qa_claims_dataset(
         for line, record in records
         for sample in record_to_samples(record, line, path, aspect, split, subset)
     ]
-    wanted_fields = wanted_values(field)
+    wanted_fields = wanted_values("field", field)
     if wanted_fields is not None:
         # Fields of every question, so a field with no sample of this aspect is known, not a typo.
         present = {normalise(record["metadata"]["field"]) for _, record in records}
         refuse_unknown("field", wanted_fields, present)
         samples = [s for s in samples if (s.metadata or {})["field"] in wanted_fields]
     return MemoryDataset(
-        samples, name=f"expert_qa_claims_{aspect}_{split}_{subset}", location=asset.url
+        samples, name=f"expert_qa_claims_{aspect}_{split}_{subset}", location=location(asset, path)
     )

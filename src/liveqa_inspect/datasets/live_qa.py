@@ -15,7 +15,14 @@ from typing import Any, Literal, get_args
 from inspect_ai.dataset import MemoryDataset, Sample
 from lxml import etree
 
-from liveqa_inspect.sources import LIVEQA_QUESTIONS, DataError, fetch
+from liveqa_inspect.sources import (
+    LIVEQA_QUESTIONS,
+    ArgumentError,
+    DataError,
+    fetch,
+    location,
+    shown,
+)
 
 QuestionField = Literal["summary", "paraphrase", "original"]
 QUESTION_FIELDS: tuple[str, ...] = get_args(QuestionField)
@@ -129,8 +136,8 @@ def _question_record(element: etree._Element, path: Path) -> dict[str, Any]:
 def check_question(question: str) -> None:
     """Refuse an unknown wording before any data is downloaded or parsed."""
     if question not in QUESTION_FIELDS:
-        raise ValueError(
-            f"question must be one of {', '.join(QUESTION_FIELDS)}; got {question!r}."
+        raise ArgumentError(
+            f"question must be one of {', '.join(QUESTION_FIELDS)}; got {shown(question)}."
         )
 
 
@@ -180,7 +187,8 @@ def load_records(data: str | Path | None = None) -> list[dict[str, Any]]:
 
 
 def live_qa_dataset(question: str = "summary", data: str | Path | None = None) -> MemoryDataset:
-    """The 104 test questions, worded as `question` asks."""
+    """The 104 test questions, worded as `question` asks; `location` names the copy read."""
     check_question(question)
-    samples = [record_to_sample(record, question) for record in load_records(data)]
-    return MemoryDataset(samples, name="live_qa", location=LIVEQA_QUESTIONS.url)
+    path = fetch(LIVEQA_QUESTIONS, data)
+    samples = [record_to_sample(record, question) for record in parse_questions(path)]
+    return MemoryDataset(samples, name="live_qa", location=location(LIVEQA_QUESTIONS, path))

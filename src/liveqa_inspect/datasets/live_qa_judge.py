@@ -13,11 +13,11 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from liveqa_inspect.datasets.human_judgments import (
     Judgment,
-    load_nist_judgments,
+    parse_nist_judgments,
     parse_user_judgments,
 )
 from liveqa_inspect.datasets.live_qa import check_question, load_records, record_to_sample
-from liveqa_inspect.sources import DataError
+from liveqa_inspect.sources import LIVEQA_JUDGMENTS, DataError, fetch, location
 
 
 def judgment_to_sample(
@@ -48,15 +48,19 @@ def live_qa_judge_dataset(
     judgments: str | Path | None = None,
     include_junk: bool = True,
 ) -> MemoryDataset:
-    """NIST's judged answers (or the user's own), each with the LiveQA question it answers."""
+    """NIST's judged answers (or the user's own), each with the LiveQA question it answers.
+
+    The dataset's `location` names the judgments read: NIST's URL when downloaded, else the file.
+    """
     check_question(question)
     records = {record["qid"]: record for record in load_records(data)}
     if judgments is None:
-        items = load_nist_judgments(data, include_junk=include_junk)
-        source = "nist"
+        path = fetch(LIVEQA_JUDGMENTS, data)
+        items = [j for j in parse_nist_judgments(path) if include_junk or not j.junk]
+        source, where = "nist", location(LIVEQA_JUDGMENTS, path)
     else:
         items = parse_user_judgments(Path(judgments))
-        source = str(judgments)
+        source = where = str(judgments)
     samples = []
     for judgment in items:
         record = records.get(judgment.question_id)
@@ -66,4 +70,4 @@ def live_qa_judge_dataset(
                 "which is not a LiveQA test question (TQ1..TQ104)."
             )
         samples.append(judgment_to_sample(judgment, record, question, source))
-    return MemoryDataset(samples, name="live_qa_judge", location=source)
+    return MemoryDataset(samples, name="live_qa_judge", location=where)
