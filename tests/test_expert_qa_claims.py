@@ -58,5 +58,5 @@ def test_a_constant_judge_has_zero_kappa() -> None:
     m = figures(log, "claim_correctness_scorer")
     assert m["kappa_quadratic"] == pytest.approx(0.0)
     assert m["incorrect_auroc"] == 0.5
-    prompt_sample = log.samples[0]
-    assert prompt_sample.scores["claim_correctness_scorer"].answer == prompt_sample.metadata["claim"]
+    first = log.samples[0]
+    assert first.scores["claim_correctness_scorer"].answer == first.metadata["claim"]
