@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import math
 from pathlib import Path
 from string import Formatter
@@ -12,7 +11,6 @@ from inspect_ai import Task, eval
 from inspect_ai.dataset import MemoryDataset, Sample
 from pytest_inspect_evals.metrics import run_metrics
 
-from liveqa_inspect import claims_metrics
 from liveqa_inspect.claims_metrics import (
     claim_passage_overlap,
     majority_share,
@@ -20,7 +18,6 @@ from liveqa_inspect.claims_metrics import (
     rouge_l_spearman,
     wrong_claim_detection,
 )
-from liveqa_inspect.datasets import expert_qa_claims
 from liveqa_inspect.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE, JudgePrompt
 
 HUMAN = [5.0, 4.0, 3.0, 2.0, 1.0, 5.0, 2.0, 4.0, 1.0, 3.0]
@@ -145,21 +142,6 @@ def test_claim_passage_overlap_scorer_through_eval(tmp_path: Path) -> None:
     # rho = 1.5 / sqrt(2 * 1.5) = sqrt(3) / 2.
     metric = log.results.scores[0].metrics["rouge_l_spearman_rho"]
     assert metric.value == pytest.approx(math.sqrt(3) / 2)
-
-
-@pytest.mark.parametrize("module", [claims_metrics, expert_qa_claims])
-def test_modules_import_no_heavy_library_at_import_time(module: object) -> None:
-    """Issue 10: sklearn, scipy, nltk and matplotlib load only where a function needs them."""
-    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))  # type: ignore[attr-defined]
-    top = {
-        (node.module if isinstance(node, ast.ImportFrom) else alias.name) or ""
-        for node in tree.body
-        if isinstance(node, ast.Import | ast.ImportFrom)
-        for alias in node.names
-    }
-    heavy = ("sklearn", "scipy", "nltk", "matplotlib", "rouge_score")
-    own_heavy = ("liveqa_inspect.reference_metrics", "liveqa_inspect.agreement")
-    assert not [name for name in top if name.split(".")[0] in heavy or name in own_heavy]
 
 
 @pytest.mark.parametrize(

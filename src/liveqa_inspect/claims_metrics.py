@@ -32,6 +32,9 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from liveqa_inspect.agreement import rank_correlation
+from liveqa_inspect.metric_keys import floor_key
+
 WRONG_AT_MOST = 2.0
 """Expert levels of a wrong claim: Likely incorrect (2) and Definitely incorrect (1)."""
 
@@ -106,22 +109,13 @@ def majority_share() -> Metric:
     return compute
 
 
-def spearman_rho(x: np.ndarray, y: np.ndarray) -> float:
-    """Rank correlation; NaN when either side is constant and ranks say nothing."""
-    if len(x) < 2 or np.ptp(x) == 0 or np.ptp(y) == 0:
-        return math.nan
-    from scipy.stats import spearmanr
-
-    return float(spearmanr(x, y).statistic)
-
-
 @metric
 def rouge_l_spearman() -> Metric:
     """rouge_l_spearman_rho: rank correlation of the scores' ROUGE-L with the expert level."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         overlap, human = _levels(scores)
-        return {"rouge_l_spearman_rho": spearman_rho(overlap, human)}
+        return {floor_key("rouge_l"): float(rank_correlation(overlap, human)[0])}
 
     return compute
 
