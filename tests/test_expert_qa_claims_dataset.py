@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from collections import Counter
@@ -20,10 +19,9 @@ from liveqa_inspect.datasets.expert_qa_claims import (
     expert_qa_claims_dataset,
 )
 from liveqa_inspect.sources import DataError
+from tests.helpers import expert_qa_data
 
-DATA = Path(
-    os.environ.get("EXPERTQA_DATA") or Path(__file__).parents[1].parent / "shared/data/expertqa"
-)
+DATA = expert_qa_data()
 FILES = [("domain", "test"), ("random", "test"), ("domain", "validation"), ("random", "validation")]
 COUNTS = {
     ("correctness", "domain", "test"): 1431,

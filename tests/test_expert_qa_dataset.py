@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -18,10 +17,9 @@ from liveqa_inspect.datasets.expert_qa import (
     record_to_sample,
 )
 from liveqa_inspect.sources import EXPERT_QA_FILES, ArgumentError, DataError, cached_path
+from tests.helpers import expert_qa_data
 
-DATA = Path(
-    os.environ.get("EXPERTQA_DATA") or Path(__file__).parents[1].parent / "shared/data/expertqa"
-)
+DATA = expert_qa_data()
 DIRECTED = "Directed question that has a single unambiguous answer"
 HYPOTHETICAL = (
     "Question that describes a hypothetical scenario and asks a question based on this scenario"
