@@ -188,6 +188,8 @@ class OpenAIServer(AbstractContextManager["OpenAIServer"]):
         serve = partial(self._httpd.serve_forever, poll_interval=0.05)  # quick to shut down
         self._thread = threading.Thread(target=serve, daemon=True)
         self._thread.start()
+        self.closed = threading.Event()
+        """Set once the listening socket is closed: from then on a connection is refused."""
         self._timer = threading.Timer(lifetime, self.close)
         self._timer.daemon = True
         self._timer.start()
@@ -200,6 +202,7 @@ class OpenAIServer(AbstractContextManager["OpenAIServer"]):
         self._timer.cancel()
         self._httpd.shutdown()
         self._httpd.server_close()
+        self.closed.set()
 
     def count(self, predicate: Callable[[RequestRecord], bool] | None = None) -> int:
         """Number of requests received (matching `predicate` if given)."""

@@ -170,15 +170,16 @@ def test_budget_answers_503_then_shuts_down() -> None:
         assert _post(server, CHAT_BODY)[0] == 200
         status, headers = _post(server, CHAT_BODY)
         assert (status, headers["x-should-retry"]) == (503, "false")
-        server._thread.join(timeout=5)
-        assert not server._thread.is_alive()
+        # The serving thread ends before the socket closes: wait for the close, not the thread,
+        # or a connection can still be queued on the closing socket and reset.
+        assert server.closed.wait(timeout=5)
         with pytest.raises(urllib.error.URLError):
             _post(server, CHAT_BODY)
 
 
 def test_lifetime_shuts_an_idle_server_down() -> None:
     with OpenAIServer(lambda m, n: "x", lifetime=0.1) as server:
-        server._thread.join(timeout=5)
+        assert server.closed.wait(timeout=5)
         assert not server._thread.is_alive()
 
 
