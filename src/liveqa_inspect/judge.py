@@ -44,6 +44,10 @@ REASONING_DEFAULTS = GenerateConfig(seed=JUDGE_SEED, max_retries=JUDGE_MAX_RETRI
 """For a reasoning judge, no token cap or temperature of ours: 256 tokens would be spent on
 reasoning before any verdict, and reasoning models fix their own sampling."""
 
+LEVEL_DIGITS = 6
+"""A panel's or an epoch's mean level is rounded to this, so View shows 0.7, not
+0.6999999999999998; far finer than any difference a judge's levels can make."""
+
 Panel = Literal["mean", "median", "majority"]
 PANELS: tuple[str, ...] = get_args(Panel)
 
@@ -230,9 +234,9 @@ def combine(levels: Sequence[float | None], panel: Panel) -> float | None:
     if 2 * len(given) <= len(levels):
         return None
     if panel == "mean":
-        return float(statistics.fmean(given))
+        return round(statistics.fmean(given), LEVEL_DIGITS)
     if panel == "median":
-        return float(statistics.median(given))
+        return round(float(statistics.median(given)), LEVEL_DIGITS)
     level, votes = Counter(given).most_common(1)[0]
     return level if 2 * votes > len(levels) else None
 

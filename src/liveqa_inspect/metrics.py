@@ -26,6 +26,7 @@ from inspect_ai.scorer import (
 )
 
 from liveqa_inspect.agreement import BOOTSTRAP_SEED, juror_levels
+from liveqa_inspect.judge import LEVEL_DIGITS
 from liveqa_inspect.metric_keys import juror_key, share_key
 
 BOOTSTRAP_RESAMPLES = 10_000
@@ -132,6 +133,7 @@ def judge_epochs() -> ScoreReducer:
             scores[0].value, dict
         ):
             return reduced
+        reduced.value = round(_to_float(reduced.value), LEVEL_DIGITS)
         jurors = []
         for index, juror in enumerate(first["jurors"]):
             given = [
@@ -140,7 +142,8 @@ def judge_epochs() -> ScoreReducer:
                 if s.metadata and s.metadata["jurors"] and s.metadata["jurors"][index]["level"]
                 is not None
             ]
-            jurors.append({**juror, "level": float(np.mean(given)) if given else None})
+            level = round(float(np.mean(given)), LEVEL_DIGITS) if given else None
+            jurors.append({**juror, "level": level})
         reduced.metadata = {
             **first,
             "jurors": jurors,
