@@ -22,6 +22,7 @@ from liveqa_inspect.metric_keys import MAJORITY_SHARE, confusion_key
 from liveqa_inspect.prompts import LIVEQA_SCALE
 from liveqa_inspect.report import main
 from liveqa_inspect.report.loading import load
+from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, canvas, title
 from liveqa_inspect.report.stats import kappa_difference, mean_difference
 from tests.helpers import (
     Script,
@@ -591,3 +592,12 @@ def test_the_module_refuses_without_a_traceback(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stdout == "" and "Traceback" not in result.stderr
     assert result.stderr.startswith("error: cannot read")
+
+
+def test_a_long_title_wraps_within_its_figure() -> None:
+    """A panel's judge names made the heatmap's title wider than the figure, cut at both ends."""
+    figure = canvas(5.8, 5.0)
+    names = "+".join(f"openai/gpt-4o-2024-05-13-juror{n}" for n in range(3))
+    lines = title(figure, f"live_qa_judge: {names} vs human (n=581)").splitlines()
+    assert len(lines) > 1
+    assert max(len(line) for line in lines) <= 5.8 * TITLE_CHARS_PER_INCH

@@ -7,6 +7,7 @@ matplotlib is imported only when a figure is drawn: printing a report does not p
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,13 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 DPI = 120
+TITLE_CHARS_PER_INCH = 8
+"""Titles wrap at about this many characters an inch of figure: a panel's judge names run long
+and a title wider than its figure is cut off at both ends."""
+
+
+def title(figure: Figure, text: str) -> str:
+    return textwrap.fill(text, int(figure.get_figwidth() * TITLE_CHARS_PER_INCH))
 
 
 def canvas(width: float, height: float) -> Figure:
@@ -72,7 +80,7 @@ class IntervalChart:
         if self.limits is not None:
             axes.set_xlim(*self.limits)
         axes.grid(axis="x", alpha=0.3)
-        axes.set_title(self.title, fontsize=10)
+        axes.set_title(title(figure, self.title), fontsize=10)
         figure.tight_layout()
         figure.savefig(path, format="png")
 
@@ -102,7 +110,7 @@ class Heatmap:
         axes.set_yticks(range(k), names)
         axes.set_xlabel("judge level")
         axes.set_ylabel("human level")
-        axes.set_title(self.title, fontsize=10)
+        axes.set_title(title(figure, self.title), fontsize=10)
         for (h, j), count in np.ndenumerate(self.matrix):
             colour = "white" if shares[h, j] > 0.55 else "black"
             axes.text(j, h, f"{count}", ha="center", va="center", color=colour, fontsize=12)
