@@ -6,10 +6,12 @@ Inspect schedules samples.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import (
     ChatMessage,
@@ -22,6 +24,7 @@ from inspect_ai.model import (
 
 from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.judge import neutralise
+from liveqa_inspect.report import main
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -118,3 +121,42 @@ def figures(log: EvalLog, scorer: str | None = None) -> dict[str, float]:
     assert log.results is not None
     found = next(s for s in log.results.scores if scorer is None or s.name == scorer)
     return {name: m.value for name, m in found.metrics.items()}
+
+
+# Reading the report's output ------------------------------------------------------------------
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def report(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    assert main(list(args)) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    return captured.out
+
+
+def section(out: str, title: str) -> list[list[str]]:
+    """The rows of one table, split into cells on runs of two spaces: after its title, column
+    header and rule, to the next blank line."""
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(title)) + 4
+    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
+    return [[c.strip() for c in line.split("  ") if c.strip()] for line in lines[start:end]]
+
+
+def three(value: float) -> str:
+    """A figure as the report prints it: three decimals, no sign on a rounded zero."""
+    return "n/a" if math.isnan(value) else f"{value:.3f}".replace("-0.000", "0.000")
+
+
+def written(out: str) -> list[Path]:
+    paths = [
+        Path(line.removeprefix("figure: "))
+        for line in out.splitlines()
+        if line.startswith("figure: ")
+    ]
+    for path in paths:
+        data = path.read_bytes()
+        assert data.startswith(PNG), path
+        assert len(data) > 10_000, path  # a drawn figure, not an empty canvas
+    return paths

@@ -230,12 +230,19 @@ def test_unknown_label_names_file_line_claim_and_value(write: Any) -> None:
         expert_qa_claims_dataset("support")
 
 
-def test_malformed_claims_are_refused(write: Any) -> None:
+@pytest.mark.parametrize("aspect", ["correctness", "support"])
+def test_a_claim_without_its_label_key_is_refused(write: Any, aspect: str) -> None:
     claim = _claim()
-    del claim["support"]
-    write(_record(claim))
-    with pytest.raises(DataError, match="line 1 claim 0: the claim has no 'support' key"):
-        expert_qa_claims_dataset("support")
+    del claim[aspect]
+    write(_record(_claim(), claim))
+    with pytest.raises(DataError, match=f"line 1 claim 1: the claim has no '{aspect}' key"):
+        expert_qa_claims_dataset(aspect)  # type: ignore[arg-type]
+
+
+def test_malformed_claims_are_refused(write: Any) -> None:
+    write(_record(_claim(claim_string=" \n ")))
+    with pytest.raises(DataError, match="line 1 claim 0: 'claim_string' is empty"):
+        expert_qa_claims_dataset("correctness")
     write(_record(_claim(evidence=["https://example.org/no-number"])))
     with pytest.raises(DataError, match=r"line 1 claim 0: evidence 'https://example.org/no-n"):
         expert_qa_claims_dataset("support")

@@ -30,48 +30,17 @@ from tests.helpers import (
     figures,
     human_levels,
     judge_script,
+    report,
     scripted_model,
+    section,
     shown,
     subject_script,
+    three,
     verdict,
+    written,
 )
 
 LEVELS = LIVEQA_SCALE.levels
-PNG = b"\x89PNG\r\n\x1a\n"
-
-
-def report(capsys: pytest.CaptureFixture[str], *args: str) -> str:
-    assert main(list(args)) == 0
-    captured = capsys.readouterr()
-    assert captured.err == ""
-    return captured.out
-
-
-def section(out: str, title: str) -> list[list[str]]:
-    """The rows of one table, split into cells on runs of two spaces: after its title, column
-    header and rule, to the next blank line."""
-    lines = out.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(title)) + 4
-    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
-    return [[c.strip() for c in line.split("  ") if c.strip()] for line in lines[start:end]]
-
-
-def three(value: float) -> str:
-    """A figure as the report prints it: three decimals, no sign on a rounded zero."""
-    return "n/a" if math.isnan(value) else f"{value:.3f}".replace("-0.000", "0.000")
-
-
-def written(out: str) -> list[Path]:
-    paths = [
-        Path(line.removeprefix("figure: "))
-        for line in out.splitlines()
-        if line.startswith("figure: ")
-    ]
-    for path in paths:
-        data = path.read_bytes()
-        assert data.startswith(PNG), path
-        assert len(data) > 10_000, path  # a drawn figure, not an empty canvas
-    return paths
 
 
 # Model logs ------------------------------------------------------------------------------------
@@ -273,7 +242,7 @@ def test_a_paired_interval_spans_a_difference_that_varies(
     ("other", "warning"),
     [
         ({"judge_name": "other-judge"}, "WARNING: the logs differ in judge"),
-        ({"question": "paraphrase"}, "WARNING: the logs differ in question wording"),
+        ({"question": "paraphrase"}, "WARNING: the logs differ in questions or items"),
     ],
 )
 def test_logs_not_graded_alike_are_flagged(
@@ -448,7 +417,7 @@ def test_judges_on_other_question_wordings_are_flagged(
         limit=3, display="none",
     )  # fmt: skip
     out = report(capsys, first.location, other.location)
-    assert "WARNING: the logs differ in question wording" in out
+    assert "WARNING: the logs differ in questions or items" in out
 
 
 # Claims logs: the agreement scorer on a 1..5 scale with wrong-claim detection figures ------------

@@ -111,6 +111,10 @@ def record_to_samples(
         where = f"{path} line {line} claim {index}"
         if not isinstance(claim, dict) or not isinstance(claim.get("claim_string"), str):
             raise DataError(f"{where}: the claim is not an object with a string 'claim_string'.")
+        text = normalise(claim["claim_string"])
+        if not text:
+            # The judging path scores an empty text 0 unasked, which is no level of these scales.
+            raise DataError(f"{where}: 'claim_string' is empty; there is no claim to judge.")
         level = _label(claim, aspect, where)
         if level is None:
             continue
@@ -127,7 +131,6 @@ def record_to_samples(
                 "passages": [text for _, text in passages],
                 "passage_urls": [url for url, _ in passages],
             }
-        text = normalise(claim["claim_string"])
         samples.append(
             Sample(
                 id=f"{split}_{subset}_{line}_c{index}",

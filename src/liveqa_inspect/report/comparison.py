@@ -14,8 +14,16 @@ def labels(logs: Sequence[LoadedLog], name: Callable[[LoadedLog], str]) -> list[
     return juror_names(name(log) for log in logs)
 
 
-def question_wording(log: LoadedLog) -> str:
-    return str(log.log.eval.task_args.get("question", "default"))
+def setting(log: LoadedLog) -> str:
+    """What the log's items were, beside the model and judge: LiveQA's question wording, or
+    ExpertQA's split and subset (and, for claims, the aspect rated)."""
+    args = log.log.eval.task_args
+    if not log.task.startswith("expert_qa"):
+        return f"question wording: {args.get('question', 'summary')}"
+    split = f"split: {args.get('split', 'domain')} {args.get('subset', 'test')}"
+    if log.task != "expert_qa_claims":
+        return split
+    return f"aspect: {args.get('aspect', 'correctness')}; {split}"
 
 
 def judge_set(log: LoadedLog) -> str:
@@ -38,7 +46,7 @@ def warnings(logs: Sequence[LoadedLog]) -> list[str]:
     because their judges differ, so for them the human levels must agree instead.
     """
     found = differing(logs, "task", lambda log: log.task)
-    found += differing(logs, "question wording (-T question=)", question_wording)
+    found += differing(logs, "questions or items (-T question=, aspect=, split=, subset=)", setting)
     found += differing(
         logs, "judge prompt", lambda log: ", ".join(str(p) for p in log.prompts) or "unrecorded"
     )

@@ -24,7 +24,7 @@ from liveqa_inspect.metric_keys import (
     parse_floor_key,
     parse_juror_key,
 )
-from liveqa_inspect.report.comparison import coverage, labels, question_wording, warnings
+from liveqa_inspect.report.comparison import coverage, labels, setting, warnings
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_agreement, kappa_difference, levels
@@ -41,6 +41,7 @@ JUDGE_TABLE = {
     "bias": "bias",
     "mae": "MAE",
 }
+COMPARED_EXTRAS = ("incorrect_f1", "incorrect_auroc")
 RHO = "spearman_rho"
 EXACT = "exact_agreement"
 KAPPA = "kappa_quadratic"
@@ -89,9 +90,9 @@ def header(log: LoadedLog) -> list[str]:
     return [
         f"{log.task} report: {log.path}",
         f"judge: {log.judge_label} ({judged}); prompt: {prompts}",
-        f"question wording: {question_wording(log)}; epochs: {log.epochs}; "
+        f"{setting(log)}; epochs: {log.epochs}; "
         f"scale: {', '.join(f'{level:g}' for level in levels(log))}",
-        log.counts("answers"),
+        log.counts("claims" if log.task == "expert_qa_claims" else "answers"),
     ]
 
 
@@ -153,7 +154,7 @@ def juror_table(log: LoadedLog) -> Table | None:
     )
 
 
-def extras_table(log: LoadedLog) -> Table | None:
+def extra_names(log: LoadedLog) -> list[str]:
     """The agreement scorer's figures beyond agreement: the claims tasks' wrong-claim detection
     (incorrect_precision, incorrect_recall, incorrect_f1, incorrect_auroc)."""
     names = []
@@ -162,6 +163,11 @@ def extras_table(log: LoadedLog) -> Table | None:
         name = bound[0] if bound is not None else key
         if not is_agreement_key(key) and name not in names:
             names.append(name)
+    return names
+
+
+def extras_table(log: LoadedLog) -> Table | None:
+    names = extra_names(log)
     if not names:
         return None
     return Table(
@@ -208,13 +214,22 @@ def confusion_table(log: LoadedLog) -> Table:
 
 
 def judge_table(logs: Sequence[LoadedLog]) -> Table:
+    """The judges side by side; for claims correctness judges also how well each finds the wrong
+    claims, which kappa hides when nearly every claim is correct."""
+    extras = [name for name in COMPARED_EXTRAS if all(name in extra_names(log) for log in logs)]
     rows = [
-        [label, *judge_cells(log.figures), log.scored, log.unscored]
+        [
+            label,
+            *judge_cells(log.figures),
+            *(with_interval(*figure(log.figures, name)) for name in extras),
+            log.scored,
+            log.unscored,
+        ]
         for label, log in zip(labels(logs, lambda log: log.judge_label), logs, strict=True)
     ]
     return Table(
         "Judges (value [95% CI: each log's seeded bootstrap])",
-        ["judge", *JUDGE_TABLE.values(), "scored", "unscored"],
+        ["judge", *JUDGE_TABLE.values(), *extras, "scored", "unscored"],
         rows,
     )
 

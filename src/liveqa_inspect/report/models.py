@@ -16,7 +16,7 @@ from liveqa_inspect.metric_keys import (
     parse_juror_key,
     parse_share_key,
 )
-from liveqa_inspect.report.comparison import coverage, labels, question_wording, warnings
+from liveqa_inspect.report.comparison import coverage, labels, setting, warnings
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
@@ -44,7 +44,7 @@ def header(log: LoadedLog) -> list[str]:
     prompts = ", ".join(str(p) for p in log.prompts) or "unrecorded"
     return [
         f"{log.task} report: {log.path}",
-        f"model: {log.model}; question wording: {question_wording(log)}; epochs: {log.epochs}",
+        f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
         f"judge: {log.judge_label}; prompt: {prompts}",
         log.counts("samples"),
     ]
