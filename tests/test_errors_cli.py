@@ -71,6 +71,11 @@ def _cases(root: Path, data: Path) -> dict[str, Case]:
             ["question must be one of summary, paraphrase, original; got 'bogus'"],
             display=[],
         ),
+        "not_a_flag": Case(
+            "live_qa",
+            ["-T", "reference_metrics=maybe"],
+            ["reference_metrics must be true or false; got 'maybe'"],
+        ),
         "missing_data_argument": Case(
             "live_qa",
             ["-T", f"data={root / 'nonexistent'}"],
@@ -145,7 +150,9 @@ def _questions_in(cache: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory, liveqa_data_dir: Path) -> dict[str, Run]:
+def runs(
+    tmp_path_factory: pytest.TempPathFactory, liveqa_data_dir: Path, module_env: None
+) -> dict[str, Run]:
     root = tmp_path_factory.mktemp("errors_cli")
     cases = _cases(root, liveqa_data_dir)
     with ThreadPoolExecutor(max_workers=2) as pool:
@@ -156,6 +163,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory, liveqa_data_dir: Path) -> dic
 CASE_NAMES = [
     "unknown_question",
     "unknown_question_default_display",
+    "not_a_flag",
     "missing_data_argument",
     "altered_local_copy",
     "offline_without_cache",

@@ -60,16 +60,20 @@ def inspect_eval(
     return result, read_eval_log(logs[0]) if logs else None
 
 
-def test_the_default_judge_without_a_key_stops_the_run_before_any_answer(
+def test_the_default_judge_without_a_key_is_refused_in_a_few_lines_before_the_run(
     tmp_path: Path,
 ) -> None:
-    """No grader bound: the pinned default (openai/...) is made in setup, before the subject."""
+    """No grader bound: `inspect eval` makes the pinned default (openai/...) as it builds the
+    task, so the missing key is Inspect's own short message, before any sample runs."""
     with OpenAIServer(answer_everything) as server:
-        _, log = inspect_eval(server, tmp_path, subject="openai-api/local/subject")
+        result, log = inspect_eval(server, tmp_path, subject="openai-api/local/subject")
         subject_calls = server.count()
-    assert log is not None and log.status == "error"
-    assert "OPENAI_API_KEY" in str(log.error)
+    assert log is None  # refused before the eval starts
     assert subject_calls == 0
+    output = result.stdout + result.stderr
+    assert "OPENAI_API_KEY" in output and "Unable to initialise OpenAI client" in output
+    assert "Traceback" not in output
+    assert len(output.strip().splitlines()) <= 8
 
 
 def test_a_bound_judge_without_a_key_is_refused_by_inspect_in_one_line(tmp_path: Path) -> None:

@@ -178,6 +178,29 @@ def test_inspect_s_generation_flags_reach_the_evaluated_judge() -> None:
     assert (config.temperature, config.max_tokens, config.seed) == (0.9, 1000, 7)
 
 
+def test_the_headline_is_the_judge_s_kappa(caplog: pytest.LogCaptureFixture) -> None:
+    log = run_judge(lambda *_: verdict("0"), limit=3)
+    assert log.eval.headline_metric is not None
+    assert (log.eval.headline_metric.scorer, log.eval.headline_metric.metric) == (
+        "judge_agreement_scorer",
+        "kappa_quadratic",
+    )
+    assert not [r for r in caplog.records if "Headline metric" in r.getMessage()]
+
+
+def test_an_evaluated_reasoning_judge_is_not_given_our_token_cap_or_temperature() -> None:
+    """`--reasoning-effort high` on the evaluated judge: 256 tokens would starve its reasoning."""
+    judge = scripted_model(lambda *_: verdict("1"), "judge")
+    [log] = eval(
+        live_qa_judge(), model=judge, limit=1, display="none", reasoning_effort="high"
+    )
+    [(_, config)] = judge.calls
+    assert config.max_tokens is None and config.temperature is None
+    assert config.reasoning_effort == "high" and config.seed == 42
+    [juror] = log.samples[0].scores["judge_agreement_scorer"].metadata["jurors"]
+    assert "max_tokens" not in juror["config"] and juror["config"]["reasoning_effort"] == "high"
+
+
 def test_a_bound_grader_is_the_judge_measured() -> None:
     evaluated = scripted_model(lambda *_: verdict("0"), "evaluated")
     grader = scripted_model(lambda *_: verdict("1"), "grader")

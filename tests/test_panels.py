@@ -163,3 +163,22 @@ def test_juror_agreement_through_the_epoch_reducer() -> None:
     values = run_metrics([juror_agreement(LEVELS)], [[s] for s in scores], metadata=meta)
     assert values["juror/m0/exact_agreement"] == 1.0
     assert values["juror/m1/exact_agreement"] == 0.5
+
+
+def test_a_model_listed_twice_gives_two_draws_and_replays_both_from_the_cache() -> None:
+    """A self-consistency panel: one model twice, above temperature 0. Each juror has its own
+    seed and cache entry, so the second is not the first's reply copied, and a re-run replays
+    both without a call."""
+
+    def by_seed(_: str, config: GenerateConfig) -> str:
+        return verdict("1" if config.seed == 42 else "0.3")
+
+    twice = scripted_model(by_seed, "sampled", temperature=0.7)
+    logs = [run_panel("mean", [twice, twice]) for _ in range(2)]
+    first_run = twice.calls[: 2 * 4]
+    assert sorted(config.seed for _, config in first_run) == [42] * 4 + [10_042] * 4
+    assert len(twice.calls) == 2 * 4  # the second run was served from the cache
+    for log in logs:
+        for score in by_answer(log).values():
+            assert [juror["level"] for juror in score.metadata["jurors"]] == [1.0, 0.3]
+            assert score.value == 0.65

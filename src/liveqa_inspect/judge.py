@@ -16,6 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, get_args
 
 from inspect_ai.model import CachePolicy, GenerateConfig, Model, get_model, model_roles
+
+# Private, pinned below 0.4 (pyproject's lint ignore says why): no public call tells a task built
+# by eval(), its roles bound, from one built before eval() is called.
+from inspect_ai.model._model import active_model
 from inspect_ai.scorer import Score
 from inspect_ai.util import LimitExceededError, collect
 
@@ -29,6 +33,9 @@ JUDGE_ROLE = "grader"
 JUDGE_SEED = 42
 JUDGE_ATTEMPTS = 3
 """How many times an unreadable verdict is asked again before the juror abstains."""
+REPEAT_SEED_STRIDE = 10_000
+"""Seed distance between two jurors of one model in a panel (a self-consistency panel): far
+beyond the seeds one juror uses over its attempts and epochs, so their draws never coincide."""
 JUDGE_MAX_RETRIES = 5
 """Inspect's retries of a failing judge request (after the provider's own): a judge that answers
 every request with an error ends the run in about two minutes instead of retrying for hours.
@@ -145,13 +152,14 @@ def reasons(judge: Model, config: GenerateConfig) -> bool:
     return bool(has_reasoning()) if callable(has_reasoning) else False
 
 
-def call_config(judge: Model, attempt: int, epoch: int) -> GenerateConfig:
+def call_config(judge: Model, attempt: int, epoch: int, repeat: int = 0) -> GenerateConfig:
     """The config passed with one request: our defaults where the user set nothing, and a seed.
 
     A config passed to `generate()` wins over the model's own, so only fields the user left
     unset are passed, and the seed. The seed starts at the user's (or ours) and moves with each
     attempt and epoch: a retry gets a real second chance, and each epoch is a new draw for a
-    judge sampled above temperature 0.
+    judge sampled above temperature 0. `repeat` counts the earlier jurors of the same model in
+    the panel, so a model listed twice gives two draws, not one copied.
     """
     user = user_config(judge)
     defaults = REASONING_DEFAULTS if reasons(judge, user) else JUDGE_DEFAULTS
@@ -161,8 +169,19 @@ def call_config(judge: Model, attempt: int, epoch: int) -> GenerateConfig:
         if getattr(user, key) is None
     }
     base = user.seed if user.seed is not None else JUDGE_SEED
-    fill["seed"] = base + attempt + JUDGE_ATTEMPTS * (epoch - 1)
+    fill["seed"] = base + attempt + JUDGE_ATTEMPTS * (epoch - 1) + REPEAT_SEED_STRIDE * repeat
     return GenerateConfig(**fill)
+
+
+def cache_scopes(epoch: int, attempt: int, repeat: int) -> dict[str, str]:
+    scopes = {"epoch": str(epoch), "attempt": str(attempt)}
+    return {**scopes, "repeat": str(repeat)} if repeat else scopes
+
+
+def repeats(judges: Sequence[Model]) -> list[int]:
+    """For each juror, how many jurors before it are the same model."""
+    names = [str(judge) for judge in judges]
+    return [names[:index].count(name) for index, name in enumerate(names)]
 
 
 @dataclass
@@ -186,25 +205,26 @@ class JurorCall:
 
 
 async def ask_juror(
-    juror: Model, prompt_text: str, scale: Scale, cache: bool, epoch: int
+    juror: Model, prompt_text: str, scale: Scale, cache: bool, epoch: int, repeat: int = 0
 ) -> JurorCall:
     """Ask until a verdict can be read, at most JUDGE_ATTEMPTS times.
 
-    Each attempt has its own cache entry (scoped by epoch and attempt), so a re-run replays
-    exactly the replies that were used, an unreadable first reply and its readable retry alike,
-    and sends nothing. API failures are not caught: after Inspect's retries they raise, named.
+    Each attempt has its own cache entry (scoped by epoch, attempt and, for a model listed
+    again in the panel, its repeat), so a re-run replays exactly the replies that were used, an
+    unreadable first reply and its readable retry alike, and sends nothing. API failures are not
+    caught: after Inspect's retries they raise, named.
     """
-    effective = user_config(juror).merge(call_config(juror, 0, epoch))
+    effective = user_config(juror).merge(call_config(juror, 0, epoch, repeat))
     call = JurorCall(model=str(juror), config=effective.model_dump(exclude_none=True))
     for attempt in range(JUDGE_ATTEMPTS):
         policy: CachePolicy | bool = (
-            CachePolicy(per_epoch=False, scopes={"epoch": str(epoch), "attempt": str(attempt)})
+            CachePolicy(per_epoch=False, scopes=cache_scopes(epoch, attempt, repeat))
             if cache
             else False
         )
         try:
             output = await juror.generate(
-                prompt_text, config=call_config(juror, attempt, epoch), cache=policy
+                prompt_text, config=call_config(juror, attempt, epoch, repeat), cache=policy
             )
         except LimitExceededError:
             raise
@@ -257,6 +277,20 @@ def jurors(default: str | None) -> list[Model]:
     return [get_model(default)] if default else [get_model()]
 
 
+def default_judge_made_early(default: str | None) -> None:
+    """Make the pinned default judge while `inspect eval` builds the task, when no grader is bound.
+
+    Inspect binds the roles before it builds tasks, so here an unbound grader means the default
+    judges. A client that cannot be made (no API key) then stops the run with Inspect's one-line
+    error before it starts, instead of a traceback from the first sample's setup. A task built
+    before eval() is called cannot know its roles yet: `judges_ready` then stops the run before
+    any answer instead.
+    """
+    if default is None or active_model() is None or JUDGE_ROLE in model_roles():
+        return
+    get_model(default)
+
+
 def explain(calls: Sequence[JurorCall], level: float | None, scale: Scale) -> str:
     """What Inspect View shows beside the score: each juror's level and reasoning."""
     if len(calls) == 1 and calls[0].verdict is not None:
@@ -300,7 +334,12 @@ async def grade(
             metadata={**about, "jurors": []},
         )
     text = build_judge_prompt(prompt, **fields)
-    calls = await collect(*(ask_juror(j, text, prompt.scale, cache, epoch) for j in judges))
+    calls = await collect(
+        *(
+            ask_juror(judge, text, prompt.scale, cache, epoch, repeat)
+            for judge, repeat in zip(judges, repeats(judges), strict=True)
+        )
+    )
     level = combine([None if c.verdict is None else c.verdict.level for c in calls], panel)
     metadata = {**about, "jurors": [call.record() for call in calls]}
     explanation = explain(calls, level, prompt.scale)

@@ -29,6 +29,7 @@ from liveqa_inspect.judge import (
     REASONING_DEFAULTS,
     Panel,
     check_panel,
+    default_judge_made_early,
 )
 from liveqa_inspect.metrics import judge_epochs
 from liveqa_inspect.prompts import (
@@ -49,13 +50,31 @@ from liveqa_inspect.scorer import (
     live_qa_scorer,
 )
 from liveqa_inspect.solvers import given_answer, judges_ready
-from liveqa_inspect.sources import EXPERT_QA_FILES, LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, Asset
+from liveqa_inspect.sources import (
+    EXPERT_QA_FILES,
+    LIVEQA_JUDGMENTS,
+    LIVEQA_QUESTIONS,
+    ArgumentError,
+    Asset,
+)
+
+KAPPA = "kappa_quadratic"
+"""The headline of a judge measured against humans: agreement beyond chance, weighted by how
+far apart the levels are."""
 
 SUBJECT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=512)
 """HELM's settings for the model under test; Inspect's --temperature and --max-tokens override."""
 
 EXPERT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=2048)
 """Room for long-form answers: the expert references run to 433 words, and models write more."""
+
+
+def check_flags(**flags: object) -> None:
+    """`-T judge_cache=maybe` reaches a task as the string "maybe", which Python reads as true:
+    refuse it rather than run on a guess."""
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise ArgumentError(f"{name} must be true or false; got {value!r}.")
 
 
 def provenance(prompt: JudgePrompt, default: str | None, *assets: Asset) -> dict[str, Any]:
@@ -95,14 +114,16 @@ def viewer(scorer: str) -> ViewerConfig:
     )
 
 
-def judged_task(scorer_name: str, default: str | None, **task: Any) -> Task:
+def judged_task(scorer_name: str, default: str | None, headline: str, **task: Any) -> Task:
     """What every judging task shares: the judge made ready before the first model call, the
-    judge's mean as the headline, per-epoch judge levels kept, and View's columns."""
+    headline (a model's mean level; a judge's kappa with the humans), per-epoch judge levels
+    kept, and View's columns."""
+    default_judge_made_early(default)
     return Task(
         setup=judges_ready(default),
         epochs=Epochs(1, judge_epochs()),
         version=EVAL_VERSION,
-        headline_metric=HeadlineMetric(scorer=scorer_name, metric="mean"),
+        headline_metric=HeadlineMetric(scorer=scorer_name, metric=headline),
         viewer=viewer(scorer_name),
         **task,
     )
@@ -129,12 +150,14 @@ def live_qa(
             combine: "mean", "median" or "majority".
     """
     check_panel(panel)
+    check_flags(judge_cache=judge_cache, reference_metrics=reference_metrics)
     scorers = [live_qa_scorer(cache=judge_cache, panel=panel)]
     if reference_metrics:
         scorers.append(reference_overlap())
     return judged_task(
         "live_qa_scorer",
         DEFAULT_JUDGE,
+        "mean",
         dataset=live_qa_dataset(question, Path(data) if data else None),
         solver=[prompt_template(SOLVER_TEMPLATE), generate()],
         scorer=scorers,
@@ -164,15 +187,17 @@ def live_qa_judge(
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
     check_panel(panel)
+    check_flags(include_junk=include_junk, judge_cache=judge_cache)
     return judged_task(
         "judge_agreement_scorer",
         None,
+        KAPPA,
         dataset=live_qa_judge_dataset(question, data, judgments, include_junk),
         solver=given_answer(),
+        # No task config: the judge's defaults fill only what the user left unset (Inspect's
+        # --temperature, --max-tokens, --seed, --reasoning-effort, or the role's own config), and
+        # a task config would read as the user's, capping a reasoning judge at 256 tokens.
         scorer=[judge_agreement_scorer(cache=judge_cache, panel=panel), reference_floor()],
-        # The evaluated model is the judge by default: our judge settings are the task's, so
-        # Inspect's --temperature, --max-tokens and --seed override them as for any task.
-        config=JUDGE_DEFAULTS,
         metadata=provenance(LIVEQA_JUDGE, None, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS),
     )
 
@@ -200,9 +225,11 @@ def expert_qa(
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
     check_panel(panel)
+    check_flags(judge_cache=judge_cache)
     return judged_task(
         "expert_qa_scorer",
         DEFAULT_JUDGE,
+        "mean",
         dataset=expert_qa_dataset(split, subset, field, question_type, data),
         solver=[prompt_template(EXPERT_TEMPLATE), generate()],
         scorer=expert_qa_scorer(cache=judge_cache, panel=panel),
@@ -234,6 +261,7 @@ def expert_qa_claims(
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
     check_panel(panel)
+    check_flags(judge_cache=judge_cache)
     correctness = aspect == "correctness"
     prompt = CLAIM_CORRECTNESS_JUDGE if correctness else CLAIM_SUPPORT_JUDGE
     judge = claim_correctness_scorer if correctness else claim_support_scorer
@@ -244,9 +272,9 @@ def expert_qa_claims(
     return judged_task(
         scorer_name,
         None,
+        KAPPA,
         dataset=expert_qa_claims_dataset(aspect, split, subset, field, data),
         solver=given_answer("claim"),
         scorer=scorers,
-        config=JUDGE_DEFAULTS,
         metadata=provenance(prompt, None, EXPERT_QA_FILES[(split, subset)]),
     )
