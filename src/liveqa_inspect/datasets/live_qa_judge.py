@@ -59,14 +59,15 @@ def live_qa_judge_dataset(
         items = [j for j in parse_nist_judgments(path) if include_junk or not j.junk]
         source, where = "nist", location(LIVEQA_JUDGMENTS, path)
     else:
-        items = parse_user_judgments(Path(judgments))
+        path = Path(judgments)
+        items = parse_user_judgments(path)
         source = where = str(judgments)
     samples = []
     for judgment in items:
         record = records.get(judgment.question_id)
         if record is None:
             raise DataError(
-                f"{source} line {judgment.line}: field 'question_id' is {judgment.question_id!r}, "
+                f"{path} line {judgment.line}: field 'question_id' is {judgment.question_id!r}, "
                 "which is not a LiveQA test question (TQ1..TQ104)."
             )
         samples.append(judgment_to_sample(judgment, record, question, source))
