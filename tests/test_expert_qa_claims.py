@@ -102,7 +102,10 @@ def test_a_constant_judge_has_zero_kappa(constant_log: EvalLog) -> None:
     assert m["incorrect_auroc"] == 0.5
     assert m["incorrect_f1"] == 0.0  # nothing flagged
     first = constant_log.samples[0]
-    assert first.scores["claim_correctness_scorer"].answer == first.metadata["claim"]
+    score = first.scores["claim_correctness_scorer"]
+    assert score.answer == first.metadata["claim"]
+    level, label = first.metadata["human_level"], first.metadata["expert_label"]
+    assert score.explanation.startswith(f"Human level: {level:g} ({label}). The judge's verdict:")
 
 
 def test_the_report_on_real_claims_logs(

@@ -165,6 +165,11 @@ def test_the_judge_sees_live_qa_s_prompt_with_our_settings_as_task_defaults() ->
     assert (config.temperature, config.max_tokens, config.seed) == (0, 256, 42)
     score = log.samples[0].scores["judge_agreement_scorer"]
     assert score.metadata["judge_models"] == ["mockllm/judge"]
+    human = log.samples[0].metadata
+    assert (human["human_grade"], human["human_level"]) == (3, 0.7)
+    assert score.explanation == (
+        "Human level: 0.7 (grade 3). The judge's verdict:\n\nScripted reasoning."
+    )
     assert log.eval.metadata["judge_default"] == "the model under evaluation"
 
 

@@ -95,7 +95,7 @@ def judging(
         judges = jurors(default)
         if default is not None:
             warn_if_self_judged([str(judge) for judge in judges], str(get_model()))
-        return await grade(
+        result = await grade(
             judges,
             prompt,
             fields(state, target),
@@ -104,8 +104,19 @@ def judging(
             cache=cache,
             epoch=state.epoch,
         )
+        if "human_level" in state.metadata:
+            result.explanation = f"{human_note(state)}\n\n{result.explanation}"
+        return result
 
     return score
+
+
+def human_note(state: TaskState) -> str:
+    """Where a human graded the item, the level the judge is measured against, first: Inspect
+    View then shows both levels side by side in the sample's scoring."""
+    meta = state.metadata
+    label = meta.get("expert_label") or f"grade {meta.get('human_grade')}"
+    return f"Human level: {float(meta['human_level']):g} ({label}). The judge's verdict:"
 
 
 @scorer(metrics=judge_metrics(_LEVELS))
