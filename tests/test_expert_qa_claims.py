@@ -94,6 +94,12 @@ def test_an_oracle_judge_agrees_perfectly(aspect: str, oracle_logs: dict[str, Ev
         assert 0.0 < m["majority_share"] < 1.0
     else:
         assert "rouge_l_spearman_rho" in figures(log, "claim_passage_overlap")
+    assert log.eval.headline_metric is not None
+    assert log.eval.headline_metric.metric == "kappa_quadratic"
+    assert log.eval.viewer is not None and log.eval.viewer.task_samples_view is not None
+    [colours] = (log.eval.viewer.task_samples_view.score_color_scales or {}).values()
+    top = 5.0 if aspect == "correctness" else 3.0
+    assert (colours.palette, colours.min, colours.max) == ("neutral", 1.0, top)  # type: ignore[union-attr]
 
 
 def test_a_constant_judge_has_zero_kappa(constant_log: EvalLog) -> None:

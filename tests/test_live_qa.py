@@ -54,6 +54,20 @@ def test_scores_metrics_headline_and_provenance() -> None:
     assert log.eval.task_version == "2-A"
 
 
+def test_inspect_view_leads_with_the_judge_s_level_on_the_whole_scale() -> None:
+    log = run(scripted_model(subject_script), scripted_model(judge_script, "judge"), limit=1)
+    assert log.eval.viewer is not None and log.eval.viewer.task_samples_view is not None
+    view = log.eval.viewer.task_samples_view
+    assert [c.id for c in view.columns or [] if c.visible][:3] == [
+        "sampleId",
+        "epoch",
+        "score__live_qa_scorer__live_qa_scorer",
+    ]
+    assert view.score_labels == {"live_qa_scorer": "judge level"}
+    colours = view.score_color_scales["live_qa_scorer"]  # type: ignore[index]
+    assert (colours.palette, colours.min, colours.max) == ("good-high", 0.0, 1.0)
+
+
 def test_every_score_says_who_graded_it_and_why() -> None:
     judge = scripted_model(judge_script, "judge")
     log = run(scripted_model(subject_script), judge, limit=1)

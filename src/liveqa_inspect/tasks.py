@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate, prompt_template
 from inspect_ai.viewer import (
     SampleScoreView,
+    ScoreColorScale,
     TaskSamplesColumn,
     TaskSamplesView,
     ViewerConfig,
@@ -40,6 +42,7 @@ from liveqa_inspect.prompts import (
     LIVEQA_JUDGE,
     SOLVER_TEMPLATE,
     JudgePrompt,
+    Scale,
 )
 from liveqa_inspect.reference_metrics import reference_floor, reference_overlap
 from liveqa_inspect.scorer import (
@@ -94,8 +97,18 @@ def provenance(prompt: JudgePrompt, default: str | None, *assets: Asset) -> dict
     }
 
 
-def viewer(scorer: str) -> ViewerConfig:
-    """Inspect View's sample list leads with the judge's level, and the score panel with it."""
+def viewer(scorer: str, scale: Scale, grades_a_model: bool) -> ViewerConfig:
+    """Inspect View's sample list leads with the judge's level, and the score panel with it.
+
+    The level's colours span the rubric's whole scale, not the levels a log happens to hold, so
+    the same level looks the same in every log. A model's level runs red to green; a judge's
+    rating of a human-graded item is no better for being high, so it is shaded neutrally.
+    """
+    colours = ScoreColorScale(
+        palette="good-high" if grades_a_model else "neutral",
+        min=min(scale.levels),
+        max=max(scale.levels),
+    )
     return ViewerConfig(
         task_samples_view=TaskSamplesView(
             name="judged",
@@ -108,23 +121,33 @@ def viewer(scorer: str) -> ViewerConfig:
                 TaskSamplesColumn(id="target", visible=False),
             ],
             score_labels={scorer: "judge level"},
-            score_color_scales={scorer: "good-high"},
+            score_color_scales={scorer: colours},
         ),
         sample_score_view=SampleScoreView(default="grid"),
     )
 
 
-def judged_task(scorer_name: str, default: str | None, headline: str, **task: Any) -> Task:
+def judged_task(
+    scorer_name: str,
+    prompt: JudgePrompt,
+    default: str | None,
+    assets: Sequence[Asset],
+    **task: Any,
+) -> Task:
     """What every judging task shares: the judge made ready before the first model call, the
     headline (a model's mean level; a judge's kappa with the humans), per-epoch judge levels
-    kept, and View's columns."""
+    kept, the provenance, and View's columns. `default` None: the judge is measured, not a
+    model."""
     default_judge_made_early(default)
     return Task(
         setup=judges_ready(default),
         epochs=Epochs(1, judge_epochs()),
         version=EVAL_VERSION,
-        headline_metric=HeadlineMetric(scorer=scorer_name, metric=headline),
-        viewer=viewer(scorer_name),
+        headline_metric=HeadlineMetric(
+            scorer=scorer_name, metric="mean" if default is not None else KAPPA
+        ),
+        viewer=viewer(scorer_name, prompt.scale, grades_a_model=default is not None),
+        metadata=provenance(prompt, default, *assets),
         **task,
     )
 
@@ -156,13 +179,13 @@ def live_qa(
         scorers.append(reference_overlap())
     return judged_task(
         "live_qa_scorer",
+        LIVEQA_JUDGE,
         DEFAULT_JUDGE,
-        "mean",
+        [LIVEQA_QUESTIONS],
         dataset=live_qa_dataset(question, Path(data) if data else None),
         solver=[prompt_template(SOLVER_TEMPLATE), generate()],
         scorer=scorers,
         config=SUBJECT_CONFIG,
-        metadata=provenance(LIVEQA_JUDGE, DEFAULT_JUDGE, LIVEQA_QUESTIONS),
     )
 
 
@@ -190,15 +213,15 @@ def live_qa_judge(
     check_flags(include_junk=include_junk, judge_cache=judge_cache)
     return judged_task(
         "judge_agreement_scorer",
+        LIVEQA_JUDGE,
         None,
-        KAPPA,
+        [LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS],
         dataset=live_qa_judge_dataset(question, data, judgments, include_junk),
         solver=given_answer(),
         # No task config: the judge's defaults fill only what the user left unset (Inspect's
         # --temperature, --max-tokens, --seed, --reasoning-effort, or the role's own config), and
         # a task config would read as the user's, capping a reasoning judge at 256 tokens.
         scorer=[judge_agreement_scorer(cache=judge_cache, panel=panel), reference_floor()],
-        metadata=provenance(LIVEQA_JUDGE, None, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS),
     )
 
 
@@ -228,13 +251,13 @@ def expert_qa(
     check_flags(judge_cache=judge_cache)
     return judged_task(
         "expert_qa_scorer",
+        EXPERT_QA_JUDGE,
         DEFAULT_JUDGE,
-        "mean",
+        [EXPERT_QA_FILES[(split, subset)]],
         dataset=expert_qa_dataset(split, subset, field, question_type, data),
         solver=[prompt_template(EXPERT_TEMPLATE), generate()],
         scorer=expert_qa_scorer(cache=judge_cache, panel=panel),
         config=EXPERT_CONFIG,
-        metadata=provenance(EXPERT_QA_JUDGE, DEFAULT_JUDGE, EXPERT_QA_FILES[(split, subset)]),
     )
 
 
@@ -271,10 +294,10 @@ def expert_qa_claims(
     scorer_name = "claim_correctness_scorer" if correctness else "claim_support_scorer"
     return judged_task(
         scorer_name,
+        prompt,
         None,
-        KAPPA,
+        [EXPERT_QA_FILES[(split, subset)]],
         dataset=expert_qa_claims_dataset(aspect, split, subset, field, data),
         solver=given_answer("claim"),
         scorer=scorers,
-        metadata=provenance(prompt, None, EXPERT_QA_FILES[(split, subset)]),
     )
