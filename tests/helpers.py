@@ -43,7 +43,7 @@ Script = Callable[[str, GenerateConfig], str]
 
 
 def output(text: str) -> ModelOutput:
-    # usage is set so Inspect does not fetch a tokenizer (offline) to count tokens.
+    """A mockllm reply; usage is set so Inspect does not fetch a tokenizer (offline) to count."""
     result = ModelOutput.from_content(model="mockllm/model", content=text)
     result.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
     return result
@@ -104,6 +104,18 @@ def subject_script(prompt: str, _: GenerateConfig) -> str:
 def judge_script(prompt: str, _: GenerateConfig) -> str:
     answer = between(prompt, "answer")
     return verdict(LEVELS_BY_ANSWER.get(answer, "0"), f"Graded {answer}.")
+
+
+def human_metadata(levels: list[float]) -> list[dict[str, float]]:
+    """Each sample's metadata as the agreement metrics read it: only its human level."""
+    return [{"human_level": level} for level in levels]
+
+
+def judgments_file(folder: Path, *lines: str) -> Path:
+    """A user's judgments.jsonl of these lines, written as given so a test can write bad ones."""
+    path = folder / "judgments.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
 
 
 def human_levels(data: Path) -> dict[tuple[str, str], float]:

@@ -24,7 +24,7 @@ from liveqa_inspect.datasets.human_judgments import load_nist_judgments
 from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.sources import DataError
-from tests.helpers import figures, human_levels, scripted_model, shown, verdict
+from tests.helpers import figures, human_levels, judgments_file, scripted_model, shown, verdict
 
 LEVELS = list(LIVEQA_SCALE.levels)
 LIMIT = 24
@@ -189,19 +189,11 @@ def test_a_bound_grader_is_the_judge_measured() -> None:
     assert {s.scores["judge_agreement_scorer"].value for s in log.samples} == {1.0}
 
 
-def _jsonl(tmp_path: Path, rows: list[object]) -> Path:
-    path = tmp_path / "mine.jsonl"
-    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n", encoding="utf-8")
-    return path
-
-
 def test_user_judgments_are_used(tmp_path: Path) -> None:
-    path = _jsonl(
+    path = judgments_file(
         tmp_path,
-        [
-            {"question_id": "TQ2", "answer": "It contains no gluten.", "grade": 4},
-            {"question_id": "TQ3", "answer": "Ask your doctor.", "grade": 1, "model": "x"},
-        ],
+        json.dumps({"question_id": "TQ2", "answer": "It contains no gluten.", "grade": 4}),
+        json.dumps({"question_id": "TQ3", "answer": "Ask your doctor.", "grade": 1, "model": "x"}),
     )
     samples = list(live_qa_judge_dataset(judgments=path))
     assert [s.id for s in samples] == ["TQ2-L1", "TQ3-L2"]
@@ -211,6 +203,6 @@ def test_user_judgments_are_used(tmp_path: Path) -> None:
 
 
 def test_user_judgments_must_name_a_live_qa_question(tmp_path: Path) -> None:
-    path = _jsonl(tmp_path, [{"question_id": "TQ999", "answer": "a", "grade": 2}])
+    path = judgments_file(tmp_path, json.dumps({"question_id": "TQ999", "answer": "a", "grade": 2}))
     with pytest.raises(DataError, match="line 1: field 'question_id'"):
         live_qa_judge_dataset(judgments=path)
