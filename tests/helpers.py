@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import (
     ChatMessage,
@@ -22,6 +23,7 @@ from inspect_ai.model import (
     get_model,
 )
 
+from liveqa_inspect import live_qa, live_qa_judge
 from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.judge import neutralise
 from liveqa_inspect.report import main
@@ -94,7 +96,14 @@ ANSWERS = {
     "amphetamine": "ANSWER-THREE",
     "cold sores": "",
 }
-LEVELS_BY_ANSWER = {"ANSWER-ONE": "1", "ANSWER-SEVEN": "0.70", "ANSWER-THREE": "0.3"}
+LEVELS_BY_ANSWER = {
+    "ANSWER-ONE": "1",
+    "ANSWER-SEVEN": "0.70",
+    "ANSWER-THREE": "0.3",
+    # For a subject giving one answer to every question: two such models differ by exactly 0.3.
+    "ANSWER-A": "1",
+    "ANSWER-B": "0.7",
+}
 
 
 def subject_script(prompt: str, _: GenerateConfig) -> str:
@@ -104,6 +113,69 @@ def subject_script(prompt: str, _: GenerateConfig) -> str:
 def judge_script(prompt: str, _: GenerateConfig) -> str:
     answer = between(prompt, "answer")
     return verdict(LEVELS_BY_ANSWER.get(answer, "0"), f"Graded {answer}.")
+
+
+def run_live_qa(
+    subject: Script = subject_script,
+    grader: Script | Model | list[Model] = judge_script,
+    *,
+    limit: int,
+    name: str = "model",
+    judge_name: str = "judge",
+    epochs: int | None = None,
+    reference_metrics: bool = False,
+    **args: object,
+) -> EvalLog:
+    """A successful live_qa run (`args` are its task arguments) of mockllm/`name` replying
+    `subject`, graded by `grader`: a script is mockllm/`judge_name`, a model passed in keeps
+    its calls to count, a list is a panel. Reference metrics are off unless asked for, as most
+    tests read only the judge's figures."""
+    bound = grader if isinstance(grader, Model | list) else scripted_model(grader, judge_name)
+    [log] = eval(
+        live_qa(reference_metrics=reference_metrics, **args),  # type: ignore[arg-type]
+        model=scripted_model(subject, name),
+        model_roles={"grader": bound},
+        limit=limit,
+        epochs=epochs,
+        display="none",
+    )
+    assert log.status == "success", log.error
+    return log
+
+
+def run_judge(
+    script: Script,
+    name: str = "judge",
+    *,
+    limit: int,
+    epochs: int | None = None,
+    grader: list[Model] | None = None,
+    **args: object,
+) -> EvalLog:
+    """A successful live_qa_judge run (`args` are its task arguments) measuring mockllm/`name`
+    replying `script`, or the `grader` jurors when those are bound."""
+    [log] = eval(
+        live_qa_judge(**args),
+        model=scripted_model(script, name),
+        model_roles={"grader": grader} if grader else None,
+        limit=limit,
+        epochs=epochs,
+        display="none",
+    )
+    assert log.status == "success", log.error
+    return log
+
+
+def run_bound_panel(panel: str, strict: list[str], limit: int) -> EvalLog:
+    """live_qa_judge measuring a panel bound to the grader role: a lenient juror (always 1) and
+    strict ones (always 0; a repeated name is the same model twice). The evaluated model says
+    0.3, so a panel that fell back to it would show."""
+    lenient = scripted_model(lambda *_: verdict("1"), "lenient")
+    models = {juror: scripted_model(lambda *_: verdict("0"), juror) for juror in strict}
+    jurors = [lenient, *(models[juror] for juror in strict)]
+    return run_judge(
+        lambda *_: verdict("0.3"), "evaluated", limit=limit, grader=jurors, panel=panel
+    )
 
 
 def human_metadata(levels: list[float]) -> list[dict[str, float]]:
@@ -118,14 +190,23 @@ def judgments_file(folder: Path, *lines: str) -> Path:
     return path
 
 
-def human_levels(data: Path) -> dict[tuple[str, str], float]:
+Humans = dict[tuple[str, str], float]
+"""The human level of each judged (question, answer), keyed as the judge prompt shows them."""
+
+
+def human_levels(data: Path) -> Humans:
     """The human level of each (question, answer) as the judge prompt shows them."""
-    levels: dict[tuple[str, str], float] = {}
+    levels: Humans = {}
     for sample in live_qa_judge_dataset(data=data):
         key = (neutralise(str(sample.input)), neutralise(sample.metadata["answer"]))
         assert levels.get(key, sample.metadata["human_level"]) == sample.metadata["human_level"]
         levels[key] = sample.metadata["human_level"]
     return levels
+
+
+def perfect(humans: Humans) -> Script:
+    """A judge giving each answer its human level (`humans` from human_levels): agreement 1."""
+    return lambda prompt, _: verdict(f"{humans[shown(prompt)]:g}")
 
 
 def figures(log: EvalLog, scorer: str | None = None) -> dict[str, float]:
