@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
 from inspect_ai import eval
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
@@ -214,6 +216,32 @@ def figures(log: EvalLog, scorer: str | None = None) -> dict[str, float]:
     assert log.results is not None
     found = next(s for s in log.results.scores if scorer is None or s.name == scorer)
     return {name: m.value for name, m in found.metrics.items()}
+
+
+# The real command ---------------------------------------------------------------------------
+
+
+def inspect_cli(
+    *args: str, log_dir: Path, env: Mapping[str, str | None], timeout: float
+) -> tuple[subprocess.CompletedProcess[str], list[EvalLog]]:
+    """`python -m inspect_ai <args>` as a user runs it, in a child process logging to `log_dir`,
+    with this environment and `env` over it (None unsets a variable). Returns the process and the
+    logs it wrote: `inspect eval` exits 0 even when the eval failed, so its log is what counts."""
+    before = set(_log_names(log_dir))
+    merged = {**os.environ, "INSPECT_LOG_DIR": str(log_dir), **env}
+    result = subprocess.run(
+        [sys.executable, "-m", "inspect_ai", *args],
+        check=False,
+        env={name: value for name, value in merged.items() if value is not None},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    return result, [read_eval_log(n) for n in _log_names(log_dir) if n not in before]
+
+
+def _log_names(log_dir: Path) -> list[str]:
+    return [info.name for info in list_eval_logs(str(log_dir))] if log_dir.exists() else []
 
 
 # Reading the report's output ------------------------------------------------------------------
