@@ -7,12 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import expert_qa_data, liveqa_data
+from tests.helpers import Humans, expert_qa_data, human_levels, liveqa_data
 
 
 @pytest.fixture(scope="session")
 def liveqa_data_dir() -> Path:
     return liveqa_data()
+
+
+@pytest.fixture(scope="session")
+def humans(liveqa_data_dir: Path) -> Humans:
+    """The human level of each judged (question, answer), read once a session: the NIST files
+    are read from the data folder itself, so no cache or environment is involved."""
+    return human_levels(liveqa_data_dir)
 
 
 async def _words(_self: object, text: str) -> int:

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import pytest
-from inspect_ai.log import EvalLog
+from inspect_ai import eval
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
@@ -22,6 +25,7 @@ from inspect_ai.model import (
     get_model,
 )
 
+from liveqa_inspect import live_qa, live_qa_judge
 from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.judge import neutralise
 from liveqa_inspect.report import main
@@ -43,7 +47,7 @@ Script = Callable[[str, GenerateConfig], str]
 
 
 def output(text: str) -> ModelOutput:
-    # usage is set so Inspect does not fetch a tokenizer (offline) to count tokens.
+    """A mockllm reply; usage is set so Inspect does not fetch a tokenizer (offline) to count."""
     result = ModelOutput.from_content(model="mockllm/model", content=text)
     result.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
     return result
@@ -94,7 +98,14 @@ ANSWERS = {
     "amphetamine": "ANSWER-THREE",
     "cold sores": "",
 }
-LEVELS_BY_ANSWER = {"ANSWER-ONE": "1", "ANSWER-SEVEN": "0.70", "ANSWER-THREE": "0.3"}
+LEVELS_BY_ANSWER = {
+    "ANSWER-ONE": "1",
+    "ANSWER-SEVEN": "0.70",
+    "ANSWER-THREE": "0.3",
+    # For a subject giving one answer to every question: two such models differ by exactly 0.3.
+    "ANSWER-A": "1",
+    "ANSWER-B": "0.7",
+}
 
 
 def subject_script(prompt: str, _: GenerateConfig) -> str:
@@ -106,9 +117,88 @@ def judge_script(prompt: str, _: GenerateConfig) -> str:
     return verdict(LEVELS_BY_ANSWER.get(answer, "0"), f"Graded {answer}.")
 
 
-def human_levels(data: Path) -> dict[tuple[str, str], float]:
+def run_live_qa(
+    subject: Script = subject_script,
+    grader: Script | Model | list[Model] = judge_script,
+    *,
+    limit: int,
+    name: str = "model",
+    judge_name: str = "judge",
+    epochs: int | None = None,
+    reference_metrics: bool = False,
+    **args: object,
+) -> EvalLog:
+    """A successful live_qa run (`args` are its task arguments) of mockllm/`name` replying
+    `subject`, graded by `grader`: a script is mockllm/`judge_name`, a model passed in keeps
+    its calls to count, a list is a panel. Reference metrics are off unless asked for, as most
+    tests read only the judge's figures."""
+    bound = grader if isinstance(grader, Model | list) else scripted_model(grader, judge_name)
+    [log] = eval(
+        live_qa(reference_metrics=reference_metrics, **args),  # type: ignore[arg-type]
+        model=scripted_model(subject, name),
+        model_roles={"grader": bound},
+        limit=limit,
+        epochs=epochs,
+        display="none",
+    )
+    assert log.status == "success", log.error
+    return log
+
+
+def run_judge(
+    script: Script,
+    name: str = "judge",
+    *,
+    limit: int,
+    epochs: int | None = None,
+    grader: list[Model] | None = None,
+    **args: object,
+) -> EvalLog:
+    """A successful live_qa_judge run (`args` are its task arguments) measuring mockllm/`name`
+    replying `script`, or the `grader` jurors when those are bound."""
+    [log] = eval(
+        live_qa_judge(**args),
+        model=scripted_model(script, name),
+        model_roles={"grader": grader} if grader else None,
+        limit=limit,
+        epochs=epochs,
+        display="none",
+    )
+    assert log.status == "success", log.error
+    return log
+
+
+def run_bound_panel(panel: str, strict: list[str], limit: int) -> EvalLog:
+    """live_qa_judge measuring a panel bound to the grader role: a lenient juror (always 1) and
+    strict ones (always 0; a repeated name is the same model twice). The evaluated model says
+    0.3, so a panel that fell back to it would show."""
+    lenient = scripted_model(lambda *_: verdict("1"), "lenient")
+    models = {juror: scripted_model(lambda *_: verdict("0"), juror) for juror in strict}
+    jurors = [lenient, *(models[juror] for juror in strict)]
+    return run_judge(
+        lambda *_: verdict("0.3"), "evaluated", limit=limit, grader=jurors, panel=panel
+    )
+
+
+def human_metadata(levels: list[float]) -> list[dict[str, float]]:
+    """Each sample's metadata as the agreement metrics read it: only its human level."""
+    return [{"human_level": level} for level in levels]
+
+
+def judgments_file(folder: Path, *lines: str) -> Path:
+    """A user's judgments.jsonl of these lines, written as given so a test can write bad ones."""
+    path = folder / "judgments.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+Humans = dict[tuple[str, str], float]
+"""The human level of each judged (question, answer), keyed as the judge prompt shows them."""
+
+
+def human_levels(data: Path) -> Humans:
     """The human level of each (question, answer) as the judge prompt shows them."""
-    levels: dict[tuple[str, str], float] = {}
+    levels: Humans = {}
     for sample in live_qa_judge_dataset(data=data):
         key = (neutralise(str(sample.input)), neutralise(sample.metadata["answer"]))
         assert levels.get(key, sample.metadata["human_level"]) == sample.metadata["human_level"]
@@ -116,11 +206,42 @@ def human_levels(data: Path) -> dict[tuple[str, str], float]:
     return levels
 
 
+def perfect(humans: Humans) -> Script:
+    """A judge giving each answer its human level (`humans` from human_levels): agreement 1."""
+    return lambda prompt, _: verdict(f"{humans[shown(prompt)]:g}")
+
+
 def figures(log: EvalLog, scorer: str | None = None) -> dict[str, float]:
     """One scorer's metrics by name (the first scorer's when none is named)."""
     assert log.results is not None
     found = next(s for s in log.results.scores if scorer is None or s.name == scorer)
     return {name: m.value for name, m in found.metrics.items()}
+
+
+# The real command ---------------------------------------------------------------------------
+
+
+def inspect_cli(
+    *args: str, log_dir: Path, env: Mapping[str, str | None], timeout: float
+) -> tuple[subprocess.CompletedProcess[str], list[EvalLog]]:
+    """`python -m inspect_ai <args>` as a user runs it, in a child process logging to `log_dir`,
+    with this environment and `env` over it (None unsets a variable). Returns the process and the
+    logs it wrote: `inspect eval` exits 0 even when the eval failed, so its log is what counts."""
+    before = set(_log_names(log_dir))
+    merged = {**os.environ, "INSPECT_LOG_DIR": str(log_dir), **env}
+    result = subprocess.run(
+        [sys.executable, "-m", "inspect_ai", *args],
+        check=False,
+        env={name: value for name, value in merged.items() if value is not None},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    return result, [read_eval_log(n) for n in _log_names(log_dir) if n not in before]
+
+
+def _log_names(log_dir: Path) -> list[str]:
+    return [info.name for info in list_eval_logs(str(log_dir))] if log_dir.exists() else []
 
 
 # Reading the report's output ------------------------------------------------------------------

@@ -16,26 +16,23 @@ from liveqa_inspect.agreement import (
     reference_spearman,
 )
 from liveqa_inspect.prompts import LIVEQA_SCALE
+from tests.helpers import human_metadata
 
 LEVELS = list(LIVEQA_SCALE.levels)
 
 HUMAN = [1.0, 0.7, 0.3, 0.0, 0.0, 0.3, 0.7, 1.0]
 
 
-def meta(levels: list[float]) -> list[dict[str, float]]:
-    return [{"human_level": level} for level in levels]
-
-
 def test_agreement_reads_reduced_scores() -> None:
     judge = [0.7, 0.7, 0.3, 0.0, 0.3, 0.3, 1.0, 1.0]
     assert_agreeing_epochs_change_nothing(
-        [agreement(LEVELS), confusion(LEVELS)], judge, metadata=meta(HUMAN)
+        [agreement(LEVELS), confusion(LEVELS)], judge, metadata=human_metadata(HUMAN)
     )
 
 
 def test_perfect_judge() -> None:
     values = run_metrics(
-        [agreement(LEVELS), confusion(LEVELS)], [[h] for h in HUMAN], metadata=meta(HUMAN)
+        [agreement(LEVELS), confusion(LEVELS)], [[h] for h in HUMAN], metadata=human_metadata(HUMAN)
     )
     assert values["exact_agreement"] == 1.0
     assert values["kappa_quadratic"] == pytest.approx(1.0)
@@ -48,7 +45,7 @@ def test_hand_checked_off_by_one_judge() -> None:
     # Each judge level one step above the human's (1 stays 1 -> one step below: 0.7).
     judge = [0.7, 1.0, 0.7, 0.3, 0.3, 0.7, 1.0, 0.7]
     values = run_metrics(
-        [agreement(LEVELS), confusion(LEVELS)], [[j] for j in judge], metadata=meta(HUMAN)
+        [agreement(LEVELS), confusion(LEVELS)], [[j] for j in judge], metadata=human_metadata(HUMAN)
     )
     assert values["exact_agreement"] == 0.0
     assert values["within_one"] == 1.0
@@ -62,7 +59,9 @@ def test_hand_checked_off_by_one_judge() -> None:
 
 
 def test_constant_judge_kappa_is_zero() -> None:
-    values = run_metrics([agreement(LEVELS)], [[0.3] for _ in HUMAN], metadata=meta(HUMAN))
+    values = run_metrics(
+        [agreement(LEVELS)], [[0.3] for _ in HUMAN], metadata=human_metadata(HUMAN)
+    )
     assert values["kappa_quadratic"] == pytest.approx(0.0)
     assert math.isnan(values["spearman_rho"])
 
@@ -74,6 +73,6 @@ def test_kappa_of_one_category_is_undefined() -> None:
 def test_reference_spearman_is_the_rank_correlation_per_metric() -> None:
     rouge = [0.9, 0.6, 0.4, 0.1, 0.2, 0.3, 0.5, 0.8]
     scores = [[{"rouge_l": r, "bleu_1": 0.5}] for r in rouge]
-    values = run_metrics([reference_spearman()], scores, metadata=meta(HUMAN))
+    values = run_metrics([reference_spearman()], scores, metadata=human_metadata(HUMAN))
     assert values["rouge_l_spearman_rho"] > 0.9
     assert math.isnan(values["bleu_1_spearman_rho"])

@@ -19,16 +19,13 @@ from liveqa_inspect.claims_metrics import (
     wrong_claim_detection,
 )
 from liveqa_inspect.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE, JudgePrompt
+from tests.helpers import human_metadata
 
 HUMAN = [5.0, 4.0, 3.0, 2.0, 1.0, 5.0, 2.0, 4.0, 1.0, 3.0]
 
 
-def meta(levels: list[float]) -> list[dict[str, float]]:
-    return [{"human_level": level} for level in levels]
-
-
 def detect(judge: list[list[float]], human: list[float]) -> dict[str, float]:
-    values = run_metrics([wrong_claim_detection()], judge, metadata=meta(human))
+    values = run_metrics([wrong_claim_detection()], judge, metadata=human_metadata(human))
     return {key: float(value) for key, value in values.items()}  # type: ignore[arg-type]
 
 
@@ -93,7 +90,7 @@ def test_every_claim_wrong_leaves_auroc_undefined() -> None:
 
 def test_majority_share_is_the_commonest_expert_level() -> None:
     human = [5.0, 5.0, 5.0, 4.0, 1.0]
-    values = run_metrics([majority_share()], [[3.0] for _ in human], metadata=meta(human))
+    values = run_metrics([majority_share()], [[3.0] for _ in human], metadata=human_metadata(human))
     assert values["majority_share"] == pytest.approx(0.6)
 
 
@@ -101,10 +98,12 @@ def test_rouge_l_spearman_hand_checked() -> None:
     # Ranks of the overlaps 1, 3, 2, 4; of the levels 1.5, 3.5, 1.5, 3.5. Centred: (-1.5, .5,
     # -.5, 1.5) and (-1, 1, -1, 1): rho = 4 / sqrt(5 * 4) = 2 / sqrt(5).
     values = run_metrics(
-        [rouge_l_spearman()], [[0.1], [0.5], [0.3], [0.9]], metadata=meta([2.0, 3.0, 2.0, 3.0])
+        [rouge_l_spearman()],
+        [[0.1], [0.5], [0.3], [0.9]],
+        metadata=human_metadata([2.0, 3.0, 2.0, 3.0]),
     )
     assert values["rouge_l_spearman_rho"] == pytest.approx(2 / math.sqrt(5))
-    flat = run_metrics([rouge_l_spearman()], [[0.2], [0.2]], metadata=meta([2.0, 3.0]))
+    flat = run_metrics([rouge_l_spearman()], [[0.2], [0.2]], metadata=human_metadata([2.0, 3.0]))
     assert math.isnan(float(flat["rouge_l_spearman_rho"]))  # type: ignore[arg-type]
 
 

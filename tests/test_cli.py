@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-from inspect_ai.log import list_eval_logs, read_eval_log
-
+from tests.helpers import inspect_cli
 from tests.openai_server import OpenAIServer
 
 JUDGE = "gpt-4o-2024-05-13"
@@ -25,26 +21,18 @@ def respond(messages: list[dict], model: str) -> str:
     return f"An answer to: {match.group(1) if match else '?'}"
 
 
-def run_cli(server: OpenAIServer, log_dir: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, **server.env(), "INSPECT_LOG_DIR": str(log_dir)}
-    command = [
-        sys.executable, "-m", "inspect_ai", "eval", "liveqa_inspect/live_qa",
-        "--model", f"openai/{SUBJECT}", "--model-role", f"grader=openai/{JUDGE}",
-        "--display", "none", *args,
-    ]  # fmt: skip
-    return subprocess.run(
-        command, check=False, env=env, capture_output=True, text=True, timeout=300
-    )
-
-
 def test_inspect_eval_live_qa_end_to_end(tmp_path: Path) -> None:
     with OpenAIServer(respond) as server:
-        result = run_cli(server, tmp_path, "--limit", "10")
+        result, logs = inspect_cli(
+            "eval", "liveqa_inspect/live_qa",
+            "--model", f"openai/{SUBJECT}", "--model-role", f"grader=openai/{JUDGE}",
+            "--display", "none", "--limit", "10",
+            log_dir=tmp_path, env=server.env(), timeout=300,
+        )  # fmt: skip
         assert result.returncode == 0, result.stderr
         judge_calls = server.count(lambda r: r.model == JUDGE)
         subject_calls = server.count(lambda r: r.model == SUBJECT)
-    [info] = list_eval_logs(str(tmp_path))
-    log = read_eval_log(info)
+    [log] = logs
     # inspect eval exits 0 even when the eval failed: the log's status is what counts.
     assert log.status == "success", log.error
     assert (judge_calls, subject_calls) == (10, 10)

@@ -5,35 +5,27 @@ from __future__ import annotations
 import math
 
 import pytest
-from inspect_ai import eval, score
+from inspect_ai import score
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Score
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 
-from liveqa_inspect import live_qa, live_qa_judge
 from liveqa_inspect.agreement import epoch_agreement
 from liveqa_inspect.scorer import live_qa_scorer
 from tests.helpers import (
     between,
     figures,
     judge_script,
+    run_judge,
+    run_live_qa,
     scripted_model,
-    subject_script,
     verdict,
 )
 
 
 def test_each_epoch_asks_the_judge_anew_and_keeps_its_level() -> None:
     judge = scripted_model(judge_script, "judge")
-    [log] = eval(
-        live_qa(reference_metrics=False),
-        model=scripted_model(subject_script),
-        model_roles={"grader": judge},
-        limit=2,
-        epochs=3,
-        display="none",
-    )
-    assert log.status == "success", log.error
+    log = run_live_qa(grader=judge, limit=2, epochs=3)
     assert len(judge.calls) == 2 * 3
     # The seed moves with the epoch, so a judge sampled above temperature 0 draws anew.
     assert sorted({config.seed for _, config in judge.calls}) == [42, 45, 48]
@@ -47,11 +39,9 @@ def test_epoch_agreement_is_one_for_a_deterministic_judge_and_less_for_a_noisy_o
         flips = config.seed == 45 and between(prompt, "answer").startswith("Noonan")
         return verdict("1" if flips else "0")
 
-    deterministic = scripted_model(lambda *_: verdict("0.3"), "steady")
-    [steady] = eval(live_qa_judge(), model=deterministic, limit=6, epochs=3, display="none")
+    steady = run_judge(lambda *_: verdict("0.3"), "steady", limit=6, epochs=3)
     assert figures(steady, "judge_agreement_scorer")["epoch_agreement"] == 1.0
-    [log] = eval(live_qa_judge(), model=scripted_model(noisy, "noisy"), limit=6, epochs=3,
-                 display="none")  # fmt: skip
+    log = run_judge(noisy, "noisy", limit=6, epochs=3)
     assert log.samples is not None
     flipping = {s.id for s in log.samples if str(s.metadata["answer"]).startswith("Noonan")}
     assert 0 < len(flipping) < 6
@@ -61,14 +51,7 @@ def test_epoch_agreement_is_one_for_a_deterministic_judge_and_less_for_a_noisy_o
 
 def test_rescoring_with_the_same_judge_makes_no_judge_call() -> None:
     judge = scripted_model(judge_script, "judge")
-    [log] = eval(
-        live_qa(reference_metrics=False),
-        model=scripted_model(subject_script),
-        model_roles={"grader": judge},
-        limit=3,
-        epochs=2,
-        display="none",
-    )
+    log = run_live_qa(grader=judge, limit=3, epochs=2)
     calls = len(judge.calls)
     assert calls == 3 * 2
     again = score(log, live_qa_scorer(), model_roles={"grader": judge}, action="overwrite")
@@ -88,13 +71,7 @@ def test_a_rerun_replays_a_retried_verdict_from_the_cache() -> None:
     judge = scripted_model(flaky, "judge")
 
     def run() -> list[float]:
-        [log] = eval(
-            live_qa(reference_metrics=False),
-            model=scripted_model(subject_script),
-            model_roles={"grader": judge},
-            limit=3,
-            display="none",
-        )
+        log = run_live_qa(grader=judge, limit=3)
         assert log.samples is not None
         return [float(s.scores["live_qa_scorer"].value) for s in log.samples]
 

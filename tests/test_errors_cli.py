@@ -6,9 +6,7 @@ time, as each spends most of its five seconds importing Inspect.
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +15,7 @@ import pytest
 from inspect_ai.log import list_eval_logs
 
 from liveqa_inspect.sources import LIVEQA_QUESTIONS, cache_dir, cached_path
+from tests.helpers import inspect_cli
 
 MAX_LINES = 15
 """A message and its blank lines; today's tracebacks ran to 220-275 lines."""
@@ -30,8 +29,8 @@ class Case:
     task: str
     args: list[str]
     expected: list[str]
-    env: dict[str, str] = field(default_factory=dict)
-    """Set for the run; an empty value unsets the variable."""
+    env: dict[str, str | None] = field(default_factory=dict)
+    """Set for the run; None unsets the variable."""
     display: list[str] = field(default_factory=lambda: ["--display", "none"])
     cached: bytes | None = None
     """Put in the run's cache as the questions file, before the run."""
@@ -58,7 +57,7 @@ def _cases(root: Path, data: Path) -> dict[str, Case]:
         '{"question_id": "TQ2", "answer": "Fluids.", "grade": ' + "4" * 5000 + "}\n",
         encoding="utf-8",
     )
-    offline = {"LIVEQA_DATA": "", "HTTPS_PROXY": REFUSED, "HTTP_PROXY": REFUSED, "NO_PROXY": ""}
+    offline = {"LIVEQA_DATA": None, "HTTPS_PROXY": REFUSED, "HTTP_PROXY": REFUSED, "NO_PROXY": None}
     return {
         "unknown_question": Case(
             "live_qa",
@@ -128,20 +127,15 @@ def _run(name: str, case: Case, root: Path) -> Run:
         _questions_in(cache).parent.mkdir(parents=True)
         _questions_in(cache).write_bytes(case.cached)
     env = {
-        **os.environ,
-        "INSPECT_LOG_DIR": str(home / "logs"),
         "INSPECT_CACHE_DIR": str(home / "inspect-cache"),
         "LIVEQA_INSPECT_CACHE_DIR": str(cache),
         **case.env,
     }
-    env = {key: value for key, value in env.items() if value}
-    command = [
-        sys.executable, "-m", "inspect_ai", "eval", f"liveqa_inspect/{case.task}",
-        "--model", "mockllm/model", *case.display, *case.args,
-    ]  # fmt: skip
-    result = subprocess.run(
-        command, check=False, env=env, capture_output=True, text=True, timeout=60
-    )
+    result, _ = inspect_cli(
+        "eval", f"liveqa_inspect/{case.task}", "--model", "mockllm/model",
+        *case.display, *case.args,
+        log_dir=home / "logs", env=env, timeout=60,
+    )  # fmt: skip
     return Run(case, home, result)
 
 

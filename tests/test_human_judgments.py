@@ -27,6 +27,7 @@ from liveqa_inspect.sources import (
     cached_path,
     fetch,
 )
+from tests.helpers import judgments_file
 
 
 def test_nist_file_raw_counts(liveqa_data_dir: Path) -> None:
@@ -126,17 +127,11 @@ def test_nist_file_that_is_not_utf8_or_missing(tmp_path: Path) -> None:
         parse_nist_judgments(tmp_path / "missing.txt")
 
 
-def _jsonl(tmp_path: Path, *lines: str) -> Path:
-    path = tmp_path / "judgments.jsonl"
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
-
-
 def test_user_judgments_good_input(tmp_path: Path) -> None:
     good = json.dumps({"question_id": "TQ12", "answer": "Rest and fluids.", "grade": 3})
     extra = json.dumps({"question_id": "TQ1", "answer": "No.", "grade": 1, "system": "mine"})
     regraded = json.dumps({"question_id": "TQ12", "answer": "Rest and fluids.", "grade": 4})
-    path = _jsonl(tmp_path, good, "", good, extra, "   ", regraded)
+    path = judgments_file(tmp_path, good, "", good, extra, "   ", regraded)
     judgments = parse_user_judgments(path)
     # The exact repeat on line 3 counts once; a different grade for the same answer is kept.
     assert [(j.question_id, j.answer, j.grade, j.level, j.junk, j.line) for j in judgments] == [
@@ -222,7 +217,7 @@ def test_user_judgments_bad_input_names_file_line_and_field(
 ) -> None:
     good = json.dumps({"question_id": "TQ12", "answer": "Rest.", "grade": 3})
     with pytest.raises(DataError, match=re.escape(f"judgments.jsonl {message}")) as caught:
-        parse_user_judgments(_jsonl(tmp_path, good, line))
+        parse_user_judgments(judgments_file(tmp_path, good, line))
     assert len(str(caught.value)) < 500
 
 
@@ -240,20 +235,20 @@ def test_a_bom_at_the_start_of_a_user_file_is_accepted(tmp_path: Path) -> None:
 def test_the_longest_answer_is_accepted_even_written_as_escapes(tmp_path: Path) -> None:
     # json.dumps writes each non-ASCII character as a 6-byte \\uXXXX escape by default.
     longest = json.dumps({"question_id": "TQ1", "answer": "\u00e9" * MAX_ANSWER_CHARS, "grade": 2})
-    [judgment] = parse_user_judgments(_jsonl(tmp_path, longest))
+    [judgment] = parse_user_judgments(judgments_file(tmp_path, longest))
     assert judgment.answer == "\u00e9" * MAX_ANSWER_CHARS
     over = json.dumps(
         {"question_id": "TQ1", "answer": "\u00e9" * (MAX_ANSWER_CHARS + 1), "grade": 2}
     )
     with pytest.raises(DataError, match="line 1: field 'answer' is 100001 characters"):
-        parse_user_judgments(_jsonl(tmp_path, over))
+        parse_user_judgments(judgments_file(tmp_path, over))
 
 
 def test_an_overlong_line_is_refused_with_its_number(tmp_path: Path) -> None:
     good = json.dumps({"question_id": "TQ12", "answer": "Rest.", "grade": 3})
     huge = json.dumps({"question_id": "TQ1", "answer": "a" * MAX_LINE_BYTES, "grade": 3})
     with pytest.raises(DataError, match=f"line 2 is longer than {MAX_LINE_BYTES} bytes"):
-        parse_user_judgments(_jsonl(tmp_path, good, huge))
+        parse_user_judgments(judgments_file(tmp_path, good, huge))
     nist = tmp_path / "qrels.txt"
     nist.write_text(f"1 4 fine\n2 4 {'a' * MAX_LINE_BYTES}\n", encoding="utf-8")
     with pytest.raises(DataError, match=f"line 2 is longer than {MAX_LINE_BYTES} bytes"):
@@ -262,7 +257,7 @@ def test_an_overlong_line_is_refused_with_its_number(tmp_path: Path) -> None:
 
 def test_empty_missing_or_non_utf8_user_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="holds no judgments"):
-        parse_user_judgments(_jsonl(tmp_path, ""))
+        parse_user_judgments(judgments_file(tmp_path, ""))
     empty = tmp_path / "empty.jsonl"
     empty.write_bytes(b"")
     with pytest.raises(DataError, match="holds no judgments"):
@@ -280,7 +275,9 @@ def test_the_judge_dataset_location_names_the_judgments_read(
 ) -> None:
     nist = liveqa_data_dir / LIVEQA_JUDGMENTS.filename
     assert live_qa_judge_dataset(data=liveqa_data_dir).location == str(nist)
-    own = _jsonl(tmp_path, json.dumps({"question_id": "TQ12", "answer": "Rest.", "grade": 3}))
+    own = judgments_file(
+        tmp_path, json.dumps({"question_id": "TQ12", "answer": "Rest.", "grade": 3})
+    )
     assert live_qa_judge_dataset(data=liveqa_data_dir, judgments=own).location == str(own)
     # A copy downloaded into the cache (placed there by hand here) is recorded as its URL.
     monkeypatch.delenv("LIVEQA_DATA")

@@ -6,7 +6,14 @@ from __future__ import annotations
 import pytest
 
 from liveqa_inspect.judge import build_judge_prompt, combine, neutralise, parse_verdict
-from liveqa_inspect.prompts import EXPERT_QA_JUDGE, LIVEQA_JUDGE, LIVEQA_SCALE, Scale
+from liveqa_inspect.prompts import (
+    CLAIM_CORRECTNESS_JUDGE,
+    CLAIM_SUPPORT_JUDGE,
+    EXPERT_QA_JUDGE,
+    LIVEQA_JUDGE,
+    LIVEQA_SCALE,
+    Scale,
+)
 
 
 def read(reply: str) -> float | None:
@@ -124,6 +131,16 @@ def test_expert_prompt_states_the_field() -> None:
     [
         (LIVEQA_JUDGE, "1", "78d46594a2d95e43be84e64ce171bd4b10482f08870e63e495ed03202196a262"),
         (EXPERT_QA_JUDGE, "1", "f9e784b2968cb9912fc8bbd368929a2f17cdd85011f6c2cb9c49781db913a763"),
+        (
+            CLAIM_CORRECTNESS_JUDGE,
+            "1",
+            "b3de997408b76dd01fad778b94e690bd17c7fbbae2f64a7fe05af1cb9112768e",
+        ),
+        (
+            CLAIM_SUPPORT_JUDGE,
+            "1",
+            "b078566026c14428abe25c079cf8b558db3a5fcef567aed650a614505829dfc0",
+        ),
     ],
 )
 def test_a_rewording_without_a_version_bump_fails(prompt, version: str, sha256: str) -> None:

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from inspect_ai import eval
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog
 
 from liveqa_inspect import live_qa
-from tests.helpers import scripted_model, subject_script
+from tests.helpers import inspect_cli, scripted_model, subject_script
 from tests.openai_server import Faults, OpenAIServer
 
 
@@ -30,7 +28,6 @@ def test_judges_ready_stops_a_run_whose_judge_has_no_key_before_any_answer(
     assert subject.calls == []  # no answer generated, none paid for
 
 
-
 # -- through the real `inspect eval` command against the local server ------------------------
 
 SUBJECT = "gpt-4o-mini-2024-07-18"
@@ -44,20 +41,15 @@ def answer_everything(messages: list[dict], model: str) -> str:
 def inspect_eval(
     server: OpenAIServer, tmp_path: Path, *args: str, subject: str = f"openai/{SUBJECT}"
 ) -> tuple[subprocess.CompletedProcess, EvalLog | None]:
-    env = {**os.environ, **server.env(), "INSPECT_LOG_DIR": str(tmp_path / "logs")}
-    env.pop("OTHER_API_KEY", None)
+    env: dict[str, str | None] = {**server.env(), "OTHER_API_KEY": None}
     if not subject.startswith("openai/"):
-        env.pop("OPENAI_API_KEY")  # the pinned default judge then has no key
-    command = [
-        sys.executable, "-m", "inspect_ai", "eval", "liveqa_inspect/live_qa",
-        "--model", subject, "-T", "reference_metrics=false",
+        env["OPENAI_API_KEY"] = None  # the pinned default judge then has no key
+    result, logs = inspect_cli(
+        "eval", "liveqa_inspect/live_qa", "--model", subject, "-T", "reference_metrics=false",
         "--limit", "4", "--display", "plain", *args,
-    ]  # fmt: skip
-    result = subprocess.run(
-        command, check=False, env=env, capture_output=True, text=True, timeout=180
-    )
-    logs = list_eval_logs(str(tmp_path / "logs")) if (tmp_path / "logs").exists() else []
-    return result, read_eval_log(logs[0]) if logs else None
+        log_dir=tmp_path / "logs", env=env, timeout=180,
+    )  # fmt: skip
+    return result, logs[0] if logs else None
 
 
 def test_the_default_judge_without_a_key_is_refused_in_a_few_lines_before_the_run(

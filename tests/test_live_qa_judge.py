@@ -15,7 +15,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 from inspect_ai import eval
-from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import SampleScore, Score
 
@@ -25,23 +24,19 @@ from liveqa_inspect.datasets.human_judgments import load_nist_judgments
 from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.sources import DataError
-from tests.helpers import figures, human_levels, scripted_model, shown, verdict
+from tests.helpers import (
+    Humans,
+    figures,
+    judgments_file,
+    perfect,
+    run_judge,
+    scripted_model,
+    shown,
+    verdict,
+)
 
 LEVELS = list(LIVEQA_SCALE.levels)
 LIMIT = 24
-
-
-@pytest.fixture(scope="module")
-def humans(liveqa_data_dir: Path) -> dict[tuple[str, str], float]:
-    return human_levels(liveqa_data_dir)
-
-
-def run_judge(script, limit: int | None = LIMIT, **args: object) -> EvalLog:
-    [log] = eval(
-        live_qa_judge(**args), model=scripted_model(script, "judge"), limit=limit, display="none"
-    )
-    assert log.status == "success", log.error
-    return log
 
 
 def test_dataset_counts_and_junk(liveqa_data_dir: Path) -> None:
@@ -112,11 +107,8 @@ def test_agreement_figures_match_the_former_implementation(liveqa_data_dir: Path
         assert values[f"{name}_ci_high"] == pytest.approx(high, abs=1e-12), name
 
 
-def test_a_perfect_judge_through_eval(humans) -> None:
-    def perfect(prompt: str, _: GenerateConfig) -> str:
-        return verdict(f"{humans[shown(prompt)]:g}")
-
-    log = run_judge(perfect)
+def test_a_perfect_judge_through_eval(humans: Humans) -> None:
+    log = run_judge(perfect(humans), limit=LIMIT)
     m = figures(log, "judge_agreement_scorer")
     assert m["exact_agreement"] == 1.0
     assert m["kappa_quadratic"] == pytest.approx(1.0)
@@ -131,17 +123,19 @@ def test_a_perfect_judge_through_eval(humans) -> None:
 
 
 def test_a_constant_judge_has_zero_kappa() -> None:
-    m = figures(run_judge(lambda *_: verdict("0.3")), "judge_agreement_scorer")
+    m = figures(run_judge(lambda *_: verdict("0.3"), limit=LIMIT), "judge_agreement_scorer")
     assert m["kappa_quadratic"] == pytest.approx(0.0)
     assert math.isnan(m["spearman_rho"])
 
 
-def test_a_judge_one_level_off_is_never_exact_but_always_within_one(humans) -> None:
+def test_a_judge_one_level_off_is_never_exact_but_always_within_one(
+    humans: Humans,
+) -> None:
     def off_by_one(prompt: str, _: GenerateConfig) -> str:
         index = LEVELS.index(humans[shown(prompt)])
         return verdict(f"{LEVELS[index + 1 if index < 3 else 2]:g}")
 
-    m = figures(run_judge(off_by_one), "judge_agreement_scorer")
+    m = figures(run_judge(off_by_one, limit=LIMIT), "judge_agreement_scorer")
     assert m["exact_agreement"] == 0.0
     assert m["within_one"] == 1.0
     assert m["bias"] > 0 and m["mae"] >= 0.3
@@ -218,29 +212,22 @@ def test_a_bound_grader_is_the_judge_measured() -> None:
     assert {s.scores["judge_agreement_scorer"].value for s in log.samples} == {1.0}
 
 
-def _jsonl(tmp_path: Path, rows: list[object]) -> Path:
-    path = tmp_path / "mine.jsonl"
-    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n", encoding="utf-8")
-    return path
-
-
 def test_user_judgments_are_used(tmp_path: Path) -> None:
-    path = _jsonl(
+    path = judgments_file(
         tmp_path,
-        [
-            {"question_id": "TQ2", "answer": "It contains no gluten.", "grade": 4},
-            {"question_id": "TQ3", "answer": "Ask your doctor.", "grade": 1, "model": "x"},
-        ],
+        json.dumps({"question_id": "TQ2", "answer": "It contains no gluten.", "grade": 4}),
+        json.dumps({"question_id": "TQ3", "answer": "Ask your doctor.", "grade": 1, "model": "x"}),
     )
     samples = list(live_qa_judge_dataset(judgments=path))
     assert [s.id for s in samples] == ["TQ2-L1", "TQ3-L2"]
     assert [s.metadata["human_level"] for s in samples] == [1.0, 0.0]
-    m = figures(run_judge(lambda *_: verdict("1"), judgments=str(path)), "judge_agreement_scorer")
+    log = run_judge(lambda *_: verdict("1"), limit=LIMIT, judgments=str(path))
+    m = figures(log, "judge_agreement_scorer")
     assert m["exact_agreement"] == 0.5
 
 
 def test_user_judgments_must_name_a_live_qa_question(tmp_path: Path) -> None:
-    path = _jsonl(tmp_path, [{"question_id": "TQ999", "answer": "a", "grade": 2}])
+    path = judgments_file(tmp_path, json.dumps({"question_id": "TQ999", "answer": "a", "grade": 2}))
     with pytest.raises(DataError, match="line 1: field 'question_id'"):
         live_qa_judge_dataset(judgments=path)
 

@@ -5,21 +5,20 @@ from __future__ import annotations
 import math
 
 import pytest
-from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig, Model
 from inspect_ai.scorer import Score
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 
-from liveqa_inspect import live_qa, live_qa_judge
 from liveqa_inspect.agreement import juror_agreement
 from liveqa_inspect.metrics import panel_figures
 from liveqa_inspect.prompts import LIVEQA_SCALE
 from tests.helpers import (
     between,
     figures,
+    run_bound_panel,
+    run_live_qa,
     scripted_model,
-    subject_script,
     verdict,
 )
 
@@ -43,16 +42,8 @@ def juror(index: int) -> Model:
 
 
 def run_panel(panel: str, jurors: list[Model] | None = None) -> EvalLog:
-    jurors = jurors or [juror(i) for i in range(3)]
-    [log] = eval(
-        live_qa(panel=panel, reference_metrics=False),  # type: ignore[arg-type]
-        model=scripted_model(subject_script),
-        model_roles={"grader": jurors},
-        limit=4,
-        display="none",
-    )
-    assert log.status == "success", log.error
-    return log
+    """live_qa on the four scripted answers, graded by the three scripted jurors by default."""
+    return run_live_qa(grader=jurors or [juror(i) for i in range(3)], limit=4, panel=panel)
 
 
 def by_answer(log: EvalLog) -> dict[str, Score]:
@@ -120,17 +111,7 @@ def test_a_single_judge_reports_no_panel_figures() -> None:
 
 def test_live_qa_judge_measures_a_bound_panel_and_each_juror() -> None:
     """Is a jury better than its best single judge? One command answers it."""
-    lenient = scripted_model(lambda *_: verdict("1"), "lenient")
-    strict = scripted_model(lambda *_: verdict("0"), "strict")
-    also_strict = scripted_model(lambda *_: verdict("0"), "strict2")
-    [log] = eval(
-        live_qa_judge(panel="majority"),
-        model=scripted_model(lambda *_: verdict("0.3"), "evaluated"),
-        model_roles={"grader": [lenient, strict, also_strict]},
-        limit=20,
-        display="none",
-    )
-    assert log.status == "success", log.error
+    log = run_bound_panel("majority", ["strict", "strict2"], limit=20)
     m = figures(log, "judge_agreement_scorer")
     humans = [s.metadata["human_level"] for s in log.samples]
     share_zero = humans.count(0.0) / len(humans)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import Task, eval
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.model import get_model
 from inspect_ai.solver import generate
 
 from liveqa_inspect.reference_metrics import (
@@ -23,6 +23,7 @@ from liveqa_inspect.reference_metrics import (
     reference_scores,
     rouge_l,
 )
+from tests.helpers import output
 
 
 def test_normalize_text_drops_case_punctuation_articles_and_extra_spaces() -> None:
@@ -115,13 +116,6 @@ def test_reference_scores_needs_a_reference() -> None:
         reference_scores("an answer", [])
 
 
-def _output(content: str) -> ModelOutput:
-    # usage is set so Inspect does not fetch a tokenizer (offline) to count tokens.
-    output = ModelOutput.from_content(model="mockllm/model", content=content)
-    output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-    return output
-
-
 def test_scorer_reports_each_metric_mean_through_inspect_eval(tmp_path: Path) -> None:
     dataset = MemoryDataset(
         [
@@ -135,7 +129,7 @@ def test_scorer_reports_each_metric_mean_through_inspect_eval(tmp_path: Path) ->
     )
     model = get_model(
         "mockllm/model",
-        custom_outputs=[_output("the cat sat on the mat"), _output("the cat sat")],
+        custom_outputs=[output("the cat sat on the mat"), output("the cat sat")],
     )
     task = Task(dataset=dataset, solver=generate(), scorer=reference_overlap())
     # One sample at a time, so the scripted outputs meet the samples in order.

@@ -11,12 +11,11 @@ import numpy as np
 import pytest
 from inspect_ai import Task, eval, task
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
+from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 
-from liveqa_inspect import live_qa, live_qa_judge
 from liveqa_inspect.agreement import FIGURES, agreement, confusion
 from liveqa_inspect.metric_keys import MAJORITY_SHARE, confusion_key
 from liveqa_inspect.prompts import LIVEQA_SCALE
@@ -25,16 +24,19 @@ from liveqa_inspect.report.loading import load
 from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, canvas, title
 from liveqa_inspect.report.stats import kappa_difference, mean_difference
 from tests.helpers import (
+    Humans,
     Script,
     between,
     figures,
-    human_levels,
     judge_script,
+    perfect,
     report,
+    run_bound_panel,
+    run_judge,
+    run_live_qa,
     scripted_model,
     section,
     shown,
-    subject_script,
     three,
     verdict,
     written,
@@ -50,30 +52,6 @@ def answering(answer: str) -> Script:
     return lambda *_: answer
 
 
-GRADES = {"ANSWER-A": "1", "ANSWER-B": "0.7"}
-
-
-def grading(prompt: str, config: GenerateConfig) -> str:
-    """The judge of the paired test: model A's answers 1, model B's 0.7, on every question."""
-    answer = between(prompt, "answer")
-    return verdict(GRADES[answer]) if answer in GRADES else judge_script(prompt, config)
-
-
-def run_live_qa(
-    subject: Script, judge: Script = grading, judge_name: str = "judge", limit: int = 6,
-    name: str = "model", **args: object,
-) -> EvalLog:  # fmt: skip
-    [log] = eval(
-        live_qa(reference_metrics=False, **args),  # type: ignore[arg-type]
-        model=scripted_model(subject, name),
-        model_roles={"grader": scripted_model(judge, judge_name)},
-        limit=limit,
-        display="none",
-    )
-    assert log.status == "success", log.error
-    return log
-
-
 def unreadable_zero(prompt: str, config: GenerateConfig) -> str:
     """The scripted judge, with no readable verdict for ANSWER-ZERO (those go unscored)."""
     return (
@@ -82,15 +60,7 @@ def unreadable_zero(prompt: str, config: GenerateConfig) -> str:
 
 
 def test_one_live_qa_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    [log] = eval(
-        live_qa(),
-        model=scripted_model(subject_script),
-        model_roles={"grader": scripted_model(unreadable_zero, "judge")},
-        limit=8,
-        epochs=2,
-        display="none",
-    )
-    assert log.status == "success", log.error
+    log = run_live_qa(grader=unreadable_zero, limit=8, epochs=2, reference_metrics=True)
     out = report(capsys, log.location, "--out", str(tmp_path))
     m = figures(log, "live_qa_scorer")
 
@@ -157,14 +127,7 @@ def test_a_panel_s_jurors_in_a_model_log(capsys: pytest.CaptureFixture[str]) -> 
         scripted_model(judge_script, "exact"),
         scripted_model(lambda *_: verdict("0"), "harsh"),
     ]
-    [log] = eval(
-        live_qa(reference_metrics=False),
-        model=scripted_model(subject_script),
-        model_roles={"grader": jurors},
-        limit=3,
-        display="none",
-    )
-    assert log.status == "success", log.error
+    log = run_live_qa(grader=jurors, limit=3)
     out = report(capsys, log.location)
     assert "judge: mockllm/exact+mockllm/harsh;" in out
     # TQ1-TQ3 are graded 1, 0.7 and 0.3 by one juror and 0 by the other.
@@ -258,24 +221,7 @@ def test_logs_not_graded_alike_are_flagged(
 # Judge logs ------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def humans(liveqa_data_dir: Path) -> dict[tuple[str, str], float]:
-    return human_levels(liveqa_data_dir)
-
-
-def run_judge(script: Script, name: str = "judge", limit: int = 20, **args: object) -> EvalLog:
-    [log] = eval(
-        live_qa_judge(), model=scripted_model(script, name), limit=limit, display="none", **args
-    )
-    assert log.status == "success", log.error
-    return log
-
-
-def perfect(humans: dict[tuple[str, str], float]) -> Script:
-    return lambda prompt, _: verdict(f"{humans[shown(prompt)]:g}")
-
-
-def test_one_judge_log(humans, capsys: pytest.CaptureFixture[str]) -> None:
+def test_one_judge_log(humans: Humans, capsys: pytest.CaptureFixture[str]) -> None:
     log = run_judge(perfect(humans), limit=20)
     out = report(capsys, log.location)
     m = figures(log, "judge_agreement_scorer")
@@ -312,7 +258,9 @@ def test_one_judge_log(humans, capsys: pytest.CaptureFixture[str]) -> None:
     assert heatmap == Path(log.location).with_name(Path(log.location).stem + "-confusion.png")
 
 
-def test_unscored_answers_and_epoch_agreement(humans, capsys: pytest.CaptureFixture[str]) -> None:
+def test_unscored_answers_and_epoch_agreement(
+    humans: Humans, capsys: pytest.CaptureFixture[str]
+) -> None:
     def script(prompt: str, config: GenerateConfig) -> str:
         return "no verdict" if "Noonan" in shown(prompt)[0] else perfect(humans)(prompt, config)
 
@@ -325,16 +273,7 @@ def test_unscored_answers_and_epoch_agreement(humans, capsys: pytest.CaptureFixt
 
 
 def test_a_bound_panel_shows_each_juror(capsys: pytest.CaptureFixture[str]) -> None:
-    lenient = scripted_model(lambda *_: verdict("1"), "lenient")
-    strict = scripted_model(lambda *_: verdict("0"), "strict")
-    [log] = eval(
-        live_qa_judge(panel="median"),
-        model=scripted_model(lambda *_: verdict("0.3"), "evaluated"),
-        model_roles={"grader": [lenient, strict, strict]},
-        limit=12,
-        display="none",
-    )
-    assert log.status == "success", log.error
+    log = run_bound_panel("median", ["strict", "strict"], limit=12)
     m = figures(log, "judge_agreement_scorer")
     out = report(capsys, log.location)
     assert (
@@ -357,12 +296,12 @@ def test_a_bound_panel_shows_each_juror(capsys: pytest.CaptureFixture[str]) -> N
 
 
 def test_several_judges_and_the_kappa_difference(
-    humans, capsys: pytest.CaptureFixture[str]
+    humans: Humans, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A perfect judge has kappa 1 on every resample, a constant one 0: the difference is -1
     with an interval of exactly [-1, -1]."""
-    good = run_judge(perfect(humans), "perfect")
-    flat = run_judge(lambda *_: verdict("0.3"), "constant")
+    good = run_judge(perfect(humans), "perfect", limit=20)
+    flat = run_judge(lambda *_: verdict("0.3"), "constant", limit=20)
     difference = kappa_difference(load(good.location), load(flat.location))
     assert (difference.value, difference.low, difference.high, difference.n) == (
         pytest.approx(-1.0), pytest.approx(-1.0), pytest.approx(-1.0), 20
@@ -389,7 +328,7 @@ def test_several_judges_and_the_kappa_difference(
     ]
 
 
-def test_a_kappa_difference_that_varies(humans) -> None:
+def test_a_kappa_difference_that_varies(humans: Humans) -> None:
     """A judge right on some answers and one level up on the others: over the same answers the
     paired difference is the difference of the two logs' own kappas, inside its interval."""
 
@@ -408,14 +347,9 @@ def test_a_kappa_difference_that_varies(humans) -> None:
     assert difference.low < expected < difference.high <= 0.0
 
 
-def test_judges_on_other_question_wordings_are_flagged(
-    humans, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_judges_on_other_question_wordings_are_flagged(capsys: pytest.CaptureFixture[str]) -> None:
     first = run_judge(lambda *_: verdict("0"), "a", limit=3)
-    [other] = eval(
-        live_qa_judge(question="original"), model=scripted_model(lambda *_: verdict("0"), "b"),
-        limit=3, display="none",
-    )  # fmt: skip
+    other = run_judge(lambda *_: verdict("0"), "b", limit=3, question="original")
     out = report(capsys, first.location, other.location)
     assert "WARNING: the logs differ in questions or items" in out
 

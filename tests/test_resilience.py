@@ -17,19 +17,16 @@ from __future__ import annotations
 import hashlib
 import html
 import math
-import os
 import re
-import subprocess
-import sys
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from inspect_ai.log import EvalLog, EvalSample, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
 from liveqa_inspect.prompts import INSTRUCTION
-from tests.helpers import liveqa_data
+from tests.helpers import inspect_cli, liveqa_data
 from tests.openai_server import Faults, OpenAIServer, RequestRecord, Responder
 
 SUBJECT = "gpt-4o-mini-2024-07-18"
@@ -142,22 +139,21 @@ class Dirs:
 
     def env(self) -> dict[str, str]:
         return {
-            "INSPECT_LOG_DIR": str(self.logs),
             "INSPECT_CACHE_DIR": str(self.cache / "inspect"),
             "LIVEQA_INSPECT_CACHE_DIR": str(self.cache / "liveqa"),
             "LIVEQA_DATA": str(liveqa_data()),
         }
 
 
-def inspect_cli(server: OpenAIServer, dirs: Dirs, *args: str) -> subprocess.CompletedProcess:
-    """`python -m inspect_ai <args>` against the server; fails the test on a non-zero exit."""
-    env = {**os.environ, **server.env(), **dirs.env()}
-    command = [sys.executable, "-m", "inspect_ai", *args, "--display", "none"]
-    result = subprocess.run(
-        command, check=False, env=env, capture_output=True, text=True, timeout=240
-    )
+def run_cli(server: OpenAIServer, dirs: Dirs, *args: str) -> list[EvalLog]:
+    """`python -m inspect_ai <args>` against the server, returning the logs it wrote; fails the
+    test on a non-zero exit."""
+    result, logs = inspect_cli(
+        *args, "--display", "none",
+        log_dir=dirs.logs, env={**server.env(), **dirs.env()}, timeout=240,
+    )  # fmt: skip
     assert result.returncode == 0, result.stderr[-4000:]
-    return result
+    return logs
 
 
 def role(model: str) -> str:
@@ -167,19 +163,13 @@ def role(model: str) -> str:
 
 def eval_live_qa(server: OpenAIServer, dirs: Dirs, *args: str) -> EvalLog:
     """Run live_qa (subject and pinned judge on the server) and return its only new log."""
-    before = set(logs_in(dirs.logs))
-    inspect_cli(
+    [log] = run_cli(
         server, dirs, "eval", "liveqa_inspect/live_qa",
         "--model", f"openai/{SUBJECT}", "-M", f"max_retries={SDK_RETRIES}",
         "--model-role", role(JUDGE), "-T", "reference_metrics=false",
         "--limit", str(N_QUESTIONS), *FAST, *args,
     )  # fmt: skip
-    [new] = [path for path in logs_in(dirs.logs) if path not in before]
-    return read_eval_log(new)
-
-
-def logs_in(log_dir: Path) -> list[str]:
-    return [info.name for info in list_eval_logs(str(log_dir))] if log_dir.exists() else []
+    return log
 
 
 def scores_of(log: EvalLog, scorer: str = "live_qa_scorer") -> dict[str, float]:
@@ -307,10 +297,7 @@ def test_eval_retry_finishes_without_regenerating_finished_samples(tmp_path: Pat
 
         seen = len(server.requests)
         server.responder = responder()  # the API is healthy again
-        before = set(logs_in(dirs.logs))
-        inspect_cli(server, dirs, "eval-retry", first.location)
-        [path] = [p for p in logs_in(dirs.logs) if p not in before]
-        second = read_eval_log(path)
+        [second] = run_cli(server, dirs, "eval-retry", first.location)
         retried = server.requests[seen:]
 
     assert second.status == "success", second.error
@@ -335,7 +322,7 @@ def test_rescoring_with_the_same_judge_is_served_from_the_cache(
     server, dirs, log = clean_run.server, clean_run.dirs, clean_run.log
     same = tmp_path / "same.eval"
     before = server.count()
-    inspect_cli(server, dirs, "score", log.location, *RESCORE, "--output-file", str(same))
+    run_cli(server, dirs, "score", log.location, *RESCORE, "--output-file", str(same))
     rescored = read_eval_log(str(same))
     assert rescored.status == "success", rescored.error
     assert scores_of(rescored) == scores_of(log)
@@ -349,8 +336,8 @@ def test_rescoring_with_another_judge_asks_it_once_a_sample(
     server, dirs, log = clean_run.server, clean_run.dirs, clean_run.log
     other = tmp_path / "other.eval"
     before = server.count()
-    inspect_cli(server, dirs, "score", log.location, *RESCORE,
-                "--model-role", role(OTHER_JUDGE), "--output-file", str(other))  # fmt: skip
+    run_cli(server, dirs, "score", log.location, *RESCORE,
+            "--model-role", role(OTHER_JUDGE), "--output-file", str(other))  # fmt: skip
     new = server.requests[before:]
     assert len(new) == N_QUESTIONS
     assert all(r.model == OTHER_JUDGE and r.status == 200 for r in new)
@@ -376,14 +363,12 @@ def test_live_qa_judge_agreement_survives_api_errors(tmp_path: Path) -> None:
     scripted judge gives it: the figures are those of a fault-free run, without running one."""
     dirs = Dirs(tmp_path / "logs", tmp_path / "cache")
     with OpenAIServer(responder(), faults=FAULTS, backlog=BACKLOG) as server:
-        inspect_cli(
+        [log] = run_cli(
             server, dirs, "eval", "liveqa_inspect/live_qa_judge",
             "--model", f"openai/{JUDGE}", "-M", f"max_retries={SDK_RETRIES}",
             "--limit", str(N_QUESTIONS), *FAST,
         )  # fmt: skip
         assert server.count(lambda r: r.status in (429, 500)) > 5
-    [path] = logs_in(dirs.logs)
-    log = read_eval_log(path)
     assert log.status == "success", log.error
     assert log.samples is not None and len(log.samples) == N_QUESTIONS
     for sample in log.samples:
