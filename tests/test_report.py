@@ -18,7 +18,15 @@ from inspect_ai.solver import Generate, TaskState, solver
 
 from liveqa_inspect import live_qa, live_qa_judge
 from liveqa_inspect.agreement import FIGURES, agreement, confusion
-from liveqa_inspect.metric_keys import MAJORITY_SHARE, confusion_key
+from liveqa_inspect.metric_keys import (
+    ALPHA,
+    INCORRECT_AUROC,
+    INCORRECT_F1,
+    INCORRECT_PRECISION,
+    INCORRECT_RECALL,
+    MAJORITY_SHARE,
+    confusion_key,
+)
 from liveqa_inspect.prompts import LIVEQA_SCALE
 from liveqa_inspect.report import main
 from liveqa_inspect.report.loading import load
@@ -171,7 +179,7 @@ def test_a_panel_s_jurors_in_a_model_log(capsys: pytest.CaptureFixture[str]) -> 
     assert section(out, "Panel: each juror's mean level") == [
         ["mockllm/exact", "0.667"], ["mockllm/harsh", "0.000"]
     ]  # fmt: skip
-    alpha = figures(log)["krippendorff_alpha"]
+    alpha = figures(log)[ALPHA]
     assert f"Jurors' ordinal Krippendorff's alpha: {three(alpha)}" in out
     [row] = section(out, "The judge's mean level")
     assert row[:3] == ["mockllm/model", "mockllm/exact+mockllm/harsh", "0.333"]
@@ -428,8 +436,8 @@ CLAIMS = [
     (1, 1, "Law"), (2, 1, "Law"), (5, 5, "Law"), (4, 5, "Medicine"), (3, 3, "Medicine"),
     (5, 4, "Medicine"), (5, 5, "Medicine"), (1, 2, "Physics"),
 ]  # fmt: skip
-DETECTION = {"incorrect_precision": 0.75, "incorrect_recall": 0.5, "incorrect_f1": 0.6,
-             "incorrect_auroc": 0.8}  # fmt: skip
+DETECTION = {INCORRECT_PRECISION: 0.75, INCORRECT_RECALL: 0.5, INCORRECT_F1: 0.6,
+             INCORRECT_AUROC: 0.8}  # fmt: skip
 
 
 @metric

@@ -33,7 +33,13 @@ from inspect_ai.scorer import (
 from inspect_ai.solver import TaskState
 
 from liveqa_inspect.agreement import rank_correlation
-from liveqa_inspect.metric_keys import floor_key
+from liveqa_inspect.metric_keys import (
+    INCORRECT_AUROC,
+    INCORRECT_F1,
+    INCORRECT_PRECISION,
+    INCORRECT_RECALL,
+    floor_key,
+)
 
 WRONG_AT_MOST = 2.0
 """Expert levels of a wrong claim: Likely incorrect (2) and Definitely incorrect (1)."""
@@ -63,10 +69,10 @@ def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
     precision = float(hits / flagged.sum()) if flagged.any() else math.nan
     if not wrong.any():
         return {
-            "incorrect_precision": precision,
-            "incorrect_recall": math.nan,
-            "incorrect_f1": math.nan,
-            "incorrect_auroc": math.nan,
+            INCORRECT_PRECISION: precision,
+            INCORRECT_RECALL: math.nan,
+            INCORRECT_F1: math.nan,
+            INCORRECT_AUROC: math.nan,
         }
     recall = hits / wrong.sum()
     f1 = 2 * hits / (flagged.sum() + wrong.sum())
@@ -78,10 +84,10 @@ def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
         # A low rating says "wrong": rank by the negated rating.
         auroc = float(roc_auc_score(wrong, -judge))
     return {
-        "incorrect_precision": precision,
-        "incorrect_recall": float(recall),
-        "incorrect_f1": float(f1),
-        "incorrect_auroc": auroc,
+        INCORRECT_PRECISION: precision,
+        INCORRECT_RECALL: float(recall),
+        INCORRECT_F1: float(f1),
+        INCORRECT_AUROC: auroc,
     }
 
 

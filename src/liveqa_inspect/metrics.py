@@ -27,7 +27,7 @@ from inspect_ai.scorer import (
 
 from liveqa_inspect.agreement import BOOTSTRAP_SEED, juror_levels
 from liveqa_inspect.judge import LEVEL_DIGITS
-from liveqa_inspect.metric_keys import juror_key, share_key
+from liveqa_inspect.metric_keys import ALPHA, MEAN, MEAN_CI, juror_key, share_key
 
 BOOTSTRAP_RESAMPLES = 10_000
 
@@ -60,8 +60,7 @@ def bootstrap_ci() -> Metric:
     """95% interval of the mean, seeded so the same log always reports the same interval."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        low, high = bootstrap_interval(_values(scores))
-        return {"ci_low": low, "ci_high": high}
+        return dict(zip(MEAN_CI, bootstrap_interval(_values(scores)), strict=True))
 
     return compute
 
@@ -95,7 +94,7 @@ def panel_figures() -> Metric:
         if len(names) < 2:
             return {}
         result = {
-            juror_key(name, "mean"): float(np.nanmean(column)) if (~np.isnan(column)).any()
+            juror_key(name, MEAN): float(np.nanmean(column)) if (~np.isnan(column)).any()
             else math.nan
             for name, column in zip(names, matrix.T, strict=True)
         }
@@ -104,7 +103,7 @@ def panel_figures() -> Metric:
             for row in matrix
         ]
         usable = [unit for unit in units if len(unit.score.value) >= 2]  # type: ignore[arg-type]
-        result["krippendorff_alpha"] = float(alpha(usable)) if usable else math.nan  # type: ignore[arg-type]
+        result[ALPHA] = float(alpha(usable)) if usable else math.nan  # type: ignore[arg-type]
         return result
 
     return compute

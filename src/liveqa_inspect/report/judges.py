@@ -16,6 +16,8 @@ import numpy as np
 from liveqa_inspect.agreement import FIGURES
 from liveqa_inspect.metric_keys import (
     EPOCH_AGREEMENT,
+    INCORRECT_AUROC,
+    INCORRECT_F1,
     MAJORITY_SHARE,
     ci_keys,
     confusion_key,
@@ -41,7 +43,7 @@ JUDGE_TABLE = {
     "bias": "bias",
     "mae": "MAE",
 }
-COMPARED_EXTRAS = ("incorrect_f1", "incorrect_auroc")
+COMPARED_EXTRAS = (INCORRECT_F1, INCORRECT_AUROC)
 RHO = "spearman_rho"
 EXACT = "exact_agreement"
 KAPPA = "kappa_quadratic"
