@@ -26,7 +26,13 @@ from liveqa_inspect.metric_keys import (
     parse_floor_key,
     parse_juror_key,
 )
-from liveqa_inspect.report.comparison import coverage, labels, setting, warnings
+from liveqa_inspect.report.comparison import (
+    coverage,
+    difference_table,
+    labels,
+    setting,
+    warnings,
+)
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_agreement, kappa_difference, levels
@@ -227,26 +233,11 @@ def judge_table(logs: Sequence[LoadedLog]) -> Table:
             log.scored,
             log.unscored,
         ]
-        for label, log in zip(labels(logs, lambda log: log.judge_label), logs, strict=True)
+        for label, log in zip(labels(logs), logs, strict=True)
     ]
     return Table(
         "Judges (value [95% CI: each log's seeded bootstrap])",
         ["judge", *JUDGE_TABLE.values(), *extras, "scored", "unscored"],
-        rows,
-    )
-
-
-def difference_table(logs: Sequence[LoadedLog]) -> Table:
-    names = labels(logs, lambda log: log.judge_label)
-    rows = []
-    for label, log in zip(names[1:], logs[1:], strict=True):
-        difference = kappa_difference(logs[0], log)
-        rows.append(
-            [label, difference.value, interval(difference.low, difference.high), difference.n]
-        )
-    return Table(
-        f"Kappa difference from {names[0]} (paired bootstrap 95% CI over the answers both graded)",
-        ["judge", "kappa difference", "95% CI", "shared"],
         rows,
     )
 
@@ -266,7 +257,7 @@ def kappa_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
         filename=f"{logs[0].path.stem}-judges.png",
         title=f"{logs[0].task}: quadratic kappa with the human levels (95% CI)",
         axis="quadratic weighted kappa",
-        labels=labels(logs, lambda log: log.judge_label),
+        labels=labels(logs),
         values=[value for value, _, _ in values],
         lows=[low for _, low, _ in values],
         highs=[high for _, _, high in values],
@@ -278,7 +269,10 @@ def judge_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     if len(logs) > 1:
         blocks: list[Block] = [f"{len(logs)} judge logs, compared with the first:"]
         blocks += [f"{n}. {log.path} ({log.judge_label})" for n, log in enumerate(logs, start=1)]
-        blocks += [*warnings(logs), *coverage(logs), judge_table(logs), difference_table(logs)]
+        blocks += [*warnings(logs), *coverage(logs), judge_table(logs)]
+        blocks.append(
+            difference_table(logs, kappa_difference, "kappa difference", "the answers both graded")
+        )
         return blocks, [*charts, kappa_chart(logs)]
     [log] = logs
     blocks = [*header(log), agreement_table(log)]
