@@ -25,17 +25,13 @@ from inspect_ai.scorer import (
     value_to_float,
 )
 
-from liveqa_inspect.agreement import BOOTSTRAP_SEED, juror_levels
+from liveqa_inspect.agreement import BOOTSTRAP_SEED, juror_levels, score_values
 from liveqa_inspect.judge import LEVEL_DIGITS
 from liveqa_inspect.metric_keys import ALPHA, MEAN, MEAN_CI, juror_key, share_key
 
 BOOTSTRAP_RESAMPLES = 10_000
 
 _to_float = value_to_float()
-
-
-def _values(scores: list[SampleScore]) -> np.ndarray:
-    return np.array([_to_float(score.score.value) for score in scores], dtype=float)
 
 
 def bootstrap_interval(values: np.ndarray) -> tuple[float, float]:
@@ -60,7 +56,7 @@ def bootstrap_ci() -> Metric:
     """95% interval of the mean, seeded so the same log always reports the same interval."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return dict(zip(MEAN_CI, bootstrap_interval(_values(scores)), strict=True))
+        return dict(zip(MEAN_CI, bootstrap_interval(score_values(scores)), strict=True))
 
     return compute
 
@@ -70,7 +66,7 @@ def level_share(levels: list[float]) -> Metric:
     """Share of graded samples at each level; with several epochs, averaged values match none."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        values = _values(scores)
+        values = score_values(scores)
         return {
             share_key(level): float(np.isclose(values, level).mean()) if len(values) else math.nan
             for level in levels
