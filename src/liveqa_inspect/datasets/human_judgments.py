@@ -21,7 +21,6 @@ from pathlib import Path
 from liveqa_inspect.sources import (
     LIVEQA_JUDGMENTS,
     DataError,
-    fetch,
     read_jsonl,
     read_lines,
     shown,
@@ -136,17 +135,6 @@ def parse_nist_judgments(path: Path) -> list[Judgment]:
         if text.strip()
     ]
     return _dedupe(judgments)
-
-
-def load_nist_judgments(
-    local: str | Path | None = None, include_junk: bool = True
-) -> list[Judgment]:
-    """The verified NIST judgments; `include_junk=False` leaves out the grade -2 answers.
-
-    `local` is passed to `fetch`: a folder holding the file, or the file, instead of the download.
-    """
-    judgments = parse_nist_judgments(fetch(LIVEQA_JUDGMENTS, local))
-    return [j for j in judgments if include_junk or not j.junk]
 
 
 def _too_long(answer: str) -> str:

@@ -95,12 +95,6 @@ def task_name(log: EvalLog) -> str:
     return log.eval.task.rsplit("/", 1)[-1]
 
 
-def scorer_results(log: EvalLog, name: str) -> EvalScore | None:
-    if log.results is None:
-        return None
-    return next((s for s in log.results.scores if s.name == name), None)
-
-
 def metric_values(found: EvalScore) -> dict[str, float]:
     # Inspect stores every metric value as a float, confusion counts included.
     return {key: float(m.value) for key, m in found.metrics.items()}
