@@ -19,13 +19,8 @@ from liveqa_inspect.datasets.human_judgments import (
     parse_user_judgments,
 )
 from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
-from liveqa_inspect.sources import (
-    LIVEQA_JUDGMENTS,
-    LIVEQA_QUESTIONS,
-    DataError,
-    cached_path,
-    fetch,
-)
+from liveqa_inspect.errors import DataError
+from liveqa_inspect.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, cached_path, fetch
 
 
 def test_nist_file_raw_counts(liveqa_data_dir: Path) -> None:

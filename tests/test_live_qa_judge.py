@@ -22,8 +22,9 @@ from liveqa_inspect import live_qa_judge
 from liveqa_inspect.agreement import agreement, agreement_figures, confusion
 from liveqa_inspect.datasets.human_judgments import Judgment, parse_nist_judgments
 from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
+from liveqa_inspect.errors import DataError
 from liveqa_inspect.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
-from liveqa_inspect.sources import LIVEQA_JUDGMENTS, DataError, fetch
+from liveqa_inspect.sources import LIVEQA_JUDGMENTS, fetch
 from tests.helpers import figures, human_levels, scripted_model, shown, verdict
 
 LEVELS = list(LIVEQA_SCALE.levels)

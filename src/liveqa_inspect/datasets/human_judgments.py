@@ -18,13 +18,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from liveqa_inspect.sources import (
-    LIVEQA_JUDGMENTS,
-    DataError,
-    read_jsonl,
-    read_lines,
-    shown,
-)
+from liveqa_inspect.errors import DataError, shown
+from liveqa_inspect.lines import read_jsonl, read_lines
+from liveqa_inspect.sources import LIVEQA_JUDGMENTS
 
 HUMAN_LEVELS: dict[int, float] = {4: 1.0, 3: 0.7, 2: 0.3, 1: 0.0, -2: 0.0}
 """NIST's grades on the judge's four levels; junk (-2) is the lowest."""
