@@ -206,7 +206,11 @@ def test_a_known_difference_between_two_models(capsys: pytest.CaptureFixture[str
         ["mockllm/b", "-0.300", "[-0.300, -0.300]", "5"]
     ]
     [chart] = written(out)
-    assert chart == Path(a.location).with_name(Path(a.location).stem + "-means.png")
+    assert chart == Path(a.location).with_name(Path(a.location).stem + "-models.png")
+    # A's own report writes its own chart beside the comparison's, not over it.
+    own = written(report(capsys, a.location))[0]
+    assert own == chart.with_name(Path(a.location).stem + "-means.png")
+    assert chart.is_file()
 
     # The same tables as Markdown, for a README.
     lines = report(capsys, a.location, b.location, "--markdown").splitlines()
@@ -223,6 +227,9 @@ def test_a_known_difference_between_two_models(capsys: pytest.CaptureFixture[str
     )
     assert "**Difference from mockllm/a (paired bootstrap 95% CI" in lines[header + 5]
     assert "| mockllm/b |       -0.300 | [-0.300, -0.300] |        5 |" in lines
+    # The figure as a Markdown image, where plain text names its path.
+    assert lines[-1].rstrip() == f"![{chart.name}]({chart})"
+    assert not any(line.startswith("figure: ") for line in lines)
 
 
 def test_a_paired_interval_spans_a_difference_that_varies(

@@ -137,9 +137,14 @@ def group_table(log: LoadedLog, key: str, title: str, note: str) -> Table:
 
 
 def means_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
+    """The models' means side by side, or one log's mean on its own.
+
+    Named apart (`-models`, `-means`), as a comparison is named after its first log and would
+    otherwise overwrite that log's own chart.
+    """
     nan = float("nan")
     return IntervalChart(
-        filename=f"{logs[0].path.stem}-means.png",
+        filename=f"{logs[0].path.stem}-{'models' if len(logs) > 1 else 'means'}.png",
         title=f"{logs[0].task}: the judge's mean level (95% CI)",
         axis="mean judge level",
         labels=labels(logs),
