@@ -8,13 +8,18 @@ from collections.abc import Callable, Sequence
 from liveqa_inspect.metric_keys import juror_names
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.stats import Estimate, humans_differ
-from liveqa_inspect.report.tables import Table, interval
+from liveqa_inspect.report.tables import Block, Table, interval
+
+
+def subject(log: LoadedLog) -> str:
+    """What a log stands for in a comparison: the judge of a judge log, the model of a model log."""
+    return log.judge_label if log.kind == "judge" else log.model
 
 
 def labels(logs: Sequence[LoadedLog]) -> list[str]:
-    """A unique row label for each log, naming what its row compares: the judge of a judge log,
-    the model of a model log; `#2`, `#3` on repeats (one model under two judges)."""
-    return juror_names(log.judge_label if log.kind == "judge" else log.model for log in logs)
+    """A unique row label for each log: its subject, `#2`, `#3` on repeats (one model under two
+    judges)."""
+    return juror_names(subject(log) for log in logs)
 
 
 def setting(log: LoadedLog) -> str:
@@ -100,3 +105,14 @@ def difference_table(
         [logs[0].kind, figure, "95% CI", "shared"],  # "model" or "judge", as labels name rows
         rows,
     )
+
+
+def comparison(
+    logs: Sequence[LoadedLog], noun: str, side_by_side: Table, differences: Table
+) -> list[Block]:
+    """A report on several logs: each numbered with its subject, then the warnings and coverage
+    notes before the tables they qualify, the logs side by side, and each one's difference from
+    the first."""
+    blocks: list[Block] = [f"{len(logs)} {noun} logs, compared with the first:"]
+    blocks += [f"{n}. {log.path} ({subject(log)})" for n, log in enumerate(logs, start=1)]
+    return [*blocks, *warnings(logs), *coverage(logs), side_by_side, differences]

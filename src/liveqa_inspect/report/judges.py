@@ -26,13 +26,7 @@ from liveqa_inspect.metric_keys import (
     parse_floor_key,
     parse_juror_key,
 )
-from liveqa_inspect.report.comparison import (
-    coverage,
-    difference_table,
-    labels,
-    setting,
-    warnings,
-)
+from liveqa_inspect.report.comparison import comparison, difference_table, labels, setting
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_agreement, kappa_difference, levels
@@ -267,12 +261,10 @@ def kappa_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
 def judge_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     charts: list[Chart] = [heatmap(log) for log in logs]
     if len(logs) > 1:
-        blocks: list[Block] = [f"{len(logs)} judge logs, compared with the first:"]
-        blocks += [f"{n}. {log.path} ({log.judge_label})" for n, log in enumerate(logs, start=1)]
-        blocks += [*warnings(logs), *coverage(logs), judge_table(logs)]
-        blocks.append(
-            difference_table(logs, kappa_difference, "kappa difference", "the answers both graded")
+        differences = difference_table(
+            logs, kappa_difference, "kappa difference", "the answers both graded"
         )
+        blocks = comparison(logs, "judge", judge_table(logs), differences)
         return blocks, [*charts, kappa_chart(logs)]
     [log] = logs
     blocks = [*header(log), agreement_table(log)]

@@ -16,13 +16,7 @@ from liveqa_inspect.metric_keys import (
     parse_juror_key,
     parse_share_key,
 )
-from liveqa_inspect.report.comparison import (
-    coverage,
-    difference_table,
-    labels,
-    setting,
-    warnings,
-)
+from liveqa_inspect.report.comparison import comparison, difference_table, labels, setting
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
@@ -171,12 +165,10 @@ def group_chart(log: LoadedLog, key: str, title: str) -> IntervalChart:
 
 def model_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     if len(logs) > 1:
-        blocks: list[Block] = [f"{len(logs)} {logs[0].task} logs, compared with the first:"]
-        blocks += [f"{n}. {log.path} ({log.model})" for n, log in enumerate(logs, start=1)]
-        blocks += [*warnings(logs), *coverage(logs), model_table(logs)]
-        blocks.append(
-            difference_table(logs, mean_difference, "difference", "the samples both scored")
+        differences = difference_table(
+            logs, mean_difference, "difference", "the samples both scored"
         )
+        blocks = comparison(logs, logs[0].task, model_table(logs), differences)
         return blocks, [means_chart(logs)]
     [log] = logs
     groups = GROUPS.get(log.task, ())
