@@ -1,5 +1,6 @@
-"""Logs side by side: their row labels, what makes their figures incomparable (said before any
-table that compares them), and each log's paired difference from the first."""
+"""Several logs in one report, model and judge logs alike: the logs listed, what makes their
+figures incomparable (said before any table that compares them), their row labels, and each log's
+paired difference from the first."""
 
 from __future__ import annotations
 
