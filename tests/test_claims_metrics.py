@@ -18,6 +18,12 @@ from liveqa_inspect.claims_metrics import (
     rouge_l_spearman,
     wrong_claim_detection,
 )
+from liveqa_inspect.metric_keys import (
+    INCORRECT_AUROC,
+    INCORRECT_F1,
+    INCORRECT_PRECISION,
+    INCORRECT_RECALL,
+)
 from liveqa_inspect.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE, JudgePrompt
 from tests.helpers import human_metadata
 
@@ -32,24 +38,24 @@ def detect(judge: list[list[float]], human: list[float]) -> dict[str, float]:
 def test_oracle_judge_finds_every_wrong_claim() -> None:
     values = detect([[h] for h in HUMAN], HUMAN)
     assert values == {
-        "incorrect_precision": 1.0,
-        "incorrect_recall": 1.0,
-        "incorrect_f1": 1.0,
-        "incorrect_auroc": 1.0,
+        INCORRECT_PRECISION: 1.0,
+        INCORRECT_RECALL: 1.0,
+        INCORRECT_F1: 1.0,
+        INCORRECT_AUROC: 1.0,
     }
 
 
 def test_constant_judges_rank_at_chance() -> None:
     lenient = detect([[5.0] for _ in HUMAN], HUMAN)
-    assert lenient["incorrect_auroc"] == 0.5
-    assert math.isnan(lenient["incorrect_precision"])  # nothing flagged
-    assert lenient["incorrect_recall"] == 0.0 and lenient["incorrect_f1"] == 0.0
+    assert lenient[INCORRECT_AUROC] == 0.5
+    assert math.isnan(lenient[INCORRECT_PRECISION])  # nothing flagged
+    assert lenient[INCORRECT_RECALL] == 0.0 and lenient[INCORRECT_F1] == 0.0
     strict = detect([[1.0] for _ in HUMAN], HUMAN)
-    assert strict["incorrect_auroc"] == 0.5
+    assert strict[INCORRECT_AUROC] == 0.5
     # Everything flagged: 4 of the 10 claims are wrong.
-    assert strict["incorrect_precision"] == pytest.approx(0.4)
-    assert strict["incorrect_recall"] == 1.0
-    assert strict["incorrect_f1"] == pytest.approx(2 * 4 / (10 + 4))
+    assert strict[INCORRECT_PRECISION] == pytest.approx(0.4)
+    assert strict[INCORRECT_RECALL] == 1.0
+    assert strict[INCORRECT_F1] == pytest.approx(2 * 4 / (10 + 4))
 
 
 def test_hand_checked_judge() -> None:
@@ -59,33 +65,31 @@ def test_hand_checked_judge() -> None:
     # AUROC: the wrong claims' ratings (3, 1) against the others' (5, 2, 4, 2): a wrong claim
     # rated lower counts 1, a tie 0.5: 3 beats 5 and 4 (2 of 4), 1 beats all 4: 6 / 8.
     assert detect([[j] for j in judge], human) == {
-        "incorrect_precision": pytest.approx(1 / 3),
-        "incorrect_recall": 0.5,
-        "incorrect_f1": pytest.approx(2 * 1 / (3 + 2)),
-        "incorrect_auroc": 0.75,
+        INCORRECT_PRECISION: pytest.approx(1 / 3),
+        INCORRECT_RECALL: 0.5,
+        INCORRECT_F1: pytest.approx(2 * 1 / (3 + 2)),
+        INCORRECT_AUROC: 0.75,
     }
 
 
 def test_epoch_means_are_flagged_up_to_two_and_a_half() -> None:
     # Means 2.5 (flagged), 2.75 (not), 3 and 5: only the first claim is flagged.
     values = detect([[2, 3], [3, 2.5], [3, 3], [5, 5]], [2.0, 1.0, 5.0, 4.0])
-    assert values["incorrect_precision"] == 1.0
-    assert values["incorrect_recall"] == 0.5
-    assert values["incorrect_auroc"] == 1.0  # the wrong claims' means 2.5, 2.75 rank lowest
+    assert values[INCORRECT_PRECISION] == 1.0
+    assert values[INCORRECT_RECALL] == 0.5
+    assert values[INCORRECT_AUROC] == 1.0  # the wrong claims' means 2.5, 2.75 rank lowest
 
 
 def test_without_wrong_claims_detection_is_undefined() -> None:
     values = detect([[2.0], [5.0], [4.0]], [5.0, 4.0, 3.0])
-    assert values["incorrect_precision"] == 0.0
-    assert all(
-        math.isnan(values[k]) for k in ("incorrect_recall", "incorrect_f1", "incorrect_auroc")
-    )
+    assert values[INCORRECT_PRECISION] == 0.0
+    assert all(math.isnan(values[k]) for k in (INCORRECT_RECALL, INCORRECT_F1, INCORRECT_AUROC))
 
 
 def test_every_claim_wrong_leaves_auroc_undefined() -> None:
     values = detect([[1.0], [4.0]], [1.0, 2.0])
-    assert values["incorrect_recall"] == 0.5
-    assert math.isnan(values["incorrect_auroc"])
+    assert values[INCORRECT_RECALL] == 0.5
+    assert math.isnan(values[INCORRECT_AUROC])
 
 
 def test_majority_share_is_the_commonest_expert_level() -> None:

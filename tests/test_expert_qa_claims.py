@@ -12,6 +12,7 @@ from inspect_ai.model import GenerateConfig
 from liveqa_inspect import expert_qa_claims
 from liveqa_inspect.datasets.expert_qa_claims import Aspect, expert_qa_claims_dataset
 from liveqa_inspect.judge import build_judge_prompt
+from liveqa_inspect.metric_keys import INCORRECT_AUROC, INCORRECT_F1
 from liveqa_inspect.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE
 from liveqa_inspect.scorer import correctness_fields, support_fields
 from tests.helpers import (
@@ -90,7 +91,7 @@ def test_an_oracle_judge_agrees_perfectly(aspect: str, oracle_logs: dict[str, Ev
     assert m["exact_agreement"] == 1.0
     assert m["kappa_quadratic"] == pytest.approx(1.0)
     if aspect == "correctness":
-        assert m["incorrect_f1"] == 1.0 and m["incorrect_auroc"] == 1.0
+        assert m[INCORRECT_F1] == 1.0 and m[INCORRECT_AUROC] == 1.0
         assert 0.0 < m["majority_share"] < 1.0
     else:
         assert "rouge_l_spearman_rho" in figures(log, "claim_passage_overlap")
@@ -105,8 +106,8 @@ def test_an_oracle_judge_agrees_perfectly(aspect: str, oracle_logs: dict[str, Ev
 def test_a_constant_judge_has_zero_kappa(constant_log: EvalLog) -> None:
     m = figures(constant_log, "claim_correctness_scorer")
     assert m["kappa_quadratic"] == pytest.approx(0.0)
-    assert m["incorrect_auroc"] == 0.5
-    assert m["incorrect_f1"] == 0.0  # nothing flagged
+    assert m[INCORRECT_AUROC] == 0.5
+    assert m[INCORRECT_F1] == 0.0  # nothing flagged
     first = constant_log.samples[0]
     score = first.scores["claim_correctness_scorer"]
     assert score.answer == first.metadata["claim"]

@@ -18,7 +18,7 @@ from liveqa_inspect.datasets.expert_qa_claims import (
     SUPPORT_LEVELS,
     expert_qa_claims_dataset,
 )
-from liveqa_inspect.sources import DataError
+from liveqa_inspect.errors import DataError
 from tests.helpers import expert_qa_data
 
 DATA = expert_qa_data()

@@ -16,7 +16,8 @@ from liveqa_inspect.datasets.expert_qa import (
     parse_records,
     record_to_sample,
 )
-from liveqa_inspect.sources import EXPERT_QA_FILES, ArgumentError, DataError, cached_path
+from liveqa_inspect.errors import ArgumentError, DataError
+from liveqa_inspect.sources import EXPERT_QA_FILES, cached_path
 from tests.helpers import expert_qa_data
 
 DATA = expert_qa_data()

@@ -15,18 +15,12 @@ from liveqa_inspect.datasets.human_judgments import (
     MAX_ANSWER_CHARS,
     MAX_LINE_BYTES,
     Judgment,
-    load_nist_judgments,
     parse_nist_judgments,
     parse_user_judgments,
 )
 from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
-from liveqa_inspect.sources import (
-    LIVEQA_JUDGMENTS,
-    LIVEQA_QUESTIONS,
-    DataError,
-    cached_path,
-    fetch,
-)
+from liveqa_inspect.errors import DataError
+from liveqa_inspect.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, cached_path, fetch
 from tests.helpers import judgments_file
 
 
@@ -40,7 +34,7 @@ def test_nist_file_raw_counts(liveqa_data_dir: Path) -> None:
 
 
 def test_nist_judgments_are_counted_once_with_junk_flagged(liveqa_data_dir: Path) -> None:
-    judgments = load_nist_judgments(liveqa_data_dir)
+    judgments = parse_nist_judgments(fetch(LIVEQA_JUDGMENTS, liveqa_data_dir))
     assert len(judgments) == 581
     assert Counter(j.grade for j in judgments) == {1: 396, 2: 72, 3: 71, 4: 25, -2: 17}
     assert len({j.question_id for j in judgments}) == 102
@@ -51,11 +45,6 @@ def test_nist_judgments_are_counted_once_with_junk_flagged(liveqa_data_dir: Path
     assert len({(j.question_id, j.answer, j.grade) for j in judgments}) == 581
     assert judgments[0].question_id == "TQ1" and judgments[0].line == 1
     assert [j.line for j in judgments] == sorted(j.line for j in judgments)
-
-    clean = load_nist_judgments(liveqa_data_dir, include_junk=False)
-    assert len(clean) == 564
-    assert not any(j.junk for j in clean)
-    assert clean == [j for j in judgments if not j.junk]
 
 
 def test_nist_duplicates_keep_the_first_line(tmp_path: Path) -> None:

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from liveqa_inspect.datasets.live_qa import live_qa_dataset, parse_questions, record_to_sample
-from liveqa_inspect.sources import LIVEQA_QUESTIONS, ArgumentError, DataError, cached_path
+from liveqa_inspect.errors import ArgumentError, DataError
+from liveqa_inspect.sources import LIVEQA_QUESTIONS, cached_path
 
 
 @pytest.fixture(scope="module")

@@ -20,10 +20,11 @@ from inspect_ai.scorer import SampleScore, Score
 
 from liveqa_inspect import live_qa_judge
 from liveqa_inspect.agreement import agreement, agreement_figures, confusion
-from liveqa_inspect.datasets.human_judgments import load_nist_judgments
+from liveqa_inspect.datasets.human_judgments import Judgment, parse_nist_judgments
 from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
+from liveqa_inspect.errors import DataError
 from liveqa_inspect.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
-from liveqa_inspect.sources import DataError
+from liveqa_inspect.sources import LIVEQA_JUDGMENTS, fetch
 from tests.helpers import (
     Humans,
     figures,
@@ -49,14 +50,19 @@ def test_dataset_counts_and_junk(liveqa_data_dir: Path) -> None:
     assert len({s.metadata["question_id"] for s in samples}) == 102
     without = list(live_qa_judge_dataset(data=liveqa_data_dir, include_junk=False))
     assert len(without) == 564
+    assert not any(s.metadata["junk"] for s in without)
     first = samples[0]
     assert first.id == "TQ1-L1"
     assert first.metadata["human_grade"] == 3 and first.metadata["human_level"] == 0.7
     assert len(first.target) == 3
 
 
+def nist_judgments(data: Path) -> list[Judgment]:
+    return parse_nist_judgments(fetch(LIVEQA_JUDGMENTS, data))
+
+
 def nist_levels(data: Path) -> np.ndarray:
-    return np.array([j.level for j in load_nist_judgments(data)])
+    return np.array([j.level for j in nist_judgments(data)])
 
 
 def test_a_perfect_judge_on_all_581_answers(liveqa_data_dir: Path) -> None:
@@ -95,7 +101,7 @@ PINNED = {
 
 
 def test_agreement_figures_match_the_former_implementation(liveqa_data_dir: Path) -> None:
-    judgments = load_nist_judgments(liveqa_data_dir)
+    judgments = nist_judgments(liveqa_data_dir)
     human = np.array([j.level for j in judgments])
     index = np.abs(human[:, None] - np.array(LEVELS)).argmin(axis=1)
     shift = np.array([(j.line % 3) - 1 for j in judgments])

@@ -11,6 +11,7 @@ from inspect_ai.scorer import Score
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 
 from liveqa_inspect.agreement import juror_agreement
+from liveqa_inspect.metric_keys import ALPHA
 from liveqa_inspect.metrics import panel_figures
 from liveqa_inspect.prompts import LIVEQA_SCALE
 from tests.helpers import (
@@ -94,19 +95,19 @@ def test_panel_metrics_name_each_juror_and_alpha() -> None:
     # unscored ANSWER-ZERO out of every metric).
     assert m["juror/mockllm/juror0/mean"] == pytest.approx((1 + 1 + 0.3) / 3)
     assert m["juror/mockllm/juror1/mean"] == pytest.approx((1 + 0.7) / 2)
-    assert -1.0 <= m["krippendorff_alpha"] < 1.0
+    assert -1.0 <= m[ALPHA] < 1.0
 
 
 def test_jurors_in_full_agreement_have_alpha_one() -> None:
     same = [scripted_model(lambda *_: verdict("0.7"), f"same{i}") for i in range(3)]
     m = figures(run_panel("mean", same), "live_qa_scorer")
-    assert m["krippendorff_alpha"] == 1.0
+    assert m[ALPHA] == 1.0
     assert m["mean"] == pytest.approx(0.7)
 
 
 def test_a_single_judge_reports_no_panel_figures() -> None:
     m = figures(run_panel("mean", [scripted_model(lambda *_: verdict("1"), "solo")]))
-    assert not any(key.startswith("juror/") or key == "krippendorff_alpha" for key in m)
+    assert not any(key.startswith("juror/") or key == ALPHA for key in m)
 
 
 def test_live_qa_judge_measures_a_bound_panel_and_each_juror() -> None:

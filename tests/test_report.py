@@ -17,7 +17,15 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 
 from liveqa_inspect.agreement import FIGURES, agreement, confusion
-from liveqa_inspect.metric_keys import MAJORITY_SHARE, confusion_key
+from liveqa_inspect.metric_keys import (
+    ALPHA,
+    INCORRECT_AUROC,
+    INCORRECT_F1,
+    INCORRECT_PRECISION,
+    INCORRECT_RECALL,
+    MAJORITY_SHARE,
+    confusion_key,
+)
 from liveqa_inspect.prompts import LIVEQA_SCALE
 from liveqa_inspect.report import main
 from liveqa_inspect.report.loading import load
@@ -134,7 +142,7 @@ def test_a_panel_s_jurors_in_a_model_log(capsys: pytest.CaptureFixture[str]) -> 
     assert section(out, "Panel: each juror's mean level") == [
         ["mockllm/exact", "0.667"], ["mockllm/harsh", "0.000"]
     ]  # fmt: skip
-    alpha = figures(log)["krippendorff_alpha"]
+    alpha = figures(log)[ALPHA]
     assert f"Jurors' ordinal Krippendorff's alpha: {three(alpha)}" in out
     [row] = section(out, "The judge's mean level")
     assert row[:3] == ["mockllm/model", "mockllm/exact+mockllm/harsh", "0.333"]
@@ -161,7 +169,11 @@ def test_a_known_difference_between_two_models(capsys: pytest.CaptureFixture[str
         ["mockllm/b", "-0.300", "[-0.300, -0.300]", "5"]
     ]
     [chart] = written(out)
-    assert chart == Path(a.location).with_name(Path(a.location).stem + "-means.png")
+    assert chart == Path(a.location).with_name(Path(a.location).stem + "-models.png")
+    # A's own report writes its own chart beside the comparison's, not over it.
+    own = written(report(capsys, a.location))[0]
+    assert own == chart.with_name(Path(a.location).stem + "-means.png")
+    assert chart.is_file()
 
     # The same tables as Markdown, for a README.
     lines = report(capsys, a.location, b.location, "--markdown").splitlines()
@@ -178,6 +190,9 @@ def test_a_known_difference_between_two_models(capsys: pytest.CaptureFixture[str
     )
     assert "**Difference from mockllm/a (paired bootstrap 95% CI" in lines[header + 5]
     assert "| mockllm/b |       -0.300 | [-0.300, -0.300] |        5 |" in lines
+    # The figure as a Markdown image, where plain text names its path.
+    assert lines[-1].rstrip() == f"![{chart.name}]({chart})"
+    assert not any(line.startswith("figure: ") for line in lines)
 
 
 def test_a_paired_interval_spans_a_difference_that_varies(
@@ -362,8 +377,8 @@ CLAIMS = [
     (1, 1, "Law"), (2, 1, "Law"), (5, 5, "Law"), (4, 5, "Medicine"), (3, 3, "Medicine"),
     (5, 4, "Medicine"), (5, 5, "Medicine"), (1, 2, "Physics"),
 ]  # fmt: skip
-DETECTION = {"incorrect_precision": 0.75, "incorrect_recall": 0.5, "incorrect_f1": 0.6,
-             "incorrect_auroc": 0.8}  # fmt: skip
+DETECTION = {INCORRECT_PRECISION: 0.75, INCORRECT_RECALL: 0.5, INCORRECT_F1: 0.6,
+             INCORRECT_AUROC: 0.8}  # fmt: skip
 
 
 @metric

@@ -19,17 +19,15 @@ from rich.console import Console
 from tenacity import wait_none
 
 from liveqa_inspect import sources
+from liveqa_inspect.errors import ArgumentError, DataError
+from liveqa_inspect.lines import read_jsonl, read_lines
 from liveqa_inspect.sources import (
     DOWNLOAD_ATTEMPTS,
     LIVEQA_QUESTIONS,
-    ArgumentError,
-    DataError,
     cache_dir,
     cached_path,
     fetch,
     location,
-    read_jsonl,
-    read_lines,
     sha256_of,
 )
 

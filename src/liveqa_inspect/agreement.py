@@ -20,7 +20,14 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric, value_to_float
 
-from liveqa_inspect.metric_keys import ci_keys, confusion_key, floor_key, juror_key, juror_names
+from liveqa_inspect.metric_keys import (
+    KAPPA,
+    ci_keys,
+    confusion_key,
+    floor_key,
+    juror_key,
+    juror_names,
+)
 
 AGREEMENT_RESAMPLES = 2_000
 BOOTSTRAP_SEED = 20170
@@ -105,7 +112,7 @@ PairStatistic = Callable[[Pairs], np.ndarray]
 AGREEMENT_STATISTICS: dict[str, PairStatistic] = {
     "exact_agreement": exact_agreement,
     "within_one": within_one,
-    "kappa_quadratic": quadratic_kappa,
+    KAPPA: quadratic_kappa,
     "spearman_rho": spearman,
     "mae": mean_absolute_error,
     "bias": mean_bias,
@@ -148,10 +155,14 @@ def agreement_figures(
 
 
 def human_levels(scores: list[SampleScore]) -> np.ndarray:
+    """Each item's human level, as its sample's metadata holds it."""
     return np.array([float((s.sample_metadata or {})["human_level"]) for s in scores])
 
 
-def judge_levels(scores: list[SampleScore]) -> np.ndarray:
+def score_values(scores: list[SampleScore]) -> np.ndarray:
+    """Each score's value as a float: the judge's level (averaged over epochs), or for
+    claim_passage_overlap the claim's ROUGE-L. Every metric reads the values through this one
+    conversion, so none can disagree with another on what a sample's value was."""
     return np.array([_to_float(s.score.value) for s in scores], dtype=float)
 
 
@@ -160,7 +171,7 @@ def agreement(levels: list[float]) -> Metric:
     """Every agreement figure of the judge (or panel), each with a seeded bootstrap interval."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return agreement_figures(judge_levels(scores), human_levels(scores), levels)
+        return agreement_figures(score_values(scores), human_levels(scores), levels)
 
     return compute
 
@@ -170,7 +181,7 @@ def confusion(levels: list[float]) -> Metric:
     """Counts of (human level, judge level) pairs: `human_<h>/judge_<j>`, every cell."""
 
     def compute(scores: list[SampleScore]) -> dict[str, int]:
-        p = Pairs(judge_levels(scores), human_levels(scores), levels)
+        p = Pairs(score_values(scores), human_levels(scores), levels)
         k = len(levels)
         counts = np.bincount(p.h[0] * k + p.j[0], minlength=k * k).reshape(k, k)
         return {

@@ -28,28 +28,23 @@ from inspect_ai.scorer import (
     Target,
     metric,
     scorer,
-    value_to_float,
 )
 from inspect_ai.solver import TaskState
 
-from liveqa_inspect.agreement import rank_correlation
-from liveqa_inspect.metric_keys import floor_key
+from liveqa_inspect.agreement import human_levels, rank_correlation, score_values
+from liveqa_inspect.metric_keys import (
+    INCORRECT_AUROC,
+    INCORRECT_F1,
+    INCORRECT_PRECISION,
+    INCORRECT_RECALL,
+    floor_key,
+)
 
 WRONG_AT_MOST = 2.0
 """Expert levels of a wrong claim: Likely incorrect (2) and Definitely incorrect (1)."""
 
 FLAG_AT_MOST = 2.5
 """Judge levels that flag a claim as wrong: 1 or 2, or an epoch mean nearer 2 than 3."""
-
-_to_float = value_to_float()
-
-
-def _levels(scores: list[SampleScore]) -> tuple[np.ndarray, np.ndarray]:
-    """(judge levels, expert levels) of the scored claims."""
-    judge = np.array([_to_float(s.score.value) for s in scores], dtype=float)
-    human = np.array([float((s.sample_metadata or {})["human_level"]) for s in scores])
-    return judge, human
-
 
 def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
     """Precision, recall, F1 and AUROC of the judge at finding the experts' wrong claims.
@@ -63,10 +58,10 @@ def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
     precision = float(hits / flagged.sum()) if flagged.any() else math.nan
     if not wrong.any():
         return {
-            "incorrect_precision": precision,
-            "incorrect_recall": math.nan,
-            "incorrect_f1": math.nan,
-            "incorrect_auroc": math.nan,
+            INCORRECT_PRECISION: precision,
+            INCORRECT_RECALL: math.nan,
+            INCORRECT_F1: math.nan,
+            INCORRECT_AUROC: math.nan,
         }
     recall = hits / wrong.sum()
     f1 = 2 * hits / (flagged.sum() + wrong.sum())
@@ -78,10 +73,10 @@ def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
         # A low rating says "wrong": rank by the negated rating.
         auroc = float(roc_auc_score(wrong, -judge))
     return {
-        "incorrect_precision": precision,
-        "incorrect_recall": float(recall),
-        "incorrect_f1": float(f1),
-        "incorrect_auroc": auroc,
+        INCORRECT_PRECISION: precision,
+        INCORRECT_RECALL: float(recall),
+        INCORRECT_F1: float(f1),
+        INCORRECT_AUROC: auroc,
     }
 
 
@@ -90,7 +85,7 @@ def wrong_claim_detection() -> Metric:
     """incorrect_precision, incorrect_recall, incorrect_f1 and incorrect_auroc (see `detection`)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return detection(*_levels(scores))
+        return detection(score_values(scores), human_levels(scores))
 
     return compute
 
@@ -100,7 +95,7 @@ def majority_share() -> Metric:
     """Share of the commonest expert level among the scored claims; NaN with none."""
 
     def compute(scores: list[SampleScore]) -> float:
-        _, human = _levels(scores)
+        human = human_levels(scores)
         if len(human) == 0:
             return math.nan
         _, counts = np.unique(human, return_counts=True)
@@ -114,8 +109,8 @@ def rouge_l_spearman() -> Metric:
     """rouge_l_spearman_rho: rank correlation of the scores' ROUGE-L with the expert level."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        overlap, human = _levels(scores)
-        return {floor_key("rouge_l"): float(rank_correlation(overlap, human)[0])}
+        rho = rank_correlation(score_values(scores), human_levels(scores))
+        return {floor_key("rouge_l"): float(rho[0])}
 
     return compute
 

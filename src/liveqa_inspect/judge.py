@@ -23,8 +23,8 @@ from inspect_ai.model._model import active_model
 from inspect_ai.scorer import Score
 from inspect_ai.util import LimitExceededError, collect
 
+from liveqa_inspect.errors import ArgumentError
 from liveqa_inspect.prompts import JudgePrompt, Scale
-from liveqa_inspect.sources import ArgumentError
 
 DEFAULT_JUDGE = "openai/gpt-4o-2024-05-13"
 """HELM's live_qa judge, pinned by date so a run is repeatable; override with the grader role."""

@@ -81,9 +81,21 @@ MEAN = "mean"
 MEAN_CI: tuple[str, str] = ("ci_low", "ci_high")
 """The judged tasks' headline and its interval bounds, as `metrics.bootstrap_ci` names them."""
 ALPHA = "krippendorff_alpha"
+"""A panel's ordinal Krippendorff's alpha over its jurors' verdicts, as `metrics.panel_figures`
+writes it."""
+KAPPA = "kappa_quadratic"
+"""Quadratic-weighted kappa with the human levels: a judge log's headline, and the figure that
+marks a scorer as the agreement scorer."""
 EPOCH_AGREEMENT = "epoch_agreement"
 MAJORITY_SHARE = "majority_share"
 """The no-model floor of exact agreement: the share of items at the most common human level."""
+
+# How well a claims correctness judge finds the claims experts found wrong, as
+# `claims_metrics.wrong_claim_detection` writes them.
+INCORRECT_PRECISION = "incorrect_precision"
+INCORRECT_RECALL = "incorrect_recall"
+INCORRECT_F1 = "incorrect_f1"
+INCORRECT_AUROC = "incorrect_auroc"
 
 
 def parse_share_key(key: str) -> float | None:

@@ -25,17 +25,13 @@ from inspect_ai.scorer import (
     value_to_float,
 )
 
-from liveqa_inspect.agreement import BOOTSTRAP_SEED, juror_levels
+from liveqa_inspect.agreement import BOOTSTRAP_SEED, juror_levels, score_values
 from liveqa_inspect.judge import LEVEL_DIGITS
-from liveqa_inspect.metric_keys import juror_key, share_key
+from liveqa_inspect.metric_keys import ALPHA, MEAN, MEAN_CI, juror_key, share_key
 
 BOOTSTRAP_RESAMPLES = 10_000
 
 _to_float = value_to_float()
-
-
-def _values(scores: list[SampleScore]) -> np.ndarray:
-    return np.array([_to_float(score.score.value) for score in scores], dtype=float)
 
 
 def bootstrap_interval(values: np.ndarray) -> tuple[float, float]:
@@ -60,8 +56,7 @@ def bootstrap_ci() -> Metric:
     """95% interval of the mean, seeded so the same log always reports the same interval."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        low, high = bootstrap_interval(_values(scores))
-        return {"ci_low": low, "ci_high": high}
+        return dict(zip(MEAN_CI, bootstrap_interval(score_values(scores)), strict=True))
 
     return compute
 
@@ -71,7 +66,7 @@ def level_share(levels: list[float]) -> Metric:
     """Share of graded samples at each level; with several epochs, averaged values match none."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        values = _values(scores)
+        values = score_values(scores)
         return {
             share_key(level): float(np.isclose(values, level).mean()) if len(values) else math.nan
             for level in levels
@@ -95,7 +90,7 @@ def panel_figures() -> Metric:
         if len(names) < 2:
             return {}
         result = {
-            juror_key(name, "mean"): float(np.nanmean(column)) if (~np.isnan(column)).any()
+            juror_key(name, MEAN): float(np.nanmean(column)) if (~np.isnan(column)).any()
             else math.nan
             for name, column in zip(names, matrix.T, strict=True)
         }
@@ -104,7 +99,7 @@ def panel_figures() -> Metric:
             for row in matrix
         ]
         usable = [unit for unit in units if len(unit.score.value) >= 2]  # type: ignore[arg-type]
-        result["krippendorff_alpha"] = float(alpha(usable)) if usable else math.nan  # type: ignore[arg-type]
+        result[ALPHA] = float(alpha(usable)) if usable else math.nan  # type: ignore[arg-type]
         return result
 
     return compute

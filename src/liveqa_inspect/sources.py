@@ -9,23 +9,13 @@ Offline, a run stops at once with a DataError saying which file is missing and w
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import reprlib
-import sys
 import uuid
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 
 import httpx
-from inspect_ai._util.error import (  # inspect-evals-lint: ignore[private_api_imports] -- no public
-    PrerequisiteError,  # export of the error Inspect's CLI prints without a traceback
-)
-from inspect_ai.util import display_type
 from platformdirs import user_cache_dir
-from rich.markup import escape
 from tenacity import (
     Retrying,
     retry_if_exception,
@@ -33,6 +23,8 @@ from tenacity import (
     stop_after_delay,
     wait_exponential,
 )
+
+from liveqa_inspect.errors import DataError
 
 LIVEQA_REPO = "abachaa/LiveQA_MedicalTask_TREC2017"
 LIVEQA_COMMIT = "3f5a42ccbaa0b8ff1c665a6dc23785740ab0f09f"
@@ -133,62 +125,6 @@ EXPERT_QA_FILES: dict[tuple[str, str], Asset] = {
     ("domain", "validation"): EXPERT_QA_DOMAIN_VALIDATION,
     ("random", "validation"): EXPERT_QA_RANDOM_VALIDATION,
 }
-
-
-class LiveQAError(PrerequisiteError):
-    """A problem the user can fix, said in one message.
-
-    Inspect's CLI prints a PrerequisiteError as its message alone, without a traceback; the message
-    is rendered as rich markup there, so it is escaped (a path like `runs/[draft]` stays intact).
-    """
-
-    def __init__(self, message: str) -> None:
-        super().__init__(f"[bold]ERROR[/bold]: {escape(message)}")
-        self.args = (message,)
-        _report_when_display_is_none()
-
-
-class DataError(LiveQAError, RuntimeError):
-    """A data file is missing, unreachable, altered or malformed; the message says how to fix it."""
-
-
-class ArgumentError(LiveQAError, ValueError):
-    """A task argument has a value the task does not know; the message lists the allowed ones."""
-
-
-class _ReportingHook:
-    """Makes `--display none` show our errors too.
-
-    inspect_ai 0.3.285 prints a PrerequisiteError through its rich console, which `--display none`
-    silences, so the run would exit 1 with no word of why. This wraps the hook Inspect installed:
-    our message goes to stderr in that case, and everything else to Inspect's hook as before.
-    """
-
-    def __init__(self, previous: Callable[..., object]) -> None:
-        self.previous = previous
-
-    def __call__(
-        self, kind: type[BaseException], error: BaseException, trace: TracebackType | None
-    ) -> None:
-        if isinstance(error, LiveQAError) and display_type() == "none":
-            print(f"\nERROR: {error}\n", file=sys.stderr, flush=True)
-        else:
-            self.previous(kind, error, trace)
-
-
-def _report_when_display_is_none() -> None:
-    # Installed when an error is made, so by then Inspect's CLI has installed its own hook.
-    if not isinstance(sys.excepthook, _ReportingHook):
-        sys.excepthook = _ReportingHook(sys.excepthook)
-
-
-_SHOWN = reprlib.Repr()
-_SHOWN.maxstring = _SHOWN.maxother = 80
-
-
-def shown(value: object) -> str:
-    """A value as an error message quotes it: a 50 MB string or a deep object is cut short."""
-    return _SHOWN.repr(value)
 
 
 def cache_dir() -> Path:
@@ -350,67 +286,3 @@ def _save(content: bytes, dest: Path, env_var: str) -> None:
         ) from error
     finally:
         partial.unlink(missing_ok=True)
-
-
-def read_lines(path: Path, max_bytes: int | None = None) -> Iterator[tuple[int, str]]:
-    """(line number, text without its line break) for each line of a UTF-8 file.
-
-    A byte order mark at the start is dropped, as editors on Windows write one. With `max_bytes`
-    a line is read at most that long (plus its line break): a longer one raises DataError having
-    held only that much, so a 50 MB line never sits in memory. DataError names a line that is not
-    UTF-8.
-    """
-    limit = -1 if max_bytes is None else max_bytes + 2
-    with path.open("rb") as f:
-        for number, raw in enumerate(iter(lambda: f.readline(limit), b""), start=1):
-            body = raw.rstrip(b"\r\n")
-            if max_bytes is not None and len(body) > max_bytes:
-                raise DataError(
-                    f"{path} line {number} is longer than {max_bytes} bytes, the limit for this "
-                    "file; it was not read further."
-                )
-            try:
-                text = body.decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise DataError(
-                    f"{path} line {number}: not UTF-8 text ({error}); save the file as UTF-8."
-                ) from error
-            yield number, text.removeprefix("\ufeff") if number == 1 else text
-
-
-@dataclass(frozen=True)
-class OverlongInteger:
-    """A JSON integer with more digits than Python's int() reads (4300 by default).
-
-    It stands in for the number so a field check can name the field, instead of the whole line
-    failing with Python's bare ValueError.
-    """
-
-    digits: int
-
-    def __repr__(self) -> str:
-        return f"an integer of {self.digits} digits"
-
-
-def _json_int(digits: str) -> int | OverlongInteger:
-    try:
-        return int(digits)
-    except ValueError:
-        return OverlongInteger(len(digits.lstrip("-")))
-
-
-def read_jsonl(path: Path, max_line_bytes: int | None = None) -> Iterator[tuple[int, object]]:
-    """(line number, value) for each non-blank line; DataError names a line that is not JSON.
-
-    Lines are read as `read_lines` reads them, `max_line_bytes` at most.
-    """
-    for number, line in read_lines(path, max_line_bytes):
-        if not line.strip():
-            continue
-        try:
-            value = json.loads(line, parse_int=_json_int)
-        except json.JSONDecodeError as error:
-            raise DataError(f"{path} line {number}: not valid JSON ({error}).") from error
-        except RecursionError as error:
-            raise DataError(f"{path} line {number}: not valid JSON (nested too deeply).") from error
-        yield number, value

@@ -24,6 +24,7 @@ from liveqa_inspect.datasets.expert_qa import Split, Subset, expert_qa_dataset
 from liveqa_inspect.datasets.expert_qa_claims import Aspect, expert_qa_claims_dataset
 from liveqa_inspect.datasets.live_qa import QuestionField, live_qa_dataset
 from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
+from liveqa_inspect.errors import ArgumentError
 from liveqa_inspect.judge import (
     DEFAULT_JUDGE,
     JUDGE_DEFAULTS,
@@ -33,6 +34,7 @@ from liveqa_inspect.judge import (
     check_panel,
     default_judge_made_early,
 )
+from liveqa_inspect.metric_keys import KAPPA, MEAN
 from liveqa_inspect.metrics import judge_epochs
 from liveqa_inspect.prompts import (
     CLAIM_CORRECTNESS_JUDGE,
@@ -53,17 +55,7 @@ from liveqa_inspect.scorer import (
     live_qa_scorer,
 )
 from liveqa_inspect.solvers import given_answer, judges_ready
-from liveqa_inspect.sources import (
-    EXPERT_QA_FILES,
-    LIVEQA_JUDGMENTS,
-    LIVEQA_QUESTIONS,
-    ArgumentError,
-    Asset,
-)
-
-KAPPA = "kappa_quadratic"
-"""The headline of a judge measured against humans: agreement beyond chance, weighted by how
-far apart the levels are."""
+from liveqa_inspect.sources import EXPERT_QA_FILES, LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, Asset
 
 SUBJECT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=512)
 """HELM's settings for the model under test; Inspect's --temperature and --max-tokens override."""
@@ -144,7 +136,7 @@ def judged_task(
         epochs=Epochs(1, judge_epochs()),
         version=EVAL_VERSION,
         headline_metric=HeadlineMetric(
-            scorer=scorer_name, metric="mean" if default is not None else KAPPA
+            scorer=scorer_name, metric=MEAN if default is not None else KAPPA
         ),
         viewer=viewer(scorer_name, prompt.scale, grades_a_model=default is not None),
         metadata=provenance(prompt, default, *assets),

@@ -19,16 +19,9 @@ from typing import Any, Literal, get_args
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from liveqa_inspect.datasets.live_qa import normalise
-from liveqa_inspect.sources import (
-    EXPERT_QA_FILES,
-    ArgumentError,
-    Asset,
-    DataError,
-    fetch,
-    location,
-    read_jsonl,
-    shown,
-)
+from liveqa_inspect.errors import ArgumentError, DataError, shown
+from liveqa_inspect.lines import read_jsonl
+from liveqa_inspect.sources import EXPERT_QA_FILES, Asset, fetch, location
 
 logger = logging.getLogger(__name__)
 

@@ -43,7 +43,8 @@ from liveqa_inspect.datasets.expert_qa import (
     wanted_values,
 )
 from liveqa_inspect.datasets.live_qa import normalise
-from liveqa_inspect.sources import ArgumentError, DataError, location
+from liveqa_inspect.errors import ArgumentError, DataError
+from liveqa_inspect.sources import location
 
 Aspect = Literal["correctness", "support"]
 ASPECTS: tuple[str, ...] = get_args(Aspect)

@@ -18,14 +18,9 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from liveqa_inspect.sources import (
-    LIVEQA_JUDGMENTS,
-    DataError,
-    fetch,
-    read_jsonl,
-    read_lines,
-    shown,
-)
+from liveqa_inspect.errors import DataError, shown
+from liveqa_inspect.lines import read_jsonl, read_lines
+from liveqa_inspect.sources import LIVEQA_JUDGMENTS
 
 HUMAN_LEVELS: dict[int, float] = {4: 1.0, 3: 0.7, 2: 0.3, 1: 0.0, -2: 0.0}
 """NIST's grades on the judge's four levels; junk (-2) is the lowest."""
@@ -136,17 +131,6 @@ def parse_nist_judgments(path: Path) -> list[Judgment]:
         if text.strip()
     ]
     return _dedupe(judgments)
-
-
-def load_nist_judgments(
-    local: str | Path | None = None, include_junk: bool = True
-) -> list[Judgment]:
-    """The verified NIST judgments; `include_junk=False` leaves out the grade -2 answers.
-
-    `local` is passed to `fetch`: a folder holding the file, or the file, instead of the download.
-    """
-    judgments = parse_nist_judgments(fetch(LIVEQA_JUDGMENTS, local))
-    return [j for j in judgments if include_junk or not j.junk]
 
 
 def _too_long(answer: str) -> str:

@@ -15,14 +15,8 @@ from typing import Any, Literal, get_args
 from inspect_ai.dataset import MemoryDataset, Sample
 from lxml import etree
 
-from liveqa_inspect.sources import (
-    LIVEQA_QUESTIONS,
-    ArgumentError,
-    DataError,
-    fetch,
-    location,
-    shown,
-)
+from liveqa_inspect.errors import ArgumentError, DataError, shown
+from liveqa_inspect.sources import LIVEQA_QUESTIONS, fetch, location
 
 QuestionField = Literal["summary", "paraphrase", "original"]
 QUESTION_FIELDS: tuple[str, ...] = get_args(QuestionField)

@@ -17,7 +17,8 @@ from liveqa_inspect.datasets.human_judgments import (
     parse_user_judgments,
 )
 from liveqa_inspect.datasets.live_qa import check_question, load_records, record_to_sample
-from liveqa_inspect.sources import LIVEQA_JUDGMENTS, DataError, fetch, location
+from liveqa_inspect.errors import DataError
+from liveqa_inspect.sources import LIVEQA_JUDGMENTS, fetch, location
 
 
 def judgment_to_sample(

@@ -15,7 +15,7 @@ from liveqa_inspect.report.judges import judge_report
 from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all
 from liveqa_inspect.report.models import model_report
 from liveqa_inspect.report.plots import Chart
-from liveqa_inspect.report.tables import Block, render
+from liveqa_inspect.report.tables import Block, figure_line, render
 
 EXIT_OK = 0
 EXIT_REFUSED = 2
@@ -73,6 +73,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_REFUSED
     print(text)
     print()
-    for path in written:
-        print(f"figure: {path}")
+    print(render([figure_line(path, args.markdown) for path in written], args.markdown))
     return EXIT_OK

@@ -1,4 +1,6 @@
-"""What makes two logs' figures incomparable, said before any table that puts them side by side."""
+"""Several logs in one report, model and judge logs alike: the logs listed, what makes their
+figures incomparable (said before any table that compares them), their row labels, and each log's
+paired difference from the first."""
 
 from __future__ import annotations
 
@@ -6,12 +8,19 @@ from collections.abc import Callable, Sequence
 
 from liveqa_inspect.metric_keys import juror_names
 from liveqa_inspect.report.loading import LoadedLog
-from liveqa_inspect.report.stats import humans_differ
+from liveqa_inspect.report.stats import Estimate, humans_differ
+from liveqa_inspect.report.tables import Block, Table, interval
 
 
-def labels(logs: Sequence[LoadedLog], name: Callable[[LoadedLog], str]) -> list[str]:
-    """A unique row label for each log: `#2`, `#3` on repeats (one model under two judges)."""
-    return juror_names(name(log) for log in logs)
+def subject(log: LoadedLog) -> str:
+    """What a log stands for in a comparison: the judge of a judge log, the model of a model log."""
+    return log.judge_label if log.kind == "judge" else log.model
+
+
+def labels(logs: Sequence[LoadedLog]) -> list[str]:
+    """A unique row label for each log: its subject, `#2`, `#3` on repeats (one model under two
+    judges)."""
+    return juror_names(subject(log) for log in logs)
 
 
 def setting(log: LoadedLog) -> str:
@@ -74,3 +83,37 @@ def coverage(logs: Sequence[LoadedLog]) -> list[str]:
                 f"{logs[0].path.name} ({len(first)}); its difference is over the shared ones."
             )
     return notes
+
+
+def difference_table(
+    logs: Sequence[LoadedLog],
+    difference: Callable[[LoadedLog, LoadedLog], Estimate],
+    figure: str,
+    over: str,
+) -> Table:
+    """Each later log's `difference` from the first, with its interval and shared count.
+
+    One builder for model and judge logs alike: both pair the items the logs share, so the tables
+    differ only in the figure (`figure`) and what the items are (`over`).
+    """
+    names = labels(logs)
+    rows = []
+    for label, log in zip(names[1:], logs[1:], strict=True):
+        estimate = difference(logs[0], log)
+        rows.append([label, estimate.value, interval(estimate.low, estimate.high), estimate.n])
+    return Table(
+        f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})",
+        [logs[0].kind, figure, "95% CI", "shared"],  # "model" or "judge", as labels name rows
+        rows,
+    )
+
+
+def comparison(
+    logs: Sequence[LoadedLog], noun: str, side_by_side: Table, differences: Table
+) -> list[Block]:
+    """A report on several logs: each numbered with its subject, then the warnings and coverage
+    notes before the tables they qualify, the logs side by side, and each one's difference from
+    the first."""
+    blocks: list[Block] = [f"{len(logs)} {noun} logs, compared with the first:"]
+    blocks += [f"{n}. {log.path} ({subject(log)})" for n, log in enumerate(logs, start=1)]
+    return [*blocks, *warnings(logs), *coverage(logs), side_by_side, differences]

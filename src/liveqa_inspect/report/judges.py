@@ -16,6 +16,9 @@ import numpy as np
 from liveqa_inspect.agreement import FIGURES
 from liveqa_inspect.metric_keys import (
     EPOCH_AGREEMENT,
+    INCORRECT_AUROC,
+    INCORRECT_F1,
+    KAPPA,
     MAJORITY_SHARE,
     ci_keys,
     confusion_key,
@@ -24,7 +27,7 @@ from liveqa_inspect.metric_keys import (
     parse_floor_key,
     parse_juror_key,
 )
-from liveqa_inspect.report.comparison import coverage, labels, setting, warnings
+from liveqa_inspect.report.comparison import comparison, difference_table, labels, setting
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_agreement, kappa_difference, levels
@@ -32,19 +35,18 @@ from liveqa_inspect.report.tables import Block, Cell, Table, fmt, interval, with
 
 CORNER = "human \\ judge"
 FIELD = "field"
-FIELD_FIGURES = ("exact_agreement", "kappa_quadratic", "mae")
+FIELD_FIGURES = ("exact_agreement", KAPPA, "mae")
 JUDGE_TABLE = {
-    "kappa_quadratic": "kappa",
+    KAPPA: "kappa",
     "spearman_rho": "rho",
     "exact_agreement": "exact",
     "within_one": "within one",
     "bias": "bias",
     "mae": "MAE",
 }
-COMPARED_EXTRAS = ("incorrect_f1", "incorrect_auroc")
+COMPARED_EXTRAS = (INCORRECT_F1, INCORRECT_AUROC)
 RHO = "spearman_rho"
 EXACT = "exact_agreement"
-KAPPA = "kappa_quadratic"
 
 
 def figure(values: dict[str, float], name: str) -> tuple[float, float, float]:
@@ -225,26 +227,11 @@ def judge_table(logs: Sequence[LoadedLog]) -> Table:
             log.scored,
             log.unscored,
         ]
-        for label, log in zip(labels(logs, lambda log: log.judge_label), logs, strict=True)
+        for label, log in zip(labels(logs), logs, strict=True)
     ]
     return Table(
         "Judges (value [95% CI: each log's seeded bootstrap])",
         ["judge", *JUDGE_TABLE.values(), *extras, "scored", "unscored"],
-        rows,
-    )
-
-
-def difference_table(logs: Sequence[LoadedLog]) -> Table:
-    names = labels(logs, lambda log: log.judge_label)
-    rows = []
-    for label, log in zip(names[1:], logs[1:], strict=True):
-        difference = kappa_difference(logs[0], log)
-        rows.append(
-            [label, difference.value, interval(difference.low, difference.high), difference.n]
-        )
-    return Table(
-        f"Kappa difference from {names[0]} (paired bootstrap 95% CI over the answers both graded)",
-        ["judge", "kappa difference", "95% CI", "shared"],
         rows,
     )
 
@@ -264,7 +251,7 @@ def kappa_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
         filename=f"{logs[0].path.stem}-judges.png",
         title=f"{logs[0].task}: quadratic kappa with the human levels (95% CI)",
         axis="quadratic weighted kappa",
-        labels=labels(logs, lambda log: log.judge_label),
+        labels=labels(logs),
         values=[value for value, _, _ in values],
         lows=[low for _, low, _ in values],
         highs=[high for _, _, high in values],
@@ -274,9 +261,10 @@ def kappa_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
 def judge_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     charts: list[Chart] = [heatmap(log) for log in logs]
     if len(logs) > 1:
-        blocks: list[Block] = [f"{len(logs)} judge logs, compared with the first:"]
-        blocks += [f"{n}. {log.path} ({log.judge_label})" for n, log in enumerate(logs, start=1)]
-        blocks += [*warnings(logs), *coverage(logs), judge_table(logs), difference_table(logs)]
+        differences = difference_table(
+            logs, kappa_difference, "kappa difference", "the answers both graded"
+        )
+        blocks = comparison(logs, "judge", judge_table(logs), differences)
         return blocks, [*charts, kappa_chart(logs)]
     [log] = logs
     blocks = [*header(log), agreement_table(log)]

@@ -18,14 +18,14 @@ import numpy as np
 from inspect_ai.log import EvalLog, EvalSample, EvalScore, read_eval_log
 from inspect_ai.scorer import value_to_float
 
+from liveqa_inspect.metric_keys import KAPPA
+
 Kind = Literal["model", "judge"]
 
 MODEL_TASKS = ("live_qa", "expert_qa")
 """Tasks grading a model's answers with a judge: the report shows the judge's mean level."""
 JUDGE_TASKS = ("live_qa_judge", "expert_qa_claims")
 """Tasks grading a judge against human levels: the report shows agreement."""
-AGREEMENT_FIGURE = "kappa_quadratic"
-"""The metric that marks a scorer as the agreement scorer, whatever the task names it."""
 
 SampleId = int | str
 
@@ -95,12 +95,6 @@ def task_name(log: EvalLog) -> str:
     return log.eval.task.rsplit("/", 1)[-1]
 
 
-def scorer_results(log: EvalLog, name: str) -> EvalScore | None:
-    if log.results is None:
-        return None
-    return next((s for s in log.results.scores if s.name == name), None)
-
-
 def metric_values(found: EvalScore) -> dict[str, float]:
     # Inspect stores every metric value as a float, confusion counts included.
     return {key: float(m.value) for key, m in found.metrics.items()}
@@ -120,7 +114,7 @@ def judged_scorer(log: EvalLog, kind: Kind, path: Path) -> EvalScore:
     with agreement figures for a judge log (the claims tasks name theirs differently)."""
     assert log.results is not None
     if kind == "judge":
-        found = next((s for s in log.results.scores if AGREEMENT_FIGURE in s.metrics), None)
+        found = next((s for s in log.results.scores if KAPPA in s.metrics), None)
     else:
         headline = log.eval.headline_metric
         name = headline.scorer if headline is not None else None

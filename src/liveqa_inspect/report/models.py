@@ -16,7 +16,7 @@ from liveqa_inspect.metric_keys import (
     parse_juror_key,
     parse_share_key,
 )
-from liveqa_inspect.report.comparison import coverage, labels, setting, warnings
+from liveqa_inspect.report.comparison import comparison, difference_table, labels, setting
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
@@ -60,7 +60,7 @@ def model_table(logs: Sequence[LoadedLog]) -> Table:
             log.scored,
             log.unscored,
         ]
-        for label, log in zip(labels(logs, lambda log: log.model), logs, strict=True)
+        for label, log in zip(labels(logs), logs, strict=True)
     ]
     return Table(
         "The judge's mean level (95% CI: the log's seeded bootstrap)",
@@ -130,28 +130,18 @@ def group_table(log: LoadedLog, key: str, title: str, note: str) -> Table:
     )
 
 
-def difference_table(logs: Sequence[LoadedLog]) -> Table:
-    names = labels(logs, lambda log: log.model)
-    rows = []
-    for label, log in zip(names[1:], logs[1:], strict=True):
-        difference = mean_difference(logs[0], log)
-        rows.append(
-            [label, difference.value, interval(difference.low, difference.high), difference.n]
-        )
-    return Table(
-        f"Difference from {names[0]} (paired bootstrap 95% CI over the samples both scored)",
-        ["model", "difference", "95% CI", "shared"],
-        rows,
-    )
-
-
 def means_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
+    """The models' means side by side, or one log's mean on its own.
+
+    Named apart (`-models`, `-means`), as a comparison is named after its first log and would
+    otherwise overwrite that log's own chart.
+    """
     nan = float("nan")
     return IntervalChart(
-        filename=f"{logs[0].path.stem}-means.png",
+        filename=f"{logs[0].path.stem}-{'models' if len(logs) > 1 else 'means'}.png",
         title=f"{logs[0].task}: the judge's mean level (95% CI)",
         axis="mean judge level",
-        labels=labels(logs, lambda log: log.model),
+        labels=labels(logs),
         values=[log.figures.get(MEAN, nan) for log in logs],
         lows=[log.figures.get(MEAN_CI[0], nan) for log in logs],
         highs=[log.figures.get(MEAN_CI[1], nan) for log in logs],
@@ -175,9 +165,10 @@ def group_chart(log: LoadedLog, key: str, title: str) -> IntervalChart:
 
 def model_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     if len(logs) > 1:
-        blocks: list[Block] = [f"{len(logs)} {logs[0].task} logs, compared with the first:"]
-        blocks += [f"{n}. {log.path} ({log.model})" for n, log in enumerate(logs, start=1)]
-        blocks += [*warnings(logs), *coverage(logs), model_table(logs), difference_table(logs)]
+        differences = difference_table(
+            logs, mean_difference, "difference", "the samples both scored"
+        )
+        blocks = comparison(logs, logs[0].task, model_table(logs), differences)
         return blocks, [means_chart(logs)]
     [log] = logs
     groups = GROUPS.get(log.task, ())

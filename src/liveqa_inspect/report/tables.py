@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from tabulate import tabulate
 
@@ -90,3 +91,13 @@ def render(blocks: Sequence[Block], markdown: bool = False) -> str:
     while "\n\n\n" in text:
         text = text.replace("\n\n\n", "\n\n")
     return text
+
+
+def figure_line(path: Path, markdown: bool) -> str:
+    """Where a figure was written: its path to open, or in Markdown the image itself, so a report
+    pasted into a README shows its figures rather than their paths."""
+    if not markdown:
+        return f"figure: {path}"
+    # A destination with a space or parenthesis is a link only in CommonMark's <...> form.
+    target = f"<{path}>" if any(c in str(path) for c in " ()") else str(path)
+    return f"![{path.name}]({target})"

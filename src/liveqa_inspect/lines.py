@@ -1,0 +1,78 @@
+"""Data files read a line at a time: UTF-8 text lines, and JSON Lines on top of them.
+
+Read line by line within a byte limit, so a hostile or broken file is refused holding at most one
+limited line in memory, and every problem is a DataError naming the file and the line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from liveqa_inspect.errors import DataError
+
+
+def read_lines(path: Path, max_bytes: int | None = None) -> Iterator[tuple[int, str]]:
+    """(line number, text without its line break) for each line of a UTF-8 file.
+
+    A byte order mark at the start is dropped, as editors on Windows write one. With `max_bytes`
+    a line is read at most that long (plus its line break): a longer one raises DataError having
+    held only that much, so a 50 MB line never sits in memory. DataError names a line that is not
+    UTF-8.
+    """
+    limit = -1 if max_bytes is None else max_bytes + 2
+    with path.open("rb") as f:
+        for number, raw in enumerate(iter(lambda: f.readline(limit), b""), start=1):
+            body = raw.rstrip(b"\r\n")
+            if max_bytes is not None and len(body) > max_bytes:
+                raise DataError(
+                    f"{path} line {number} is longer than {max_bytes} bytes, the limit for this "
+                    "file; it was not read further."
+                )
+            try:
+                text = body.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise DataError(
+                    f"{path} line {number}: not UTF-8 text ({error}); save the file as UTF-8."
+                ) from error
+            yield number, text.removeprefix("\ufeff") if number == 1 else text
+
+
+@dataclass(frozen=True)
+class OverlongInteger:
+    """A JSON integer with more digits than Python's int() reads (4300 by default).
+
+    It stands in for the number so a field check can name the field, instead of the whole line
+    failing with Python's bare ValueError.
+    """
+
+    digits: int
+
+    def __repr__(self) -> str:
+        return f"an integer of {self.digits} digits"
+
+
+def _json_int(digits: str) -> int | OverlongInteger:
+    try:
+        return int(digits)
+    except ValueError:
+        return OverlongInteger(len(digits.lstrip("-")))
+
+
+def read_jsonl(path: Path, max_line_bytes: int | None = None) -> Iterator[tuple[int, object]]:
+    """(line number, value) for each non-blank line; DataError names a line that is not JSON.
+
+    Lines are read as `read_lines` reads them, `max_line_bytes` at most.
+    """
+    for number, line in read_lines(path, max_line_bytes):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line, parse_int=_json_int)
+        except json.JSONDecodeError as error:
+            raise DataError(f"{path} line {number}: not valid JSON ({error}).") from error
+        except RecursionError as error:
+            raise DataError(f"{path} line {number}: not valid JSON (nested too deeply).") from error
+        yield number, value
