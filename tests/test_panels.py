@@ -120,6 +120,10 @@ def test_live_qa_judge_measures_a_bound_panel_and_each_juror() -> None:
     assert m["juror/mockllm/strict/exact_agreement"] == pytest.approx(share_zero)
     assert m["juror/mockllm/lenient/exact_agreement"] == pytest.approx(humans.count(1.0) / 20)
     assert "juror/mockllm/lenient/kappa_quadratic_ci_low" in m
+    # Beside agreement with the humans, the jurors' own levels and agreement with each other:
+    # each of the N = 20 answers gets (1, 0, 0), so alpha = 1 - D_o/D_e = 1 - (3N - 1)/(2N).
+    assert (m["juror/mockllm/lenient/mean"], m["juror/mockllm/strict/mean"]) == (1.0, 0.0)
+    assert m["krippendorff_alpha"] == pytest.approx(1 - 59 / 40)
     assert all(s.scores["judge_agreement_scorer"].metadata["judge_models"] == [
         "mockllm/lenient", "mockllm/strict", "mockllm/strict2"
     ] for s in log.samples)  # fmt: skip

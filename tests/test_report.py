@@ -308,6 +308,8 @@ def test_a_bound_panel_shows_each_juror(capsys: pytest.CaptureFixture[str]) -> N
         assert row[3].startswith(three(exact)), row
     people = [s.metadata["human_level"] for s in log.samples]
     assert rows["mockllm/lenient"][3].startswith(three(people.count(1.0) / 12))
+    alpha = three(m["krippendorff_alpha"])
+    assert f"Jurors' ordinal Krippendorff's alpha with each other: {alpha}." in out
 
 
 def test_several_judges_and_the_kappa_difference(

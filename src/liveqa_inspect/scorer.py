@@ -17,7 +17,7 @@ from inspect_ai.solver import TaskState
 from liveqa_inspect.agreement import agreement, confusion, epoch_agreement, juror_agreement
 from liveqa_inspect.claims_metrics import majority_share, wrong_claim_detection
 from liveqa_inspect.judge import DEFAULT_JUDGE, Panel, check_panel, grade, jurors
-from liveqa_inspect.metrics import judge_metrics
+from liveqa_inspect.metrics import judge_metrics, panel_figures
 from liveqa_inspect.prompts import (
     CLAIM_CORRECTNESS_JUDGE,
     CLAIM_SUPPORT_JUDGE,
@@ -142,8 +142,16 @@ def expert_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
 
 
 def agreement_metrics(levels: list[float]) -> list[Metric]:
-    """What every judge-against-humans scorer reports, on its scale."""
-    return [agreement(levels), confusion(levels), juror_agreement(levels), epoch_agreement()]
+    """What every judge-against-humans scorer reports, on its scale; for a panel also each
+    juror's agreement, mean level and the jurors' alpha, so a jury and its members are measured
+    by one run."""
+    return [
+        agreement(levels),
+        confusion(levels),
+        juror_agreement(levels),
+        panel_figures(),
+        epoch_agreement(),
+    ]
 
 
 @scorer(metrics=agreement_metrics(_LEVELS))

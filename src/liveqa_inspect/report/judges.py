@@ -15,6 +15,7 @@ import numpy as np
 
 from liveqa_inspect.agreement import FIGURES
 from liveqa_inspect.metric_keys import (
+    ALPHA,
     EPOCH_AGREEMENT,
     INCORRECT_AUROC,
     INCORRECT_F1,
@@ -75,7 +76,7 @@ def is_agreement_key(key: str) -> bool:
     return (
         key in FIGURES
         or (bound is not None and bound[0] in FIGURES)
-        or key in (EPOCH_AGREEMENT, MAJORITY_SHARE)
+        or key in (EPOCH_AGREEMENT, MAJORITY_SHARE, ALPHA)
         or parse_confusion_key(key) is not None
         or parse_juror_key(key) is not None
         or parse_floor_key(key) is not None
@@ -149,10 +150,12 @@ def juror_table(log: LoadedLog) -> Table | None:
     if not jurors:
         return None
     rows = [[juror, *judge_cells(values)] for juror, values in jurors.items()]
+    alpha = log.figures.get(ALPHA, math.nan)
     return Table(
         "Each juror alone (value [95% CI]); a juror is measured on the answers it graded",
         ["juror", *JUDGE_TABLE.values()],
         [["panel", *judge_cells(log.figures)], *rows],
+        [f"Jurors' ordinal Krippendorff's alpha with each other: {fmt(alpha)}."],
     )
 
 
