@@ -222,7 +222,11 @@ def figures(log: EvalLog, scorer: str | None = None) -> dict[str, float]:
 
 
 def inspect_cli(
-    *args: str, log_dir: Path, env: Mapping[str, str | None], timeout: float
+    *args: str,
+    log_dir: Path,
+    env: Mapping[str, str | None],
+    timeout: float,
+    cwd: Path | None = None,
 ) -> tuple[subprocess.CompletedProcess[str], list[EvalLog]]:
     """`python -m inspect_ai <args>` as a user runs it, in a child process logging to `log_dir`,
     with this environment and `env` over it (None unsets a variable). Returns the process and the
@@ -232,6 +236,7 @@ def inspect_cli(
     result = subprocess.run(
         [sys.executable, "-m", "inspect_ai", *args],
         check=False,
+        cwd=cwd,
         env={name: value for name, value in merged.items() if value is not None},
         capture_output=True,
         text=True,

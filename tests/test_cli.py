@@ -46,3 +46,14 @@ def test_inspect_eval_live_qa_end_to_end(tmp_path: Path) -> None:
     assert score.metadata["judge_models"] == [f"openai/{JUDGE}"]
     assert score.explanation == "Matches the references."
     assert log.eval.model_roles["grader"].model == f"openai/{JUDGE}"
+
+
+def test_inspect_list_tasks_finds_the_four_tasks_in_a_checkout(tmp_path: Path) -> None:
+    """As the README says: Inspect lists the tasks of a folder's files, so `src` in a checkout."""
+    result, _ = inspect_cli(
+        "list", "tasks", "src", log_dir=tmp_path, env={}, timeout=120,
+        cwd=Path(__file__).resolve().parents[1],
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    tasks = sorted(line.split("@")[1] for line in result.stdout.split())
+    assert tasks == ["expert_qa", "expert_qa_claims", "live_qa", "live_qa_judge"]
