@@ -148,6 +148,24 @@ def test_unreadable_verdict_is_retried_then_unscored_never_zero() -> None:
     assert log.results.scores[0].scored_samples == 0
 
 
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "<score>0</score> (write it as, e.g., <score>0.7</score>)",  # two levels: neither read
+        "<score>" * 150_000 + "1",  # about 1 MB of unclosed tags: no verdict, read linearly
+    ],
+    ids=["conflicting_tags", "one_megabyte_unclosed"],
+)
+def test_a_reply_that_says_two_things_or_nothing_is_unscored_with_its_replies(reply: str) -> None:
+    judge = scripted_model(lambda *_: reply, "judge")
+    log = run(scripted_model(subject_script), judge, limit=1)
+    assert log.status == "success", log.error
+    score = log.samples[0].scores["live_qa_scorer"]
+    assert math.isnan(score.value) and score.reason == "grader_failed"
+    [juror] = score.metadata["jurors"]
+    assert juror["replies"] == [reply] * JUDGE_ATTEMPTS and juror["level"] is None
+
+
 def test_a_retry_with_a_new_seed_can_recover_even_from_the_user_s_seed() -> None:
     def flaky(prompt: str, config: GenerateConfig) -> str:
         return "<score>maybe</score>" if config.seed == 7 else judge_script(prompt, config)
