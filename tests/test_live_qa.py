@@ -210,6 +210,9 @@ def test_self_judging_is_warned_once(caplog: pytest.LogCaptureFixture) -> None:
         log = run(both, both, limit=3)
     assert log.samples[0].scores["live_qa_scorer"].value == 1.0
     assert caplog.text.count("is the model under test") == 1
+    with caplog.at_level(logging.WARNING):
+        run(both, both, limit=2)  # a second run in the same process is warned too
+    assert caplog.text.count("is the model under test") == 2
 
 
 def test_reference_metrics_are_reported_beside_the_judge_and_can_be_turned_off() -> None:

@@ -33,15 +33,14 @@ _LEVELS = list(LIVEQA_SCALE.levels)
 _CORRECTNESS = list(CLAIM_CORRECTNESS_JUDGE.scale.levels)
 _SUPPORT = list(CLAIM_SUPPORT_JUDGE.scale.levels)
 
-_warned: set[str] = set()
-
 Fields = Callable[[TaskState, Target], Mapping[str, str | Sequence[str]]]
 
 
-def warn_if_self_judged(judges: Sequence[str], subject: str) -> None:
-    """A model grading its own answers is biased; say so once a run rather than once a sample."""
-    if subject in judges and subject not in _warned:
-        _warned.add(subject)
+def warn_if_self_judged(judges: Sequence[str], subject: str, warned: set[str]) -> None:
+    """A model grading its own answers is biased; say so once a scorer (a run, or a re-score)
+    rather than once a sample, and again in the next run of the same process."""
+    if subject in judges and subject not in warned:
+        warned.add(subject)
         logger.warning(
             "The judge (%s) is the model under test: it grades its own answers, which biases "
             "the score. Bind another judge with --model-role grader=<model>.",
@@ -90,11 +89,12 @@ def judging(
     """The scorer body every judging scorer shares; `default` None judges with the evaluated
     model (live_qa_judge), a model name with that pinned judge (live_qa, expert_qa)."""
     check_panel(panel)
+    warned: set[str] = set()
 
     async def score(state: TaskState, target: Target) -> Score:
         judges = jurors(default)
         if default is not None:
-            warn_if_self_judged([str(judge) for judge in judges], str(get_model()))
+            warn_if_self_judged([str(judge) for judge in judges], str(get_model()), warned)
         result = await grade(
             judges,
             prompt,
