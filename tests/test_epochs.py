@@ -81,6 +81,18 @@ def test_a_rerun_replays_a_retried_verdict_from_the_cache() -> None:
     assert len(judge.calls) == 3 * 2
 
 
+def test_the_cache_key_follows_the_config_sent() -> None:
+    """The same judge with the same settings replays; other settings are asked anew."""
+    first = scripted_model(judge_script, "judge", max_tokens=400)
+    run_live_qa(grader=first, limit=2)
+    same = scripted_model(judge_script, "judge", max_tokens=400)
+    run_live_qa(grader=same, limit=2)
+    other = scripted_model(judge_script, "judge", max_tokens=500, temperature=0.5)
+    run_live_qa(grader=other, limit=2)
+    assert (len(first.calls), len(same.calls), len(other.calls)) == (2, 0, 2)
+    assert {(c.max_tokens, c.temperature) for _, c in other.calls} == {(500, 0.5)}
+
+
 def epoch_score(levels: list[float]) -> Score:
     return Score(value=sum(levels) / len(levels), metadata={"epoch_levels": levels})
 
