@@ -16,6 +16,7 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 
+from liveqa_inspect import expert_qa
 from liveqa_inspect.agreement import FIGURES, agreement, confusion
 from liveqa_inspect.metric_keys import (
     ALPHA,
@@ -130,6 +131,32 @@ def test_one_live_qa_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert all(p.parent == tmp_path for p in paths)
 
 
+def test_one_expert_qa_log_by_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A judge that gives Anthropology answers 1 and Geography ones 0.3 shows as such per field."""
+
+    def by_field(prompt: str, _: GenerateConfig) -> str:
+        return verdict("1" if "an expert in Anthropology" in prompt else "0.3")
+
+    [log] = eval(
+        expert_qa(field=["Anthropology", "Geography"]),
+        model=scripted_model(lambda *_: "An answer."),
+        model_roles={"grader": scripted_model(by_field, "judge")},
+        display="none",
+    )
+    assert log.status == "success", log.error
+    out = report(capsys, log.location, "--out", str(tmp_path))
+    assert "expert_qa report" in out and "split: domain test" in out
+    assert "samples: 4 scored, 0 unscored" in out
+    assert section(out, "By field") == [
+        ["Anthropology", "2", "1.000", "[1.000, 1.000]"],
+        ["Geography", "2", "0.300", "[0.300, 0.300]"],
+    ]
+    assert [p.name for p in written(out)] == [
+        f"{Path(log.location).stem}-means.png",
+        f"{Path(log.location).stem}-field.png",
+    ]
+
+
 def test_a_panel_s_jurors_in_a_model_log(capsys: pytest.CaptureFixture[str]) -> None:
     jurors = [
         scripted_model(judge_script, "exact"),
@@ -231,6 +258,21 @@ def test_logs_not_graded_alike_are_flagged(
     out = report(capsys, a.location, b.location)
     [line] = [line for line in out.splitlines() if line.startswith("WARNING")]
     assert line.startswith(warning) and line.endswith("their scores are not comparable.")
+
+
+def test_logs_graded_with_another_prompt_version_are_flagged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = run_live_qa(answering("ANSWER-A"), name="a", limit=2)
+    b = read_eval_log(run_live_qa(answering("ANSWER-B"), name="b", limit=2).location)
+    for sample in b.samples or []:
+        sample.scores["live_qa_scorer"].metadata["prompt"]["version"] = "2"  # type: ignore[index]
+    reworded = tmp_path / "reworded.eval"
+    write_eval_log(b, str(reworded))
+    out = report(capsys, a.location, str(reworded))
+    [line] = [line for line in out.splitlines() if line.startswith("WARNING")]
+    assert line.startswith("WARNING: the logs differ in judge prompt")
+    assert "live_qa v1" in line and "live_qa v2" in line
 
 
 # Judge logs ------------------------------------------------------------------------------------
