@@ -239,11 +239,10 @@ def test_user_judgments_must_name_a_live_qa_question(tmp_path: Path) -> None:
 
 
 def test_a_judgment_of_an_unknown_question_names_its_file_and_line(tmp_path: Path) -> None:
-    grades = tmp_path / "grades.jsonl"
-    grades.write_text(
-        '{"question_id": "TQ1", "answer": "Rest.", "grade": 3}\n'
-        '{"question_id": "TQ999", "answer": "Fluids.", "grade": 4}\n',
-        encoding="utf-8",
+    grades = judgments_file(
+        tmp_path,
+        '{"question_id": "TQ1", "answer": "Rest.", "grade": 3}',
+        '{"question_id": "TQ999", "answer": "Fluids.", "grade": 4}',
     )
     with pytest.raises(DataError, match=rf"^{re.escape(str(grades))} line 2: field 'question_id'"):
         live_qa_judge_dataset(judgments=grades)

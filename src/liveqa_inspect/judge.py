@@ -173,11 +173,6 @@ def call_config(judge: Model, attempt: int, epoch: int, repeat: int = 0) -> Gene
     return GenerateConfig(**fill)
 
 
-def cache_scopes(epoch: int, attempt: int, repeat: int) -> dict[str, str]:
-    scopes = {"epoch": str(epoch), "attempt": str(attempt)}
-    return {**scopes, "repeat": str(repeat)} if repeat else scopes
-
-
 def repeats(judges: Sequence[Model]) -> list[int]:
     """For each juror, how many jurors before it are the same model."""
     names = [str(judge) for judge in judges]
@@ -209,16 +204,17 @@ async def ask_juror(
 ) -> JurorCall:
     """Ask until a verdict can be read, at most JUDGE_ATTEMPTS times.
 
-    Each attempt has its own cache entry (scoped by epoch, attempt and, for a model listed
-    again in the panel, its repeat), so a re-run replays exactly the replies that were used, an
-    unreadable first reply and its readable retry alike, and sends nothing. API failures are not
-    caught: after Inspect's retries they raise, named.
+    Each attempt has its own cache entry (scoped by epoch and attempt), so a re-run replays
+    exactly the replies that were used, an unreadable first reply and its readable retry alike,
+    and sends nothing. A model listed again in the panel needs no scope of its own: its seed
+    differs, and Inspect's cache key holds the config sent. API failures are not caught: after
+    Inspect's retries they raise, named.
     """
     effective = user_config(juror).merge(call_config(juror, 0, epoch, repeat))
     call = JurorCall(model=str(juror), config=effective.model_dump(exclude_none=True))
     for attempt in range(JUDGE_ATTEMPTS):
         policy: CachePolicy | bool = (
-            CachePolicy(per_epoch=False, scopes=cache_scopes(epoch, attempt, repeat))
+            CachePolicy(per_epoch=False, scopes={"epoch": str(epoch), "attempt": str(attempt)})
             if cache
             else False
         )

@@ -159,7 +159,7 @@ def juror_table(log: LoadedLog) -> Table | None:
     )
 
 
-def extra_names(log: LoadedLog) -> list[str]:
+def extras_table(log: LoadedLog) -> Table | None:
     """The agreement scorer's figures beyond agreement: the claims tasks' wrong-claim detection
     (incorrect_precision, incorrect_recall, incorrect_f1, incorrect_auroc)."""
     names = []
@@ -168,11 +168,6 @@ def extra_names(log: LoadedLog) -> list[str]:
         name = bound[0] if bound is not None else key
         if not is_agreement_key(key) and name not in names:
             names.append(name)
-    return names
-
-
-def extras_table(log: LoadedLog) -> Table | None:
-    names = extra_names(log)
     if not names:
         return None
     return Table(
@@ -221,7 +216,7 @@ def confusion_table(log: LoadedLog) -> Table:
 def judge_table(logs: Sequence[LoadedLog]) -> Table:
     """The judges side by side; for claims correctness judges also how well each finds the wrong
     claims, which kappa hides when nearly every claim is correct."""
-    extras = [name for name in COMPARED_EXTRAS if all(name in extra_names(log) for log in logs)]
+    extras = [name for name in COMPARED_EXTRAS if all(name in log.figures for log in logs)]
     rows = [
         [
             label,
