@@ -30,7 +30,7 @@ from pathlib import Path
 from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import Target
 
-from liveqa_inspect.datasets.live_qa import live_qa_dataset
+from liveqa_inspect.data.live_qa import live_qa_dataset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peer_task import data_path  # noqa: E402
@@ -152,8 +152,8 @@ def prompt_overhead_table() -> str:
         model_scoring_prompt,
     )
 
-    from liveqa_inspect.judge import build_judge_prompt
-    from liveqa_inspect.prompts import LIVEQA_JUDGE
+    from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
+    from liveqa_inspect.judging.render import build_judge_prompt
     from tests.openai_server import words
 
     samples = list(live_qa_dataset("summary", data_path()))

@@ -14,9 +14,9 @@ from inspect_ai import Task, task
 from inspect_ai.scorer import model_graded_qa
 from inspect_ai.solver import generate, prompt_template
 
-from liveqa_inspect.datasets.live_qa import live_qa_dataset
-from liveqa_inspect.prompts import SOLVER_TEMPLATE
-from liveqa_inspect.tasks import SUBJECT_CONFIG
+from liveqa_inspect.data.live_qa import live_qa_dataset
+from liveqa_inspect.tasks.common import SUBJECT_CONFIG
+from liveqa_inspect.tasks.templates import SOLVER_TEMPLATE
 
 
 def data_path() -> Path | None:

@@ -26,8 +26,8 @@ from inspect_ai.model import (
 )
 
 from liveqa_inspect import live_qa, live_qa_judge
-from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
-from liveqa_inspect.judge import neutralise
+from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
+from liveqa_inspect.judging.render import neutralise
 from liveqa_inspect.report import main
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"

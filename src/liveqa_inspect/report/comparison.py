@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from liveqa_inspect.metric_keys import juror_names
+from liveqa_inspect.metrics.keys import juror_names
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.stats import Estimate, humans_differ
 from liveqa_inspect.report.tables import Block, Table, interval

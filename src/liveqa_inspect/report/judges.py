@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from liveqa_inspect.agreement import FIGURES
-from liveqa_inspect.metric_keys import (
+from liveqa_inspect.metrics.agreement import FIGURES
+from liveqa_inspect.metrics.keys import (
     ALPHA,
     EPOCH_AGREEMENT,
     INCORRECT_AUROC,

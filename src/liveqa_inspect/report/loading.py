@@ -18,7 +18,7 @@ import numpy as np
 from inspect_ai.log import EvalLog, EvalSample, EvalScore, read_eval_log
 from inspect_ai.scorer import value_to_float
 
-from liveqa_inspect.metric_keys import KAPPA
+from liveqa_inspect.metrics.keys import KAPPA
 
 Kind = Literal["model", "judge"]
 

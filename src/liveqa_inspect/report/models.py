@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from liveqa_inspect.metric_keys import (
+from liveqa_inspect.metrics.keys import (
     ALPHA,
     MEAN,
     MEAN_CI,

@@ -1,8 +1,8 @@
 """What the report computes from the samples, because the log's results do not hold it.
 
-Per-group figures and differences between logs. Every interval here is a seeded percentile
-bootstrap drawn by `agreement.resample_rows` (the same seed and draws as the log's agreement
-intervals), so a report read twice prints the same numbers. A difference between two logs
+Per-group figures and differences between logs. Every interval here is drawn by
+`metrics.bootstrap`, with the same seed and draws as the log's intervals, so a group covering every
+sample gets the log's headline interval. A difference between two logs
 resamples the sample ids they share with each id's pair of scores kept together: the questions
 are the same, so the paired interval is far narrower than two separate intervals suggest.
 """
@@ -15,14 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from liveqa_inspect.agreement import (
-    Pairs,
-    agreement_figures,
-    percentile_interval,
-    quadratic_kappa,
-    resample_rows,
-)
-from liveqa_inspect.metric_keys import parse_confusion_key
+from liveqa_inspect.metrics.agreement import Pairs, agreement_figures, quadratic_kappa
+from liveqa_inspect.metrics.bootstrap import mean_interval, percentile_interval, resample_rows
+from liveqa_inspect.metrics.keys import parse_confusion_key
 from liveqa_inspect.report.loading import LoadedLog, ReportError, SampleId
 
 NO_GROUP = "none"
@@ -46,7 +41,7 @@ def mean_estimate(values: np.ndarray) -> Estimate:
         return Estimate(math.nan, math.nan, math.nan, 0)
     if n < 2:
         return Estimate(float(values[0]), math.nan, math.nan, 1)
-    low, high = percentile_interval(values[resample_rows(n)].mean(axis=1))
+    low, high = mean_interval(values)
     return Estimate(float(values.mean()), low, high, n)
 
 

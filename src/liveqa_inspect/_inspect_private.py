@@ -1,0 +1,30 @@
+"""Inspect's private APIs this package needs, each in this one place, with why no public one does.
+
+inspect_ai is pinned below 0.4; `tests/test_inspect_private.py` fails when either changes shape.
+"""
+
+from __future__ import annotations
+
+from inspect_ai.model import GenerateConfig, Model
+from inspect_ai.model._model import active_model
+
+
+def resolved_config(model: Model) -> GenerateConfig:
+    """What Inspect would send for `model` with no config passed to `generate()`.
+
+    That is the role's own config (`--model-role grader={model: ..., max_tokens: ...}`), plus
+    Inspect's flags (`--temperature`, `--seed`, ...) when the model is the one under evaluation,
+    plus the operational flags every model inherits (`--max-retries`, `--timeout`). Our judge
+    defaults may fill only what the user left unset, and Inspect exposes no public way to ask
+    what that is.
+    """
+    return model._resolve_config(None)
+
+
+def eval_is_building_tasks() -> bool:
+    """Whether `eval()` is building the task now, with the model roles already bound.
+
+    No public call tells a task built by eval() from one built before eval() is called (whose
+    roles are not known yet); Inspect sets its active model only in the former.
+    """
+    return active_model() is not None

@@ -1,0 +1,194 @@
+"""ExpertQA's long-form questions (Malaviya et al., NAACL 2024) as Inspect samples.
+
+Experts of 32 fields wrote the questions; each question carries one system answer that an expert
+then revised. The revised answer is the reference (the original where the expert left no
+revision). The files are the long-form QA splits of github.com/chaitanyamalaviya/ExpertQA
+(MIT licence), pinned by commit and sha256 like the LiveQA data, so a run never scores other data.
+
+Upstream quirks absorbed here: the random split's files are named `rand_*`, the validation files
+`*_val`; `question_type` is one string holding several types joined by "|"; one answer per file
+set has no `usefulness` label; each validation file has one answer with an empty revision.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from liveqa_inspect.data.lines import read_jsonl
+from liveqa_inspect.data.sources import EXPERT_QA_FILES, Asset, fetch, location
+from liveqa_inspect.data.text import normalise
+from liveqa_inspect.errors import ArgumentError, DataError, shown
+
+logger = logging.getLogger(__name__)
+
+Split = Literal["domain", "random"]
+Subset = Literal["test", "validation"]
+SPLITS: tuple[str, ...] = get_args(Split)
+SUBSETS: tuple[str, ...] = get_args(Subset)
+
+UNLABELLED = "unlabelled"
+"""The usefulness of an answer the annotator did not rate (upstream `null`), kept as a group."""
+
+
+_METADATA_KEYS = ("field", "specific_field", "question_type")
+
+
+def parse_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """(1-based line, record) for each line, checked for the shape `record_to_sample` relies on.
+
+    A line that is not JSON or not an ExpertQA record raises DataError naming the file and line,
+    so a changed upstream format stops the run instead of yielding odd samples.
+    """
+    return [(line, _checked(record, path, line)) for line, record in read_jsonl(path)]
+
+
+def _checked(record: object, path: Path, line: int) -> dict[str, Any]:
+    if not isinstance(record, dict):
+        raise DataError(f"{path} line {line}: expected a JSON object.")
+    problem = _shape_problem(record)
+    if problem:
+        raise DataError(f"{path} line {line}: {problem}.")
+    return record
+
+
+def _shape_problem(record: dict[str, Any]) -> str | None:
+    if not isinstance(record.get("question"), str):
+        return "'question' is not a string"
+    answers = record.get("answers")
+    if not isinstance(answers, dict) or len(answers) != 1:
+        return "'answers' must map exactly one system to its answer"
+    if not all(isinstance(answer, dict) for answer in answers.values()):
+        return "the answer is not an object"
+    metadata = record.get("metadata")
+    if not isinstance(metadata, dict):
+        return "'metadata' is not an object"
+    missing = [key for key in _METADATA_KEYS if not isinstance(metadata.get(key), str)]
+    if missing:
+        return f"metadata lacks string {', '.join(missing)}"
+    return None
+
+
+def question_types(question_type: str) -> list[str]:
+    """The types of one question: upstream joins several into one string with '|'."""
+    return [part.strip() for part in question_type.split("|") if part.strip()]
+
+
+def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str) -> Sample | None:
+    """One question of a `parse_records` record, or None when it has no question or no answer.
+
+    The target is the expert's revision, whitespace-normalised; the original system answer stands
+    in where the expert left the revision empty (`reference_revised` says which). The input is the
+    bare question: the solver adds the instruction and the field.
+    """
+    [(system, answer)] = record["answers"].items()
+    revised = normalise(answer.get("revised_answer_string"))
+    reference = revised or normalise(answer.get("answer_string"))
+    question = normalise(record["question"])
+    if not question or not reference:
+        return None
+    metadata = record["metadata"]
+    return Sample(
+        id=f"{split}_{subset}_{line}",
+        input=question,
+        target=reference,
+        metadata={
+            "field": normalise(metadata["field"]),
+            "specific_field": normalise(metadata["specific_field"]),
+            "question_type": normalise(metadata["question_type"]),
+            "question_types": question_types(metadata["question_type"]),
+            "reference_system": system,
+            "reference_revised": bool(revised),
+            "usefulness": answer.get("usefulness") or UNLABELLED,
+            "question": question,
+        },
+    )
+
+
+def split_file(split: str, subset: str, data: str | Path | None) -> tuple[Asset, Path]:
+    """The pinned file of one split and subset and its verified local copy.
+
+    Shared with the claims loader, so both refuse the same values with the same words.
+    """
+    if split not in SPLITS:
+        raise ArgumentError(f"split must be 'domain' or 'random', got {shown(split)}.")
+    if subset not in SUBSETS:
+        raise ArgumentError(f"subset must be 'test' or 'validation', got {shown(subset)}.")
+    asset = EXPERT_QA_FILES[(split, subset)]
+    return asset, fetch(asset, data)
+
+
+def wanted_values(name: str, values: str | list[str] | None) -> set[str] | None:
+    if values is None:
+        return None
+    items = [values] if isinstance(values, str) else values
+    # `-T field=5` arrives as an int: refused here rather than failing inside set().
+    if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
+        raise ArgumentError(f"{name} must be a string or a list of strings, got {shown(values)}.")
+    return set(items)
+
+
+def refuse_unknown(name: str, wanted: set[str], present: set[str]) -> None:
+    unknown = wanted - present
+    if unknown:
+        raise ArgumentError(
+            f"unknown {name} {shown(sorted(unknown))}; this file has: {'; '.join(sorted(present))}."
+        )
+
+
+def expert_qa_dataset(
+    split: Split = "domain",
+    subset: Subset = "test",
+    field: str | list[str] | None = None,
+    question_type: str | list[str] | None = None,
+    data: str | Path | None = None,
+) -> MemoryDataset:
+    """The questions of one split and subset, optionally kept to some fields or question types.
+
+    Args:
+        split: "domain" (questions sampled per field) or "random" (sampled at random).
+        subset: "test" or "validation".
+        field: One or more fields to keep, as the file spells them ("Healthcare / Medicine").
+        question_type: One or more question types to keep; a question with several types is kept
+            when any of them is wanted.
+        data: A folder holding the upstream files (or the file), instead of the download.
+
+    Unknown values raise ArgumentError (a ValueError) listing the allowed ones, so a typo never
+    yields an empty or silently unfiltered dataset.
+    """
+    asset, path = split_file(split, subset, data)
+    records = parse_records(path)
+    converted = [record_to_sample(record, line, split, subset) for line, record in records]
+    samples = [sample for sample in converted if sample is not None]
+    if len(samples) < len(records):
+        # None of the pinned files has such a record; a question without a reference cannot be
+        # graded, and dropping it (loudly) beats aborting a run over one line.
+        logger.warning(
+            "%s: skipped %d of %d records with an empty question or answer.",
+            path,
+            len(records) - len(samples),
+            len(records),
+        )
+    wanted_fields = wanted_values("field", field)
+    wanted_types = wanted_values("question_type", question_type)
+    # Both checks see the whole file, so the values listed do not depend on the other filter.
+    if wanted_fields is not None:
+        refuse_unknown("field", wanted_fields, {_meta(s)["field"] for s in samples})
+    if wanted_types is not None:
+        present = {kind for s in samples for kind in _meta(s)["question_types"]}
+        refuse_unknown("question_type", wanted_types, present)
+    samples = [
+        s
+        for s in samples
+        if (wanted_fields is None or _meta(s)["field"] in wanted_fields)
+        and (wanted_types is None or wanted_types & set(_meta(s)["question_types"]))
+    ]
+    name = f"expert_qa_{split}_{subset}"
+    return MemoryDataset(samples, name=name, location=location(asset, path))
+
+
+def _meta(sample: Sample) -> dict[str, Any]:
+    return sample.metadata or {}

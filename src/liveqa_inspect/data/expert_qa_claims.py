@@ -1,0 +1,197 @@
+"""ExpertQA's expert-judged claims as Inspect samples: can a judge model rate claims as experts did?
+
+Each ExpertQA answer is split into claims, and the expert who wrote the question judged every claim:
+its `correctness` on a five-point scale and whether the evidence cited for it gives it `support`.
+One sample is one judged claim, for one aspect; the expert's label is the target, and the judge's
+rating is compared with it on the numeric scale (`human_level`).
+
+Labels, as the pinned lfqa files spell them (exact strings; any other value is a DataError):
+
+- correctness: Definitely correct 5, Probably correct 4, Unsure 3, Likely incorrect 2,
+  Definitely incorrect 1 (ExpertQA's five-point scale).
+- support: Complete 3; Partial and Incomplete 2, taken as one notion of partial support spelled
+  two ways. The files do not say which annotation round used which: Partial always comes with a
+  free-text `reason_missing_support`, Incomplete seldom, and many answers mix both. Missing (the
+  claim cites no evidence) and N/A (given also to claims with passages; upstream does not define
+  it) are not a grading of the passages, so such claims are not support samples; nor is a claim
+  whose evidence is URLs only, since a judge cannot read the page the expert saw.
+
+A JSON null label is one the annotator did not give (most such claims carry no judgement at all),
+so the claim is skipped for that aspect; a claim without the label's key at all means the upstream
+format changed, and is a DataError.
+
+Evidence strings are "[n] URL", optionally followed by a blank line and the retrieved passage. In
+the pinned files a claim's evidence either all carries passages or none does. `worthiness` (is the
+claim worth citing) is kept in the metadata: upstream's own AutoAIS comparison leaves out the claims
+its experts marked "No".
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from inspect_ai.dataset import MemoryDataset, Sample
+
+from liveqa_inspect.data.expert_qa import (
+    Split,
+    Subset,
+    parse_records,
+    refuse_unknown,
+    split_file,
+    wanted_values,
+)
+from liveqa_inspect.data.sources import location
+from liveqa_inspect.data.text import normalise
+from liveqa_inspect.errors import ArgumentError, DataError
+
+Aspect = Literal["correctness", "support"]
+ASPECTS: tuple[str, ...] = get_args(Aspect)
+
+CORRECTNESS_LEVELS: dict[str, float] = {
+    "Definitely correct": 5.0,
+    "Probably correct": 4.0,
+    "Unsure": 3.0,
+    "Likely incorrect": 2.0,
+    "Definitely incorrect": 1.0,
+}
+SUPPORT_LEVELS: dict[str, float] = {"Complete": 3.0, "Partial": 2.0, "Incomplete": 2.0}
+SUPPORT_NOT_JUDGED = frozenset({"Missing", "N/A"})
+"""Support labels that say nothing about how well passages support the claim: not samples."""
+
+_EVIDENCE = re.compile(r"\[(\d+)\]\s+(\S+)\s*(?:\n\n(.*))?", re.DOTALL)
+
+
+def _evidence(item: object, where: str) -> tuple[str, str]:
+    """(URL, passage text, "" when the item is a URL only) of one evidence string."""
+    match = _EVIDENCE.fullmatch(item) if isinstance(item, str) else None
+    if match is None:
+        raise DataError(f"{where}: evidence {str(item)[:80]!r} is not '[n] URL[\\n\\npassage]'.")
+    return match.group(2), normalise(match.group(3))
+
+
+def _claims(record: dict[str, Any], where: str) -> tuple[str, dict[str, Any], list[Any]]:
+    [(system, answer)] = record["answers"].items()
+    claims = answer.get("claims")
+    if not isinstance(answer.get("answer_string"), str) or not isinstance(claims, list):
+        raise DataError(f"{where}: the answer lacks a string 'answer_string' or a 'claims' list.")
+    return system, answer, claims
+
+
+def _label(claim: dict[str, Any], aspect: str, where: str) -> float | None:
+    """The claim's level for `aspect`, None when it is not a sample; DataError when unknown."""
+    if aspect not in claim:
+        raise DataError(f"{where}: the claim has no '{aspect}' key; the upstream format changed.")
+    label = claim[aspect]
+    levels = CORRECTNESS_LEVELS if aspect == "correctness" else SUPPORT_LEVELS
+    skipped = SUPPORT_NOT_JUDGED if aspect == "support" else frozenset()
+    if label is None or label in skipped:
+        return None
+    if not isinstance(label, str) or label not in levels:
+        known = ", ".join([*levels, *sorted(skipped)])
+        raise DataError(
+            f"{where}: unknown {aspect} label {label!r}; expected one of {known} or null. "
+            "The file may have changed upstream; report it."
+        )
+    return levels[label]
+
+
+def record_to_samples(
+    record: dict[str, Any], line: int, path: Path, aspect: Aspect, split: str, subset: str
+) -> list[Sample]:
+    """The judged claims of one `parse_records` record, in upstream order, for one aspect.
+
+    Ids are `<split>_<subset>_<line>_c<k>`, with k the claim's 0-based index in the answer's
+    `claims`, so an id names the claim in the upstream file whatever is filtered out.
+    """
+    system, answer, claims = _claims(record, f"{path} line {line}")
+    metadata = record["metadata"]
+    samples = []
+    for index, claim in enumerate(claims):
+        where = f"{path} line {line} claim {index}"
+        if not isinstance(claim, dict) or not isinstance(claim.get("claim_string"), str):
+            raise DataError(f"{where}: the claim is not an object with a string 'claim_string'.")
+        text = normalise(claim["claim_string"])
+        if not text:
+            # The judging path scores an empty text 0 unasked, which is no level of these scales.
+            raise DataError(f"{where}: 'claim_string' is empty; there is no claim to judge.")
+        level = _label(claim, aspect, where)
+        if level is None:
+            continue
+        extra: dict[str, Any] = {}
+        if aspect == "support":
+            evidence = claim.get("evidence")
+            if not isinstance(evidence, list):
+                raise DataError(f"{where}: 'evidence' is not a list.")
+            pairs = [_evidence(item, where) for item in evidence]
+            passages = [(url, text) for url, text in pairs if text]
+            if not passages:
+                continue
+            extra = {
+                "passages": [text for _, text in passages],
+                "passage_urls": [url for url, _ in passages],
+            }
+        samples.append(
+            Sample(
+                id=f"{split}_{subset}_{line}_c{index}",
+                input=text,
+                target=claim[aspect],
+                metadata={
+                    "question": normalise(record["question"]),
+                    "field": normalise(metadata["field"]),
+                    "specific_field": normalise(metadata["specific_field"]),
+                    "system": system,
+                    "answer": normalise(answer["answer_string"]),
+                    "claim": text,
+                    "claim_index": index,
+                    "aspect": aspect,
+                    "expert_label": claim[aspect],
+                    "human_level": level,
+                    "worthiness": claim.get("worthiness"),
+                    **extra,
+                },
+            )
+        )
+    return samples
+
+
+def expert_qa_claims_dataset(
+    aspect: Aspect = "correctness",
+    split: Split = "domain",
+    subset: Subset = "test",
+    field: str | list[str] | None = None,
+    data: str | Path | None = None,
+) -> MemoryDataset:
+    """The expert-judged claims of one split and subset for one aspect, optionally some fields.
+
+    Args:
+        aspect: "correctness" (every claim with a correctness label) or "support" (claims with
+            evidence passages and a Complete, Partial or Incomplete support label).
+        split: "domain" or "random", as for expert_qa.
+        subset: "test" or "validation".
+        field: One or more fields to keep, as the file spells them ("Healthcare / Medicine");
+            an unknown field raises ValueError listing the file's fields.
+        data: A folder holding the upstream files (or the file), instead of the download.
+
+    Every claim of the file is checked, also those a field filter drops, so a bad label is
+    reported whatever the filter.
+    """
+    if aspect not in ASPECTS:
+        raise ArgumentError(f"aspect must be one of {', '.join(ASPECTS)}, got {aspect!r}.")
+    asset, path = split_file(split, subset, data)
+    records = parse_records(path)
+    samples = [
+        sample
+        for line, record in records
+        for sample in record_to_samples(record, line, path, aspect, split, subset)
+    ]
+    wanted_fields = wanted_values("field", field)
+    if wanted_fields is not None:
+        # Fields of every question, so a field with no sample of this aspect is known, not a typo.
+        present = {normalise(record["metadata"]["field"]) for _, record in records}
+        refuse_unknown("field", wanted_fields, present)
+        samples = [s for s in samples if (s.metadata or {})["field"] in wanted_fields]
+    return MemoryDataset(
+        samples, name=f"expert_qa_claims_{aspect}_{split}_{subset}", location=location(asset, path)
+    )

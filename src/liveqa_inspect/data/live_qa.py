@@ -1,0 +1,182 @@
+"""The LiveQA Medical test questions as Inspect samples.
+
+The upstream XML is parsed with a hardened lxml parser and validated question by question, so a
+malformed, truncated or hostile file stops the run with a clear error instead of giving a partial
+dataset. The file's quirks (`RefAnswer` beside `ReferenceAnswer`, `qFile` beside `qfile`, an empty
+SUBJECT, several TYPEs a question) are absorbed here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from inspect_ai.dataset import MemoryDataset, Sample
+from lxml import etree
+
+from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, fetch, location
+from liveqa_inspect.data.text import normalise
+from liveqa_inspect.errors import ArgumentError, DataError, shown
+
+QuestionField = Literal["summary", "paraphrase", "original"]
+QUESTION_FIELDS: tuple[str, ...] = get_args(QuestionField)
+
+_REFERENCE_TAGS = ("ReferenceAnswer", "RefAnswer")
+
+
+def _parser() -> etree.XMLParser:
+    # No DTD, no entities, no network and lxml's default size limits: the file is plain data.
+    return etree.XMLParser(
+        resolve_entities=False,
+        no_network=True,
+        load_dtd=False,
+        dtd_validation=False,
+        huge_tree=False,
+        remove_comments=True,
+        remove_pis=True,
+    )
+
+
+def parse_questions(path: Path) -> list[dict[str, Any]]:
+    """Read every NLM-QUESTION of the file as a plain record, or raise DataError."""
+    try:
+        tree = etree.parse(str(path), _parser())
+    except etree.XMLSyntaxError as error:
+        raise DataError(
+            f"{path} is not well-formed XML ({error}); it may be truncated or corrupted. "
+            "Delete it and let the task download the pinned file again."
+        ) from error
+    if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
+        raise DataError(
+            f"{path} declares a DOCTYPE; the LiveQA file has none, and entity declarations are "
+            "refused so a hostile file cannot expand or fetch anything."
+        )
+    root = tree.getroot()
+    questions = root.findall("NLM-QUESTION")
+    if not questions:
+        raise DataError(f"{path} holds no NLM-QUESTION elements; it is not the LiveQA test file.")
+    records = [_question_record(element, path) for element in questions]
+    seen: set[str] = set()
+    for record in records:
+        if record["qid"] in seen:
+            raise DataError(f"{path}: question id {record['qid']} appears twice.")
+        seen.add(record["qid"])
+    return records
+
+
+def _text(element: etree._Element | None) -> str:
+    if element is None:
+        return ""
+    return normalise("".join(element.itertext()))
+
+
+def _question_record(element: etree._Element, path: Path) -> dict[str, Any]:
+    qid = element.get("qid")
+    if not qid:
+        raise DataError(f"{path} line {element.sourceline}: an NLM-QUESTION has no qid.")
+    where = f"{path}, question {qid}"
+    original = element.find("Original-Question")
+    if original is None:
+        raise DataError(f"{where}: no Original-Question element.")
+    references = []
+    for ref in element.iter(*_REFERENCE_TAGS):
+        answer = _text(ref.find("ANSWER"))
+        if not answer:
+            raise DataError(f"{where}: reference {ref.get('aid')} has an empty ANSWER.")
+        references.append(
+            {
+                "aid": ref.get("aid") or "",
+                "answer": answer,
+                "url": _text(ref.find("AnswerURL")),
+                "comment": _text(ref.find("COMMENT")),
+            }
+        )
+    if not references:
+        raise DataError(f"{where}: no ReferenceAnswer or RefAnswer element.")
+    annotations = element.find("ANNOTATIONS")
+    annotation_items = [] if annotations is None else list(annotations)
+    record = {
+        "qid": qid,
+        "qfile": original.get("qfile") or original.get("qFile") or "",
+        "subject": _text(original.find("SUBJECT")),
+        "message": _text(original.find("MESSAGE")),
+        "paraphrase": _text(element.find("NIST-PARAPHRASE")),
+        "summary": _text(element.find("NLM-Summary")),
+        "foci": [
+            {"fid": a.get("fid", ""), "category": a.get("fcategory", ""), "text": _text(a)}
+            for a in annotation_items
+            if a.tag == "FOCUS"
+        ],
+        "types": [_text(a) for a in annotation_items if a.tag == "TYPE"],
+        "keywords": [
+            {"kid": a.get("kid", ""), "category": a.get("kcategory", ""), "text": _text(a)}
+            for a in annotation_items
+            if a.tag == "KEYWORD"
+        ],
+        "references": references,
+    }
+    for field in ("summary", "message"):
+        if not record[field]:
+            raise DataError(f"{where}: the {field} text is empty.")
+    return record
+
+
+def check_question(question: str) -> None:
+    """Refuse an unknown wording before any data is downloaded or parsed."""
+    if question not in QUESTION_FIELDS:
+        raise ArgumentError(
+            f"question must be one of {', '.join(QUESTION_FIELDS)}; got {shown(question)}."
+        )
+
+
+def question_text(record: dict[str, Any], question: str) -> str:
+    """The wording put to the model; HELM asks the NLM summary, the others are kept to compare."""
+    if question == "summary":
+        return str(record["summary"])
+    if question == "paraphrase":
+        # A few questions have no NIST paraphrase; they are asked as summarised, and flagged.
+        return str(record["paraphrase"] or record["summary"])
+    subject, message = record["subject"], record["message"]
+    return f"{subject}\n\n{message}" if subject else str(message)
+
+
+def record_to_sample(record: dict[str, Any], question: str = "summary") -> Sample:
+    """One sample a question; every reference is a target so the judge sees them all."""
+    foci = record["foci"]
+    return Sample(
+        id=record["qid"],
+        input=question_text(record, question),
+        target=[ref["answer"] for ref in record["references"]],
+        metadata={
+            "question_field": question,
+            "question_fallback": question == "paraphrase" and not record["paraphrase"],
+            "subject": record["subject"],
+            "message": record["message"],
+            "paraphrase": record["paraphrase"],
+            "summary": record["summary"],
+            "qfile": record["qfile"],
+            "foci": foci,
+            "focus_category": foci[0]["category"] if foci else "none",
+            "focus_categories": sorted({focus["category"] for focus in foci}),
+            "question_types": record["types"],
+            "question_type": record["types"][0] if record["types"] else "none",
+            "keywords": record["keywords"],
+            "references": [
+                {"aid": ref["aid"], "url": ref["url"], "comment": ref["comment"]}
+                for ref in record["references"]
+            ],
+        },
+    )
+
+
+def load_records(data: str | Path | None = None) -> list[dict[str, Any]]:
+    """The verified XML's questions, from the cache, a download, or a local override."""
+    return parse_questions(fetch(LIVEQA_QUESTIONS, data))
+
+
+def live_qa_dataset(question: str = "summary", data: str | Path | None = None) -> MemoryDataset:
+    """The 104 test questions, worded as `question` asks; `location` names the copy read."""
+    check_question(question)
+    path = fetch(LIVEQA_QUESTIONS, data)
+    samples = [record_to_sample(record, question) for record in parse_questions(path)]
+    return MemoryDataset(samples, name="live_qa", location=location(LIVEQA_QUESTIONS, path))

@@ -1,1 +1,0 @@
-"""The loaders, one module a dataset: each turns upstream records into Inspect samples."""

@@ -1,0 +1,66 @@
+"""What a judge is sent: the pinned default, our generation defaults and the seed policy."""
+
+from __future__ import annotations
+
+from inspect_ai.model import GenerateConfig, Model
+
+from liveqa_inspect._inspect_private import resolved_config
+
+DEFAULT_JUDGE = "openai/gpt-4o-2024-05-13"
+"""HELM's live_qa judge, pinned by date so a run is repeatable; override with the grader role."""
+
+JUDGE_ROLE = "grader"
+JUDGE_SEED = 42
+JUDGE_ATTEMPTS = 3
+"""How many times an unreadable verdict is asked again before the juror abstains."""
+REPEAT_SEED_STRIDE = 10_000
+"""Seed distance between two jurors of one model in a panel (a self-consistency panel): far
+beyond the seeds one juror uses over its attempts and epochs, so their draws never coincide."""
+JUDGE_MAX_RETRIES = 5
+"""Inspect's retries of a failing judge request (after the provider's own): a judge that answers
+every request with an error ends the run in about two minutes instead of retrying for hours.
+Raise it with the role's config (`max_retries: 20`) or Inspect's `--max-retries`."""
+
+JUDGE_DEFAULTS = GenerateConfig(
+    temperature=0.0, max_tokens=256, seed=JUDGE_SEED, max_retries=JUDGE_MAX_RETRIES
+)
+"""HELM's judge settings (temperature 0, 256 tokens), a fixed seed and a bounded retry budget.
+Defaults only: whatever the user set for the judge wins, field by field."""
+
+REASONING_DEFAULTS = GenerateConfig(seed=JUDGE_SEED, max_retries=JUDGE_MAX_RETRIES)
+"""For a reasoning judge, no token cap or temperature of ours: 256 tokens would be spent on
+reasoning before any verdict, and reasoning models fix their own sampling."""
+
+
+def user_config(judge: Model) -> GenerateConfig:
+    """What Inspect would send for this judge with no config of ours."""
+    return resolved_config(judge)
+
+
+def reasons(judge: Model, config: GenerateConfig) -> bool:
+    """Whether the judge reasons before it answers: asked for, or a reasoning model."""
+    if config.reasoning_effort not in (None, "none") or config.reasoning_tokens:
+        return True
+    has_reasoning = getattr(judge.api, "has_reasoning_options", None)
+    return bool(has_reasoning()) if callable(has_reasoning) else False
+
+
+def call_config(judge: Model, attempt: int, epoch: int, repeat: int = 0) -> GenerateConfig:
+    """The config passed with one request: our defaults where the user set nothing, and a seed.
+
+    A config passed to `generate()` wins over the model's own, so only fields the user left
+    unset are passed, and the seed. The seed starts at the user's (or ours) and moves with each
+    attempt and epoch: a retry gets a real second chance, and each epoch is a new draw for a
+    judge sampled above temperature 0. `repeat` counts the earlier jurors of the same model in
+    the panel, so a model listed twice gives two draws, not one copied.
+    """
+    user = user_config(judge)
+    defaults = REASONING_DEFAULTS if reasons(judge, user) else JUDGE_DEFAULTS
+    fill = {
+        key: value
+        for key, value in defaults.model_dump(exclude_none=True).items()
+        if getattr(user, key) is None
+    }
+    base = user.seed if user.seed is not None else JUDGE_SEED
+    fill["seed"] = base + attempt + JUDGE_ATTEMPTS * (epoch - 1) + REPEAT_SEED_STRIDE * repeat
+    return GenerateConfig(**fill)

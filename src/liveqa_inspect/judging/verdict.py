@@ -1,0 +1,54 @@
+"""Reading a judge's reply: a level on the prompt's scale, or nothing."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from liveqa_inspect.judging.prompts import Scale
+
+_TAG = re.compile(r"<[\s/]*(score|reasoning)\s*>", re.IGNORECASE)
+"""An opening or closing verdict tag. One character class before the name and no lazy `.*?`
+between tags, so a scan is linear in the reply however many unclosed tags it holds."""
+
+
+@dataclass(frozen=True)
+class Verdict:
+    level: float
+    reasoning: str
+
+
+def _tagged(reply: str, name: str) -> list[str]:
+    """The texts between each opening `name` tag and the closing tag after it; unclosed ones
+    are left out."""
+    texts: list[str] = []
+    start: int | None = None
+    for match in _TAG.finditer(reply):
+        if match.group(1).lower() != name:
+            continue
+        closing = "/" in match.group(0)
+        if not closing:
+            start = match.end()
+        elif start is not None:
+            texts.append(reply[start : match.start()])
+            start = None
+    return texts
+
+
+def parse_verdict(reply: str, scale: Scale) -> Verdict | None:
+    """Read the `<score>` tags: None unless there is one, and all of them name the same level.
+
+    A reply whose tags disagree (`<score>0</score> ... e.g. <score>0.7</score>`) says two things,
+    so it is not read as either; the same level repeated is fine.
+    """
+    scores = _tagged(reply, "score")
+    if not scores:
+        return None
+    levels = {scale.read(text.strip()) for text in scores}
+    if len(levels) != 1 or None in levels:
+        return None
+    [level] = levels
+    reasonings = _tagged(reply, "reasoning")
+    reasoning = reasonings[-1].strip() if reasonings else _TAG.sub("", reply).strip()
+    assert level is not None
+    return Verdict(level=level, reasoning=reasoning)

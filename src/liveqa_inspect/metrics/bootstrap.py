@@ -1,0 +1,40 @@
+"""The one bootstrap: every interval in a log and in the report is drawn here, with one setting.
+
+A figure is computed for all resamples at once (one array operation over a resamples-by-items
+matrix of indices), so agreement intervals over hundreds of items take milliseconds. For a mean,
+the draws and the percentile interval are exactly scipy's `bootstrap(method="percentile")` with
+the same generator (tested), so the log's headline interval is scipy's.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+RESAMPLES = 10_000
+SEED = 20170
+"""Every interval is seeded: the same log always reports, and the report always prints, the same
+interval."""
+
+
+def resample_rows(n: int) -> np.ndarray:
+    """The seeded draws: RESAMPLES rows of n item indices each (pairs stay paired when two arrays
+    are indexed with the same rows)."""
+    return np.random.default_rng(SEED).integers(0, n, size=(RESAMPLES, n))
+
+
+def percentile_interval(values: np.ndarray) -> tuple[float, float]:
+    """95% percentile interval of the defined resample values; NaN when none is defined."""
+    values = values[~np.isnan(values)]
+    if len(values) == 0:
+        return math.nan, math.nan
+    low, high = np.percentile(values, [2.5, 97.5])
+    return float(low), float(high)
+
+
+def mean_interval(values: np.ndarray) -> tuple[float, float]:
+    """95% interval of the mean; NaN where fewer than two values leave nothing to vary."""
+    if len(values) < 2:
+        return math.nan, math.nan
+    return percentile_interval(values[resample_rows(len(values))].mean(axis=1))

@@ -1,0 +1,99 @@
+"""Metrics of the expert_qa_claims task, and the no-model floors a judge must beat.
+
+Each score's value is the judge's level for one claim; the expert's level is the sample's
+`human_level` (see datasets/expert_qa_claims.py). Inspect drops unscored samples before metrics
+run, so every figure is over the claims the judge gave a readable verdict on.
+
+- `wrong_claim_detection`: the use a reader has for a correctness judge, finding the claims experts
+  found wrong (Likely or Definitely incorrect, levels 1 and 2). A claim is flagged when the judge
+  rates it at most 2.5: 1 or 2 for one epoch, and the nearest reading for an epoch-averaged level.
+- `majority_share`: the share of the commonest expert label, the exact agreement of the best
+  constant judge; most claims are Definitely correct, so a judge must beat this, not 0.2.
+- `claim_passage_overlap` and `rouge_l_spearman`: for support, the rank correlation of the
+  expert's label with the best ROUGE-L F of the claim against its passages, a judge-free floor.
+
+sklearn, scipy and the ROUGE scorer are imported where used, so importing the package stays light.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    metric,
+)
+
+from liveqa_inspect.metrics.keys import (
+    INCORRECT_AUROC,
+    INCORRECT_F1,
+    INCORRECT_PRECISION,
+    INCORRECT_RECALL,
+)
+from liveqa_inspect.metrics.values import human_levels, score_values
+
+WRONG_AT_MOST = 2.0
+"""Expert levels of a wrong claim: Likely incorrect (2) and Definitely incorrect (1)."""
+
+FLAG_AT_MOST = 2.5
+"""Judge levels that flag a claim as wrong: 1 or 2, or an epoch mean nearer 2 than 3."""
+
+
+def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
+    """Precision, recall, F1 and AUROC of the judge at finding the experts' wrong claims.
+
+    Recall, F1 and AUROC are NaN without a wrong claim, precision when nothing is flagged, AUROC
+    also when every claim is wrong. F1 is 2TP / (2TP + FP + FN), so 0 when nothing is flagged.
+    """
+    wrong = human <= WRONG_AT_MOST
+    flagged = judge <= FLAG_AT_MOST
+    hits = float((wrong & flagged).sum())
+    precision = float(hits / flagged.sum()) if flagged.any() else math.nan
+    if not wrong.any():
+        return {
+            INCORRECT_PRECISION: precision,
+            INCORRECT_RECALL: math.nan,
+            INCORRECT_F1: math.nan,
+            INCORRECT_AUROC: math.nan,
+        }
+    recall = hits / wrong.sum()
+    f1 = 2 * hits / (flagged.sum() + wrong.sum())
+    if wrong.all():
+        auroc = math.nan
+    else:
+        from sklearn.metrics import roc_auc_score
+
+        # A low rating says "wrong": rank by the negated rating.
+        auroc = float(roc_auc_score(wrong, -judge))
+    return {
+        INCORRECT_PRECISION: precision,
+        INCORRECT_RECALL: float(recall),
+        INCORRECT_F1: float(f1),
+        INCORRECT_AUROC: auroc,
+    }
+
+
+@metric
+def wrong_claim_detection() -> Metric:
+    """incorrect_precision, incorrect_recall, incorrect_f1 and incorrect_auroc (see `detection`)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return detection(score_values(scores), human_levels(scores))
+
+    return compute
+
+
+@metric
+def majority_share() -> Metric:
+    """Share of the commonest expert level among the scored claims; NaN with none."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        human = human_levels(scores)
+        if len(human) == 0:
+            return math.nan
+        _, counts = np.unique(human, return_counts=True)
+        return float(counts.max() / len(human))
+
+    return compute

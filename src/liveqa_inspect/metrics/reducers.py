@@ -1,0 +1,51 @@
+"""The epoch reducer of the judged tasks."""
+
+from __future__ import annotations
+
+import numpy as np
+from inspect_ai.scorer import Score, ScoreReducer, mean_score, score_reducer
+
+from liveqa_inspect.judging.panel import LEVEL_DIGITS
+from liveqa_inspect.metrics.values import to_float
+
+
+@score_reducer(name="judge_epochs")
+def judge_epochs() -> ScoreReducer:
+    """Inspect's mean over epochs, keeping what the judge said in each epoch.
+
+    Inspect's reducers keep the first epoch's metadata only, so a judge's self-consistency
+    across epochs (live_qa_judge's `epoch_agreement`) and each juror's level could not be read
+    back. This keeps every epoch's level (`epoch_levels`, NaN where unread) and each juror's mean
+    level over the epochs it gave a verdict in.
+    """
+    reduce_mean = mean_score()
+
+    def reduce(scores: list[Score]) -> Score:
+        reduced = reduce_mean(scores)
+        first = scores[0].metadata
+        if (
+            not isinstance(first, dict)
+            or "jurors" not in first
+            or isinstance(scores[0].value, dict)
+        ):
+            return reduced
+        reduced.value = round(to_float(reduced.value), LEVEL_DIGITS)
+        jurors = []
+        for index, juror in enumerate(first["jurors"]):
+            given = [
+                float(s.metadata["jurors"][index]["level"])
+                for s in scores
+                if s.metadata
+                and s.metadata["jurors"]
+                and s.metadata["jurors"][index]["level"] is not None
+            ]
+            level = round(float(np.mean(given)), LEVEL_DIGITS) if given else None
+            jurors.append({**juror, "level": level})
+        reduced.metadata = {
+            **first,
+            "jurors": jurors,
+            "epoch_levels": [to_float(s.value) for s in scores],
+        }
+        return reduced
+
+    return reduce

@@ -1,0 +1,33 @@
+"""A judge-free score of a claim: its best ROUGE-L against its own evidence passages.
+
+Its rank correlation with the experts' support label (`rouge_l_spearman_rho`, written by the same
+floor metric as live_qa_judge's) is the floor a support judge must beat with no model asked.
+"""
+
+from __future__ import annotations
+
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+
+from liveqa_inspect.metrics.agreement import reference_spearman
+from liveqa_inspect.scoring.reference import rouge_l
+
+
+def passage_overlap(claim: str, passages: list[str]) -> float:
+    """The best ROUGE-L F of the claim against any one of its passages."""
+    if not passages:
+        raise ValueError("claim_passage_overlap needs a sample with at least one passage")
+    return max(rouge_l(passage, claim) for passage in passages)
+
+
+@scorer(metrics=[reference_spearman()])
+def claim_passage_overlap() -> Scorer:
+    """Score a support sample by its claim's best ROUGE-L against its passages; no model asked."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        claim = state.metadata["claim"]
+        return Score(
+            value={"rouge_l": passage_overlap(claim, state.metadata["passages"])}, answer=claim
+        )
+
+    return score

@@ -1,0 +1,191 @@
+"""The scorers that judge: live_qa's and expert_qa's pinned judge, and live_qa_judge's judge.
+
+All of them grade through `judge.grade`; live_qa and live_qa_judge share the live_qa prompt, so a
+judge is measured in live_qa_judge on exactly the prompt it grades with. The judge (one model or
+a panel) is resolved when scoring starts: the grader role when bound, else the scorer's default.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+
+from inspect_ai.model import get_model
+from inspect_ai.scorer import Metric, Score, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+
+from liveqa_inspect.judging.grade import grade
+from liveqa_inspect.judging.jurors import jurors
+from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.prompts import (
+    CLAIM_CORRECTNESS_JUDGE,
+    CLAIM_SUPPORT_JUDGE,
+    EXPERT_QA_JUDGE,
+    LIVEQA_JUDGE,
+    LIVEQA_SCALE,
+    JudgePrompt,
+)
+from liveqa_inspect.judging.settings import DEFAULT_JUDGE
+from liveqa_inspect.metrics.agreement import agreement, confusion, epoch_agreement, juror_agreement
+from liveqa_inspect.metrics.claims import majority_share, wrong_claim_detection
+from liveqa_inspect.metrics.judged import judge_metrics, panel_figures
+
+logger = logging.getLogger(__name__)
+
+_LEVELS = list(LIVEQA_SCALE.levels)
+_CORRECTNESS = list(CLAIM_CORRECTNESS_JUDGE.scale.levels)
+_SUPPORT = list(CLAIM_SUPPORT_JUDGE.scale.levels)
+
+Fields = Callable[[TaskState, Target], Mapping[str, str | Sequence[str]]]
+
+
+def warn_if_self_judged(judges: Sequence[str], subject: str, warned: set[str]) -> None:
+    """A model grading its own answers is biased; say so once a scorer (a run, or a re-score)
+    rather than once a sample, and again in the next run of the same process."""
+    if subject in judges and subject not in warned:
+        warned.add(subject)
+        logger.warning(
+            "The judge (%s) is the model under test: it grades its own answers, which biases "
+            "the score. Bind another judge with --model-role grader=<model>.",
+            subject,
+        )
+
+
+def answer_fields(state: TaskState, target: Target) -> dict[str, str | list[str]]:
+    """What the LiveQA rubric shows: the question, every reference apart, and the answer."""
+    # target.target keeps the references apart; Target.text would join them into one.
+    return {
+        "question": state.input_text,
+        "references": list(target.target),
+        "answer": state.output.completion,
+    }
+
+
+def expert_fields(state: TaskState, target: Target) -> dict[str, str | list[str]]:
+    return {**answer_fields(state, target), "field": str(state.metadata["field"])}
+
+
+def correctness_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
+    """The claim, with its question and the whole answer it came from as context."""
+    meta = state.metadata
+    return {
+        "field": str(meta["field"]),
+        "question": str(meta["question"]),
+        "answer": str(meta["answer"]),
+        "claim": str(meta["claim"]),
+    }
+
+
+def support_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
+    """The claim and its evidence passages, each apart."""
+    return {"claim": str(state.metadata["claim"]), "passages": list(state.metadata["passages"])}
+
+
+def judging(
+    prompt: JudgePrompt,
+    fields: Fields,
+    default: str | None,
+    cache: bool,
+    panel: Panel,
+    graded: Callable[[TaskState], str] = lambda state: state.output.completion,
+) -> Scorer:
+    """The scorer body every judging scorer shares; `default` None judges with the evaluated
+    model (live_qa_judge), a model name with that pinned judge (live_qa, expert_qa)."""
+    check_panel(panel)
+    warned: set[str] = set()
+
+    async def score(state: TaskState, target: Target) -> Score:
+        judges = jurors(default)
+        if default is not None:
+            warn_if_self_judged([str(judge) for judge in judges], str(get_model()), warned)
+        result = await grade(
+            judges,
+            prompt,
+            fields(state, target),
+            answer=graded(state),
+            panel=panel,
+            cache=cache,
+            epoch=state.epoch,
+        )
+        if "human_level" in state.metadata:
+            result.explanation = f"{human_note(state)}\n\n{result.explanation}"
+        return result
+
+    return score
+
+
+def human_note(state: TaskState) -> str:
+    """Where a human graded the item, the level the judge is measured against, first: Inspect
+    View then shows both levels side by side in the sample's scoring."""
+    meta = state.metadata
+    label = meta.get("expert_label") or f"grade {meta.get('human_grade')}"
+    return f"Human level: {float(meta['human_level']):g} ({label}). The judge's verdict:"
+
+
+@scorer(metrics=judge_metrics(_LEVELS))
+def live_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """Judge-graded score on the four LiveQA levels (0, 0.3, 0.7, 1).
+
+    Args:
+        cache: Cache the judge's replies, per epoch, so re-scoring costs nothing.
+        panel: How a panel's levels combine: mean, median or majority.
+    """
+    return judging(LIVEQA_JUDGE, answer_fields, DEFAULT_JUDGE, cache, panel)
+
+
+@scorer(metrics=judge_metrics(_LEVELS))
+def expert_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The pinned judge on ExpertQA, with a rubric worded for experts of the question's field.
+
+    Args:
+        cache: Cache the judge's replies, per epoch, so re-scoring costs nothing.
+        panel: How a panel's levels combine: mean, median or majority.
+    """
+    return judging(EXPERT_QA_JUDGE, expert_fields, DEFAULT_JUDGE, cache, panel)
+
+
+def agreement_metrics(levels: list[float]) -> list[Metric]:
+    """What every judge-against-humans scorer reports, on its scale; for a panel also each
+    juror's agreement, mean level and the jurors' alpha, so a jury and its members are measured
+    by one run."""
+    return [
+        agreement(levels),
+        confusion(levels),
+        juror_agreement(levels),
+        panel_figures(),
+        epoch_agreement(),
+    ]
+
+
+@scorer(metrics=agreement_metrics(_LEVELS))
+def judge_agreement_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The judge's level for a human-judged answer: the grader role if bound, else the model
+    under evaluation.
+
+    Args:
+        cache: Cache the judge's replies, per epoch.
+        panel: How a panel's levels combine: mean, median or majority.
+    """
+    return judging(LIVEQA_JUDGE, answer_fields, None, cache, panel)
+
+
+@scorer(metrics=[*agreement_metrics(_CORRECTNESS), wrong_claim_detection(), majority_share()])
+def claim_correctness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The judge's 1-5 correctness rating of an expert-labelled ExpertQA claim.
+
+    Args:
+        cache: Cache the judge's replies, per epoch.
+        panel: How a panel's levels combine: mean, median or majority.
+    """
+    return judging(CLAIM_CORRECTNESS_JUDGE, correctness_fields, None, cache, panel)
+
+
+@scorer(metrics=agreement_metrics(_SUPPORT))
+def claim_support_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The judge's 1-3 rating of how far a claim's passages support it.
+
+    Args:
+        cache: Cache the judge's replies, per epoch.
+        panel: How a panel's levels combine: mean, median or majority.
+    """
+    return judging(CLAIM_SUPPORT_JUDGE, support_fields, None, cache, panel)

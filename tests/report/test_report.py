@@ -1,0 +1,565 @@
+"""The report CLI on real logs: each task run through eval() with scripted models."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from inspect_ai import Task, eval, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.log import read_eval_log, write_eval_log
+from inspect_ai.model import GenerateConfig
+from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
+from inspect_ai.solver import Generate, TaskState, solver
+
+from liveqa_inspect import expert_qa
+from liveqa_inspect.judging.prompts import LIVEQA_SCALE
+from liveqa_inspect.metrics.agreement import FIGURES, agreement, confusion
+from liveqa_inspect.metrics.keys import (
+    ALPHA,
+    INCORRECT_AUROC,
+    INCORRECT_F1,
+    INCORRECT_PRECISION,
+    INCORRECT_RECALL,
+    MAJORITY_SHARE,
+    confusion_key,
+)
+from liveqa_inspect.report import main
+from liveqa_inspect.report.loading import load
+from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, canvas, title
+from liveqa_inspect.report.stats import kappa_difference, mean_difference
+from tests.helpers import (
+    Humans,
+    Script,
+    between,
+    figures,
+    judge_script,
+    perfect,
+    report,
+    run_bound_panel,
+    run_judge,
+    run_live_qa,
+    scripted_model,
+    section,
+    shown,
+    three,
+    verdict,
+    written,
+)
+
+LEVELS = LIVEQA_SCALE.levels
+
+
+# Model logs ------------------------------------------------------------------------------------
+
+
+def answering(answer: str) -> Script:
+    return lambda *_: answer
+
+
+def unreadable_zero(prompt: str, config: GenerateConfig) -> str:
+    """The scripted judge, with no readable verdict for ANSWER-ZERO (those go unscored)."""
+    return (
+        "no verdict" if between(prompt, "answer") == "ANSWER-ZERO" else judge_script(prompt, config)
+    )
+
+
+def test_one_live_qa_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = run_live_qa(grader=unreadable_zero, limit=8, epochs=2, reference_metrics=True)
+    out = report(capsys, log.location, "--out", str(tmp_path))
+    m = figures(log, "live_qa_scorer")
+
+    assert "model: mockllm/model; question wording: summary; epochs: 2" in out
+    assert "judge: mockllm/judge; prompt: live_qa v1 (sha256 " in out
+    # TQ1-TQ3 are graded 1, 0.7 and 0.3; the other five get ANSWER-ZERO, which the judge cannot
+    # read: five questions unscored, one reason each, not one per epoch.
+    assert "samples: 3 scored, 5 unscored (grader_failed 5)" in out
+    [row] = section(out, "The judge's mean level")
+    assert row == ["mockllm/model", "mockllm/judge", three(m["mean"]),
+                   f"[{three(m['ci_low'])}, {three(m['ci_high'])}]", "3", "5"]  # fmt: skip
+    assert m["mean"] == pytest.approx(2 / 3)
+    assert section(out, "Level distribution") == [
+        [f"{level:g}", three(m[f"share_{level:g}"])] for level in LEVELS
+    ]
+
+    # Groups from the samples, with each question counted once whatever the epochs.
+    values = {s.id: s.scores["live_qa_scorer"].value for s in log.samples if s.epoch == 1}
+    meta = {s.id: s.metadata for s in log.samples}
+    scored = [i for i in values if not math.isnan(values[i])]
+    by_focus = section(out, "By focus category")
+    assert sum(int(row[1]) for row in by_focus) == len(scored) == 3
+    for label, n, mean, ci in by_focus:
+        members = [values[i] for i in scored if meta[i]["focus_category"] == label]
+        assert int(n) == len(members) and mean == three(float(np.mean(members)))
+        if len(members) == 1:
+            assert ci == "n/a"
+        else:
+            low, high = (float(x) for x in ci.strip("[]").split(", "))
+            assert low <= float(mean) <= high
+    assert "A question of several types counts once in each of them" in out
+    by_type = section(out, "By question type")
+    # A type whose questions all went unscored keeps its row, with n 0 and no mean.
+    assert {row[0] for row in by_type} == {t for i in values for t in meta[i]["question_types"]}
+    assert all(row[2:] == ["n/a", "n/a"] for row in by_type if row[1] == "0")
+    assert sum(int(row[1]) for row in by_type) == sum(
+        len(meta[i]["question_types"]) for i in scored
+    )
+
+    # The reference-overlap scorers as the log states them.
+    others = section(out, "Other scorers")
+    assert [row[0] for row in others] == [
+        "exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4"
+    ]  # fmt: skip
+    for name, mean, stderr in others:
+        assert (mean, stderr) == (
+            three(figures(log, name)["mean"]),
+            three(figures(log, name)["stderr"]),
+        )
+    assert "Panel" not in out
+
+    paths = written(out)
+    stem = Path(log.location).stem
+    assert [p.name for p in paths] == [
+        f"{stem}-means.png",
+        f"{stem}-focus_category.png",
+        f"{stem}-question_types.png",
+    ]
+    assert all(p.parent == tmp_path for p in paths)
+
+
+def test_one_expert_qa_log_by_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A judge that gives Anthropology answers 1 and Geography ones 0.3 shows as such per field."""
+
+    def by_field(prompt: str, _: GenerateConfig) -> str:
+        return verdict("1" if "an expert in Anthropology" in prompt else "0.3")
+
+    [log] = eval(
+        expert_qa(field=["Anthropology", "Geography"]),
+        model=scripted_model(lambda *_: "An answer."),
+        model_roles={"grader": scripted_model(by_field, "judge")},
+        display="none",
+    )
+    assert log.status == "success", log.error
+    out = report(capsys, log.location, "--out", str(tmp_path))
+    assert "expert_qa report" in out and "split: domain test" in out
+    assert "samples: 4 scored, 0 unscored" in out
+    assert section(out, "By field") == [
+        ["Anthropology", "2", "1.000", "[1.000, 1.000]"],
+        ["Geography", "2", "0.300", "[0.300, 0.300]"],
+    ]
+    assert [p.name for p in written(out)] == [
+        f"{Path(log.location).stem}-means.png",
+        f"{Path(log.location).stem}-field.png",
+    ]
+
+
+def test_a_panel_s_jurors_in_a_model_log(capsys: pytest.CaptureFixture[str]) -> None:
+    jurors = [
+        scripted_model(judge_script, "exact"),
+        scripted_model(lambda *_: verdict("0"), "harsh"),
+    ]
+    log = run_live_qa(grader=jurors, limit=3)
+    out = report(capsys, log.location)
+    assert "judge: mockllm/exact+mockllm/harsh;" in out
+    # TQ1-TQ3 are graded 1, 0.7 and 0.3 by one juror and 0 by the other.
+    assert section(out, "Panel: each juror's mean level") == [
+        ["mockllm/exact", "0.667"], ["mockllm/harsh", "0.000"]
+    ]  # fmt: skip
+    alpha = figures(log)[ALPHA]
+    assert f"Jurors' ordinal Krippendorff's alpha: {three(alpha)}" in out
+    [row] = section(out, "The judge's mean level")
+    assert row[:3] == ["mockllm/model", "mockllm/exact+mockllm/harsh", "0.333"]
+
+
+def test_a_known_difference_between_two_models(capsys: pytest.CaptureFixture[str]) -> None:
+    """The judge gives model A's answers 1 and model B's 0.7 on the same questions: B - A is
+    exactly -0.3 on every question, so every resample's mean difference is -0.3 too."""
+    a = run_live_qa(answering("ANSWER-A"), name="a", limit=5)
+    b = run_live_qa(answering("ANSWER-B"), name="b", limit=5)
+    difference = mean_difference(load(a.location), load(b.location))
+    assert difference.n == 5
+    assert difference.value == pytest.approx(-0.3)
+    assert difference.low == pytest.approx(-0.3) and difference.high == pytest.approx(-0.3)
+
+    out = report(capsys, a.location, b.location)
+    assert "WARNING" not in out
+    rows = section(out, "The judge's mean level")
+    assert [row[:3] + row[4:] for row in rows] == [
+        ["mockllm/a", "mockllm/judge", "1.000", "5", "0"],
+        ["mockllm/b", "mockllm/judge", "0.700", "5", "0"],
+    ]
+    assert section(out, "Difference from mockllm/a") == [
+        ["mockllm/b", "-0.300", "[-0.300, -0.300]", "5"]
+    ]
+    [chart] = written(out)
+    assert chart == Path(a.location).with_name(Path(a.location).stem + "-models.png")
+    # A's own report writes its own chart beside the comparison's, not over it.
+    own = written(report(capsys, a.location))[0]
+    assert own == chart.with_name(Path(a.location).stem + "-means.png")
+    assert chart.is_file()
+
+    # The same tables as Markdown, for a README.
+    lines = report(capsys, a.location, b.location, "--markdown").splitlines()
+    header = lines.index(
+        "| model     | judge         |   mean |         95% CI |   scored |   unscored |"
+    )
+    assert (
+        lines[header + 1]
+        == "|:----------|:--------------|-------:|---------------:|---------:|-----------:|"
+    )
+    assert (
+        lines[header + 3]
+        == "| mockllm/b | mockllm/judge |  0.700 | [0.700, 0.700] |        5 |          0 |"
+    )
+    assert "**Difference from mockllm/a (paired bootstrap 95% CI" in lines[header + 5]
+    assert "| mockllm/b |       -0.300 | [-0.300, -0.300] |        5 |" in lines
+    # The figure as a Markdown image, where plain text names its path.
+    assert lines[-1].rstrip() == f"![{chart.name}]({chart})"
+    assert not any(line.startswith("figure: ") for line in lines)
+
+
+def test_a_paired_interval_spans_a_difference_that_varies(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """B answers like A on half the questions and worse on the rest: the difference is the mean
+    of the per-question differences, and its interval is strictly around it."""
+    a = run_live_qa(answering("ANSWER-A"), name="a", limit=8)
+    b = run_live_qa(
+        lambda prompt, _: "ANSWER-A" if any(k in prompt for k in ("Noonan", "amphetamine"))
+        else "ANSWER-B", name="b", limit=8,
+    )  # fmt: skip
+    va = {s.id: s.scores["live_qa_scorer"].value for s in a.samples}
+    vb = {s.id: s.scores["live_qa_scorer"].value for s in b.samples}
+    expected = float(np.mean([vb[i] - va[i] for i in va]))
+    difference = mean_difference(load(a.location), load(b.location))
+    assert difference.value == pytest.approx(expected)
+    assert -0.3 - 1e-9 <= difference.low < expected < difference.high <= 0.0
+    out = report(capsys, a.location, b.location)
+    [row] = section(out, "Difference from mockllm/a")
+    assert row[1] == three(expected)
+
+
+@pytest.mark.parametrize(
+    ("other", "warning"),
+    [
+        ({"judge_name": "other-judge"}, "WARNING: the logs differ in judge"),
+        ({"question": "paraphrase"}, "WARNING: the logs differ in questions or items"),
+    ],
+)
+def test_logs_not_graded_alike_are_flagged(
+    other: dict[str, str], warning: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = run_live_qa(answering("ANSWER-A"), name="a", limit=3)
+    b = run_live_qa(answering("ANSWER-B"), name="b", limit=3, **other)  # type: ignore[arg-type]
+    out = report(capsys, a.location, b.location)
+    [line] = [line for line in out.splitlines() if line.startswith("WARNING")]
+    assert line.startswith(warning) and line.endswith("their scores are not comparable.")
+
+
+def test_logs_graded_with_another_prompt_version_are_flagged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    a = run_live_qa(answering("ANSWER-A"), name="a", limit=2)
+    b = read_eval_log(run_live_qa(answering("ANSWER-B"), name="b", limit=2).location)
+    for sample in b.samples or []:
+        sample.scores["live_qa_scorer"].metadata["prompt"]["version"] = "2"  # type: ignore[index]
+    reworded = tmp_path / "reworded.eval"
+    write_eval_log(b, str(reworded))
+    out = report(capsys, a.location, str(reworded))
+    [line] = [line for line in out.splitlines() if line.startswith("WARNING")]
+    assert line.startswith("WARNING: the logs differ in judge prompt")
+    assert "live_qa v1" in line and "live_qa v2" in line
+
+
+# Judge logs ------------------------------------------------------------------------------------
+
+
+def test_one_judge_log(humans: Humans, capsys: pytest.CaptureFixture[str]) -> None:
+    log = run_judge(perfect(humans), limit=20)
+    out = report(capsys, log.location)
+    m = figures(log, "judge_agreement_scorer")
+    floor = figures(log, "reference_floor")
+
+    assert "judge: mockllm/judge (the evaluated model); prompt: live_qa v1" in out
+    assert "scale: 0, 0.3, 0.7, 1" in out
+    assert "answers: 20 scored, 0 unscored" in out
+    rows = section(out, "Agreement with the human assessors")
+    assert [row[0] for row in rows] == list(FIGURES)
+    for name, value, ci in rows:
+        assert value == three(m[name])
+        assert ci == f"[{three(m[f'{name}_ci_low'])}, {three(m[f'{name}_ci_high'])}]"
+    assert ["kappa_quadratic", "1.000", "[1.000, 1.000]"] in rows
+
+    floors = section(out, "No-model floors")
+    assert [row[0] for row in floors] == [
+        "exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4"
+    ]  # fmt: skip
+    for name, compared, value, judge, margin in floors:
+        rho = floor[f"{name}_spearman_rho"]
+        assert (compared, value, judge) == ("spearman_rho", three(rho), "1.000")
+        assert margin == three(1.0 - rho)
+
+    cells = section(out, "Confusion matrix")
+    human = [s.metadata["human_level"] for s in log.samples]
+    for level, row in zip(LEVELS, cells, strict=True):
+        count = human.count(level)
+        assert row == [f"{level:g}", *(str(count if j == level else 0) for j in LEVELS), str(count)]
+    assert (
+        "Each juror alone" not in out and "Wrong-claim" not in out and "epoch agreement" not in out
+    )
+    [heatmap] = written(out)
+    assert heatmap == Path(log.location).with_name(Path(log.location).stem + "-confusion.png")
+
+
+def test_unscored_answers_and_epoch_agreement(
+    humans: Humans, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def script(prompt: str, config: GenerateConfig) -> str:
+        return "no verdict" if "Noonan" in shown(prompt)[0] else perfect(humans)(prompt, config)
+
+    log = run_judge(script, limit=10, epochs=2)
+    noonan = {s.id for s in log.samples if "Noonan" in str(s.input)}
+    out = report(capsys, log.location)
+    n = len(noonan)
+    assert f"answers: {10 - n} scored, {n} unscored (grader_failed {n})" in out
+    assert "epoch agreement (same level in every epoch): 1.000" in out
+
+
+def test_a_bound_panel_shows_each_juror(capsys: pytest.CaptureFixture[str]) -> None:
+    log = run_bound_panel("median", ["strict", "strict"], limit=12)
+    m = figures(log, "judge_agreement_scorer")
+    out = report(capsys, log.location)
+    assert (
+        "judge: mockllm/lenient+mockllm/strict+mockllm/strict "
+        "(the grader role; evaluated model: mockllm/evaluated)" in out
+    )
+    rows = {row[0]: row for row in section(out, "Each juror alone")}
+    assert set(rows) == {"panel", "mockllm/lenient", "mockllm/strict", "mockllm/strict#2"}
+    for juror, row in rows.items():
+        prefix = "" if juror == "panel" else f"juror/{juror}/"
+        kappa = m[f"{prefix}kappa_quadratic"]
+        bounds = (m[f"{prefix}kappa_quadratic_ci_low"], m[f"{prefix}kappa_quadratic_ci_high"])
+        assert row[1].startswith(three(kappa)), row
+        if not any(math.isnan(b) for b in bounds):
+            assert row[1] == f"{three(kappa)} [{three(bounds[0])}, {three(bounds[1])}]"
+        exact = m[f"{prefix}exact_agreement"]
+        assert row[3].startswith(three(exact)), row
+    people = [s.metadata["human_level"] for s in log.samples]
+    assert rows["mockllm/lenient"][3].startswith(three(people.count(1.0) / 12))
+    alpha = three(m["krippendorff_alpha"])
+    assert f"Jurors' ordinal Krippendorff's alpha with each other: {alpha}." in out
+
+
+def test_several_judges_and_the_kappa_difference(
+    humans: Humans, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A perfect judge has kappa 1 on every resample, a constant one 0: the difference is -1
+    with an interval of exactly [-1, -1]."""
+    good = run_judge(perfect(humans), "perfect", limit=20)
+    flat = run_judge(lambda *_: verdict("0.3"), "constant", limit=20)
+    difference = kappa_difference(load(good.location), load(flat.location))
+    assert (difference.value, difference.low, difference.high, difference.n) == (
+        pytest.approx(-1.0), pytest.approx(-1.0), pytest.approx(-1.0), 20
+    )  # fmt: skip
+
+    out = report(capsys, good.location, flat.location)
+    assert "WARNING" not in out
+    rows = section(out, "Judges")
+    assert [row[0] for row in rows] == ["mockllm/perfect", "mockllm/constant"]
+    for row, log in zip(rows, (good, flat), strict=True):
+        m = figures(log, "judge_agreement_scorer")
+        assert row[1].startswith(three(m["kappa_quadratic"]))
+        assert row[2].startswith(three(m["spearman_rho"]))
+        assert row[6].startswith(three(m["mae"]))
+        assert row[7:] == ["20", "0"]
+    assert section(out, "Kappa difference from mockllm/perfect") == [
+        ["mockllm/constant", "-1.000", "[-1.000, -1.000]", "20"]
+    ]
+    names = [p.name for p in written(out)]
+    assert names == [
+        Path(good.location).stem + "-confusion.png",
+        Path(flat.location).stem + "-confusion.png",
+        Path(good.location).stem + "-judges.png",
+    ]
+
+
+def test_a_kappa_difference_that_varies(humans: Humans) -> None:
+    """A judge right on some answers and one level up on the others: over the same answers the
+    paired difference is the difference of the two logs' own kappas, inside its interval."""
+
+    def sloppy(prompt: str, config: GenerateConfig) -> str:
+        level = humans[shown(prompt)]
+        if len(shown(prompt)[1]) % 3:
+            return verdict(f"{level:g}")
+        return verdict(f"{LEVELS[min(LEVELS.index(level) + 1, len(LEVELS) - 1)]:g}")
+
+    good = run_judge(perfect(humans), "perfect", limit=30)
+    rough = run_judge(sloppy, "sloppy", limit=30)
+    expected = figures(rough)["kappa_quadratic"] - figures(good)["kappa_quadratic"]
+    difference = kappa_difference(load(good.location), load(rough.location))
+    assert -1.0 < expected < 0.0
+    assert difference.value == pytest.approx(expected)
+    assert difference.low < expected < difference.high <= 0.0
+
+
+def test_judges_on_other_question_wordings_are_flagged(capsys: pytest.CaptureFixture[str]) -> None:
+    first = run_judge(lambda *_: verdict("0"), "a", limit=3)
+    other = run_judge(lambda *_: verdict("0"), "b", limit=3, question="original")
+    out = report(capsys, first.location, other.location)
+    assert "WARNING: the logs differ in questions or items" in out
+
+
+# Claims logs: the agreement scorer on a 1..5 scale with wrong-claim detection figures ------------
+
+CLAIM_LEVELS = [1.0, 2.0, 3.0, 4.0, 5.0]
+# (human level, judge level, field) of each claim.
+CLAIMS = [
+    (1, 1, "Law"), (2, 1, "Law"), (5, 5, "Law"), (4, 5, "Medicine"), (3, 3, "Medicine"),
+    (5, 4, "Medicine"), (5, 5, "Medicine"), (1, 2, "Physics"),
+]  # fmt: skip
+DETECTION = {INCORRECT_PRECISION: 0.75, INCORRECT_RECALL: 0.5, INCORRECT_F1: 0.6,
+             INCORRECT_AUROC: 0.8}  # fmt: skip
+
+
+@metric
+def detection() -> Metric:
+    def compute(_: list[SampleScore]) -> dict[str, float]:
+        return {**DETECTION, MAJORITY_SHARE: 0.375}
+
+    return compute
+
+
+@scorer(metrics=[agreement(CLAIM_LEVELS), confusion(CLAIM_LEVELS), detection()])
+def claim_scorer():
+    async def score(state: TaskState, _: Target) -> Score:
+        meta = {"judge_models": ["mockllm/claims-judge"],
+                "prompt": {"name": "claims", "version": "1", "sha256": "ab" * 32}}  # fmt: skip
+        return Score(value=float(state.metadata["judge"]), metadata=meta)
+
+    return score
+
+
+@solver
+def nothing():
+    async def solve(state: TaskState, _: Generate) -> TaskState:
+        return state
+
+    return solve
+
+
+@task
+def expert_qa_claims() -> Task:
+    samples = [
+        Sample(input=f"claim {n}", id=f"c{n}",
+               metadata={"human_level": float(h), "judge": j, "field": field})
+        for n, (h, j, field) in enumerate(CLAIMS)
+    ]  # fmt: skip
+    return Task(dataset=MemoryDataset(samples), solver=nothing(), scorer=claim_scorer())
+
+
+def test_a_claims_log_on_its_own_scale(capsys: pytest.CaptureFixture[str]) -> None:
+    [log] = eval(expert_qa_claims(), model=scripted_model(lambda *_: ""), display="none")
+    assert log.status == "success", log.error
+    out = report(capsys, log.location)
+    assert "expert_qa_claims report" in out and "scale: 1, 2, 3, 4, 5" in out
+    assert (
+        "judge: mockllm/claims-judge (the grader role; evaluated model: mockllm/model); "
+        "prompt: claims v1" in out
+    )
+    m = figures(log)
+    assert section(out, "Wrong-claim detection") == [
+        [name, three(value), "n/a"] for name, value in DETECTION.items()
+    ]
+    assert section(out, "No-model floors") == [
+        ["majority level", "exact_agreement", "0.375", three(m["exact_agreement"]),
+         three(m["exact_agreement"] - 0.375)]
+    ]  # fmt: skip
+    assert m["exact_agreement"] == 4 / 8
+    cells = section(out, "Confusion matrix")
+    assert [row[0] for row in cells] == ["1", "2", "3", "4", "5"]
+    for row in cells:
+        h = float(row[0])
+        assert [int(c) for c in row[1:6]] == [m[confusion_key(h, j)] for j in CLAIM_LEVELS]
+    assert cells[4] == ["5", "0", "0", "0", "1", "2", "3"]
+    fields = {row[0]: row for row in section(out, "By field")}
+    assert {name: row[1] for name, row in fields.items()} == {
+        "Medicine": "4",
+        "Law": "3",
+        "Physics": "1",
+    }
+    assert fields["Law"][2].startswith("0.667")  # exact agreement on 2 of 3
+    assert fields["Physics"][2] == "0.000"  # one item: no interval
+    [heatmap] = written(out)
+    assert heatmap.name.endswith("-confusion.png")
+
+
+# Refused logs ----------------------------------------------------------------------------------
+
+
+def refused(capsys: pytest.CaptureFixture[str], *paths: str) -> str:
+    assert main(list(paths)) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    [line] = captured.err.splitlines()
+    assert line.startswith("error: ")
+    return line
+
+
+def test_a_missing_or_unreadable_file_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert "cannot read" in refused(capsys, str(tmp_path / "nope.eval"))
+    junk = tmp_path / "junk.eval"
+    junk.write_text("not a log", encoding="utf-8")
+    assert "cannot read" in refused(capsys, str(junk))
+
+
+def test_an_unfinished_log_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = read_eval_log(run_judge(lambda *_: verdict("0"), limit=2).location)
+    log.status = "error"
+    path = tmp_path / "failed.eval"
+    write_eval_log(log, str(path))
+    line = refused(capsys, str(path))
+    assert "status 'error', not 'success'" in line and "eval-retry" in line
+    assert not list(tmp_path.glob("*.png"))
+
+
+@task
+def other_task() -> Task:
+    return Task(dataset=MemoryDataset([Sample(input="q", id="q")]), solver=nothing())
+
+
+def test_an_unknown_task_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    [log] = eval(other_task(), model=scripted_model(lambda *_: ""), display="none")
+    line = refused(capsys, log.location)
+    assert "task 'other_task'" in line and "live_qa_judge" in line
+
+
+def test_model_and_judge_logs_are_not_mixed(capsys: pytest.CaptureFixture[str]) -> None:
+    model = run_live_qa(answering("ANSWER-A"), limit=2)
+    judge = run_judge(lambda *_: verdict("0"), limit=2)
+    line = refused(capsys, model.location, judge.location)
+    assert "cannot report model logs" in line and "Run the report once for each kind" in line
+
+
+def test_the_module_refuses_without_a_traceback(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "liveqa_inspect.report", str(tmp_path / "nope.eval")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stdout == "" and "Traceback" not in result.stderr
+    assert result.stderr.startswith("error: cannot read")
+
+
+def test_a_long_title_wraps_within_its_figure() -> None:
+    """A panel's judge names made the heatmap's title wider than the figure, cut at both ends."""
+    figure = canvas(5.8, 5.0)
+    names = "+".join(f"openai/gpt-4o-2024-05-13-juror{n}" for n in range(3))
+    lines = title(figure, f"live_qa_judge: {names} vs human (n=581)").splitlines()
+    assert len(lines) > 1
+    assert max(len(line) for line in lines) <= 5.8 * TITLE_CHARS_PER_INCH
