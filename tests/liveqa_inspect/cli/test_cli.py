@@ -52,7 +52,7 @@ def test_inspect_list_tasks_finds_the_four_tasks_in_a_checkout(tmp_path: Path) -
     """As the README says: Inspect lists the tasks of a folder's files, so `src` in a checkout."""
     result, _ = inspect_cli(
         "list", "tasks", "src", log_dir=tmp_path, env={}, timeout=120,
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=Path(__file__).resolve().parents[3],
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     tasks = sorted(line.split("@")[1] for line in result.stdout.split())
