@@ -21,15 +21,14 @@ JUDGE_MAX_RETRIES = 5
 every request with an error ends the run in about two minutes instead of retrying for hours.
 Raise it with the role's config (`max_retries: 20`) or Inspect's `--max-retries`."""
 
-JUDGE_DEFAULTS = GenerateConfig(
-    temperature=0.0, max_tokens=256, seed=JUDGE_SEED, max_retries=JUDGE_MAX_RETRIES
-)
-"""HELM's judge settings (temperature 0, 256 tokens), a fixed seed and a bounded retry budget.
-Defaults only: whatever the user set for the judge wins, field by field."""
+JUDGE_DEFAULTS = GenerateConfig(temperature=0.0, seed=JUDGE_SEED, max_retries=JUDGE_MAX_RETRIES)
+"""HELM's judge temperature (0), a fixed seed and a bounded retry budget. Defaults only: whatever
+the user set for the judge wins, field by field.
 
-REASONING_DEFAULTS = GenerateConfig(seed=JUDGE_SEED, max_retries=JUDGE_MAX_RETRIES)
-"""For a reasoning judge, no token cap or temperature of ours: 256 tokens would be spent on
-reasoning before any verdict, and reasoning models fix their own sampling."""
+No token cap of ours: HELM's 256 tokens starve any judge that thinks before it answers (a
+reasoning model, Gemini 2.5, DeepSeek-R1, Qwen3 through vLLM), and no provider-neutral way tells
+such a judge apart. A plain judge stops after its verdict anyway; cap cost with the role's own
+`max_tokens`."""
 
 
 def user_config(judge: Model) -> GenerateConfig:
@@ -37,12 +36,10 @@ def user_config(judge: Model) -> GenerateConfig:
     return resolved_config(judge)
 
 
-def reasons(judge: Model, config: GenerateConfig) -> bool:
-    """Whether the judge reasons before it answers: asked for, or a reasoning model."""
-    if config.reasoning_effort not in (None, "none") or config.reasoning_tokens:
-        return True
-    has_reasoning = getattr(judge.api, "has_reasoning_options", None)
-    return bool(has_reasoning()) if callable(has_reasoning) else False
+def asks_for_reasoning(config: GenerateConfig) -> bool:
+    """Whether the user asked this judge to reason: then temperature is the provider's to fix
+    (reasoning APIs refuse or ignore ours)."""
+    return config.reasoning_effort not in (None, "none") or bool(config.reasoning_tokens)
 
 
 def call_config(judge: Model, attempt: int, epoch: int, repeat: int = 0) -> GenerateConfig:
@@ -55,11 +52,11 @@ def call_config(judge: Model, attempt: int, epoch: int, repeat: int = 0) -> Gene
     the panel, so a model listed twice gives two draws, not one copied.
     """
     user = user_config(judge)
-    defaults = REASONING_DEFAULTS if reasons(judge, user) else JUDGE_DEFAULTS
     fill = {
         key: value
-        for key, value in defaults.model_dump(exclude_none=True).items()
+        for key, value in JUDGE_DEFAULTS.model_dump(exclude_none=True).items()
         if getattr(user, key) is None
+        and not (key == "temperature" and asks_for_reasoning(user))
     }
     base = user.seed if user.seed is not None else JUDGE_SEED
     fill["seed"] = base + attempt + JUDGE_ATTEMPTS * (epoch - 1) + REPEAT_SEED_STRIDE * repeat

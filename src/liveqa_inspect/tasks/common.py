@@ -27,7 +27,6 @@ from liveqa_inspect.judging.settings import (
     DEFAULT_JUDGE,
     JUDGE_DEFAULTS,
     JUDGE_ROLE,
-    REASONING_DEFAULTS,
 )
 from liveqa_inspect.metrics.keys import KAPPA, MEAN
 from liveqa_inspect.metrics.reducers import judge_epochs
@@ -55,7 +54,6 @@ def provenance(prompt: JudgePrompt, default: str | None, *assets: Asset) -> dict
         "judge_role": JUDGE_ROLE,
         "judge_default": default or "the model under evaluation",
         "judge_defaults": JUDGE_DEFAULTS.model_dump(exclude_none=True),
-        "judge_reasoning_defaults": REASONING_DEFAULTS.model_dump(exclude_none=True),
         "judge_prompt": prompt.provenance(),
         "data": {asset.filename: asset.provenance() for asset in assets},
         "data_license": ", ".join(sorted({asset.license for asset in assets})),

@@ -52,7 +52,7 @@ def test_scores_metrics_headline_and_provenance() -> None:
     assert meta["judge_prompt"] == LIVEQA_JUDGE.provenance()
     assert meta["data"][LIVEQA_QUESTIONS.filename]["sha256"] == LIVEQA_QUESTIONS.sha256
     assert meta["data_license"] == "CC BY 4.0"
-    assert log.eval.task_version == "2-A"
+    assert log.eval.task_version == "3-A"
 
 
 def test_inspect_view_leads_with_the_judge_s_level_on_the_whole_scale() -> None:
@@ -84,7 +84,7 @@ def test_every_score_says_who_graded_it_and_why() -> None:
     # The raw reply is stored once, with the juror that gave it.
     assert juror["replies"] == [verdict("1", "Graded ANSWER-ONE.")]
     assert "judge_reply" not in score.metadata and "level" not in score.metadata
-    assert juror["config"]["temperature"] == 0 and juror["config"]["max_tokens"] == 256
+    assert juror["config"]["temperature"] == 0 and "max_tokens" not in juror["config"]
 
 
 def test_subject_gets_the_instruction_and_helm_settings() -> None:
@@ -103,7 +103,7 @@ def test_judge_sees_every_reference_with_our_defaults_when_nothing_is_set() -> N
     for n in (1, 2, 3):
         assert f'<reference n="{n}">' in prompt
     assert '<reference n="4">' not in prompt
-    assert (config.temperature, config.max_tokens, config.seed) == (0, 256, 42)
+    assert (config.temperature, config.max_tokens, config.seed) == (0, None, 42)
     assert config.max_retries == JUDGE_MAX_RETRIES
 
 
@@ -244,6 +244,6 @@ def test_one_version_in_the_package_the_log_and_eval_yaml() -> None:
     from liveqa_inspect._version import EVAL_VERSION, __version__
 
     register = yaml.safe_load(files("liveqa_inspect").joinpath("eval.yaml").read_text("utf-8"))
-    assert register["version"] == EVAL_VERSION == "2-A"
-    assert version("liveqa-inspect") == __version__ == "2.0"
+    assert register["version"] == EVAL_VERSION == "3-A"
+    assert version("liveqa-inspect") == __version__ == "3.0"
     assert live_qa().version == EVAL_VERSION

@@ -163,7 +163,7 @@ def test_the_judge_sees_live_qa_s_prompt_with_our_settings_as_task_defaults() ->
     prompt, config = judge.calls[0]
     assert prompt.startswith(LIVEQA_JUDGE.template.split("{question}")[0])
     assert shown(prompt)[1].startswith("Noonan syndrome is a relatively common")
-    assert (config.temperature, config.max_tokens, config.seed) == (0, 256, 42)
+    assert (config.temperature, config.max_tokens, config.seed) == (0, None, 42)
     score = log.samples[0].scores["judge_agreement_scorer"]
     assert score.metadata["judge_models"] == ["mockllm/judge"]
     human = log.samples[0].metadata
@@ -196,7 +196,7 @@ def test_the_headline_is_the_judge_s_kappa(caplog: pytest.LogCaptureFixture) -> 
 
 
 def test_an_evaluated_reasoning_judge_is_not_given_our_token_cap_or_temperature() -> None:
-    """`--reasoning-effort high` on the evaluated judge: 256 tokens would starve its reasoning."""
+    """`--reasoning-effort high` on the evaluated judge: its temperature is the provider's to fix."""
     judge = scripted_model(lambda *_: verdict("1"), "judge")
     [log] = eval(
         live_qa_judge(), model=judge, limit=1, display="none", reasoning_effort="high"

@@ -1,0 +1,30 @@
+"""Inspect's private APIs we rely on (`_inspect_private`): these fail when Inspect changes them."""
+
+from __future__ import annotations
+
+from inspect_ai import Task, eval, task
+from inspect_ai.dataset import Sample
+from inspect_ai.model import GenerateConfig, get_model
+
+from liveqa_inspect._inspect_private import eval_is_building_tasks, resolved_config
+
+
+def test_resolved_config_is_the_model_s_own_config_with_nothing_passed() -> None:
+    model = get_model("mockllm/model", config=GenerateConfig(max_tokens=77, seed=5), memoize=False)
+    config = resolved_config(model)
+    assert (config.max_tokens, config.seed, config.temperature) == (77, 5, None)
+
+
+def test_eval_is_building_tasks_only_inside_eval() -> None:
+    seen: list[bool] = []
+
+    @task
+    def build() -> Task:
+        seen.append(eval_is_building_tasks())
+        return Task(dataset=[Sample(input="x", target="y")])
+
+    assert not eval_is_building_tasks()
+    build()
+    [log] = eval(build, model="mockllm/model", display="none")
+    assert log.status == "success"
+    assert seen == [False, True]
