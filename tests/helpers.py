@@ -86,7 +86,7 @@ def between(prompt: str, tag: str) -> str:
     return prompt.split(f"<{tag}>\n", 1)[1].split(f"\n</{tag}>", 1)[0]
 
 
-def shown(prompt: str) -> tuple[str, str]:
+def question_and_answer(prompt: str) -> tuple[str, str]:
     """(question, answer) as the LiveQA judge prompt shows them."""
     return between(prompt, "question"), between(prompt, "answer")
 
@@ -208,7 +208,7 @@ def human_levels(data: Path) -> Humans:
 
 def perfect(humans: Humans) -> Script:
     """A judge giving each answer its human level (`humans` from human_levels): agreement 1."""
-    return lambda prompt, _: verdict(f"{humans[shown(prompt)]:g}")
+    return lambda prompt, _: verdict(f"{humans[question_and_answer(prompt)]:g}")
 
 
 def figures(log: EvalLog, scorer: str | None = None) -> dict[str, float]:

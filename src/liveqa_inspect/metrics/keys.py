@@ -34,17 +34,6 @@ def confusion_key(human: float, judge: float) -> str:
     return f"human_{level_name(human)}/judge_{level_name(judge)}"
 
 
-def parse_confusion_key(key: str) -> tuple[float, float] | None:
-    """(human level, judge level) of a confusion key, or None for any other key."""
-    if not key.startswith("human_") or "/judge_" not in key:
-        return None
-    human, judge = key.removeprefix("human_").split("/judge_", 1)
-    try:
-        return float(human), float(judge)
-    except ValueError:
-        return None
-
-
 def floor_key(metric: str) -> str:
     """A reference metric's Spearman rho with the human level: the no-model floor."""
     return f"{metric}{FLOOR_SUFFIX}"
@@ -96,21 +85,4 @@ INCORRECT_PRECISION = "incorrect_precision"
 INCORRECT_RECALL = "incorrect_recall"
 INCORRECT_F1 = "incorrect_f1"
 INCORRECT_AUROC = "incorrect_auroc"
-
-
-def parse_share_key(key: str) -> float | None:
-    """The level of a `share_<level>` key, or None for any other key."""
-    if not key.startswith("share_"):
-        return None
-    try:
-        return float(key.removeprefix("share_"))
-    except ValueError:
-        return None
-
-
-def parse_ci_key(key: str) -> tuple[str, str] | None:
-    """(figure, "low" or "high") of an interval bound's key, or None for any other key."""
-    for suffix, bound in ((CI_LOW, "low"), (CI_HIGH, "high")):
-        if key.endswith(suffix) and len(key) > len(suffix):
-            return key.removesuffix(suffix), bound
-    return None
+DETECTION_FIGURES = (INCORRECT_PRECISION, INCORRECT_RECALL, INCORRECT_F1, INCORRECT_AUROC)

@@ -35,7 +35,7 @@ def setting(log: LoadedLog) -> str:
     return f"aspect: {args.get('aspect', 'correctness')}; {split}"
 
 
-def judge_set(log: LoadedLog) -> str:
+def jury(log: LoadedLog) -> str:
     """The log's judges as a set: a panel listed in another order is the same panel."""
     return " | ".join(sorted("+".join(sorted(models)) for models in log.judges)) or log.model
 
@@ -60,7 +60,7 @@ def warnings(logs: Sequence[LoadedLog]) -> list[str]:
         logs, "judge prompt", lambda log: ", ".join(str(p) for p in log.prompts) or "unrecorded"
     )
     if logs[0].kind == "model":
-        found += differing(logs, "judge", judge_set)
+        found += differing(logs, "judge", jury)
     else:
         other = [log.path.name for log in logs[1:] if humans_differ(logs[0], log)]
         if other:

@@ -16,6 +16,7 @@ import numpy as np
 from liveqa_inspect.metrics.agreement import FIGURES
 from liveqa_inspect.metrics.keys import (
     ALPHA,
+    DETECTION_FIGURES,
     EPOCH_AGREEMENT,
     INCORRECT_AUROC,
     INCORRECT_F1,
@@ -23,8 +24,6 @@ from liveqa_inspect.metrics.keys import (
     MAJORITY_SHARE,
     ci_keys,
     confusion_key,
-    parse_ci_key,
-    parse_confusion_key,
     parse_floor_key,
     parse_juror_key,
 )
@@ -68,19 +67,6 @@ def figure_rows(values: dict[str, float], names: Sequence[str]) -> list[list[Cel
 def judge_cells(values: dict[str, float]) -> list[str]:
     """The judge table's figures, each with its interval in one cell."""
     return [with_interval(*figure(values, name)) for name in JUDGE_TABLE]
-
-
-def is_agreement_key(key: str) -> bool:
-    """Whether a key is one the agreement tables already show (not an extra figure)."""
-    bound = parse_ci_key(key)
-    return (
-        key in FIGURES
-        or (bound is not None and bound[0] in FIGURES)
-        or key in (EPOCH_AGREEMENT, MAJORITY_SHARE, ALPHA)
-        or parse_confusion_key(key) is not None
-        or parse_juror_key(key) is not None
-        or parse_floor_key(key) is not None
-    )
 
 
 def header(log: LoadedLog) -> list[str]:
@@ -162,12 +148,7 @@ def juror_table(log: LoadedLog) -> Table | None:
 def extras_table(log: LoadedLog) -> Table | None:
     """The agreement scorer's figures beyond agreement: the claims tasks' wrong-claim detection
     (incorrect_precision, incorrect_recall, incorrect_f1, incorrect_auroc)."""
-    names = []
-    for key in log.figures:
-        bound = parse_ci_key(key)
-        name = bound[0] if bound is not None else key
-        if not is_agreement_key(key) and name not in names:
-            names.append(name)
+    names = [name for name in DETECTION_FIGURES if name in log.figures]
     if not names:
         return None
     return Table(

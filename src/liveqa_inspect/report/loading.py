@@ -69,6 +69,11 @@ class LoadedLog:
     prompts: tuple[Prompt, ...]
 
     @property
+    def scale(self) -> list[float]:
+        """The rating scale the task recorded (`load` refuses a log without one)."""
+        return [float(level) for level in self.log.eval.metadata["scale"]]
+
+    @property
     def model(self) -> str:
         return self.log.eval.model
 
@@ -109,7 +114,7 @@ def kind_of(task: str, path: Path) -> Kind:
     raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
 
 
-def judged_scorer(log: EvalLog, kind: Kind, path: Path) -> EvalScore:
+def headline_scorer(log: EvalLog, kind: Kind, path: Path) -> EvalScore:
     """The scorer whose figures the report is about: the headline's for a model log, the one
     with agreement figures for a judge log (the claims tasks name theirs differently)."""
     assert log.results is not None
@@ -194,12 +199,17 @@ def load(path: str | Path) -> LoadedLog:
             "failed run cover only some samples, so they are not reported (finish it with "
             "`inspect eval-retry`)"
         )
+    if not isinstance((log.eval.metadata or {}).get("scale"), list):
+        raise ReportError(
+            f"{path} records no rating scale: it was written before version 3-A of this "
+            "package; re-run it, or re-score it with `inspect score`"
+        )
     if log.results is None or not log.samples:
         raise ReportError(
             f"{path} holds no results or no samples: the report needs both (do not run with "
             "--no-log-samples)"
         )
-    found = judged_scorer(log, kind, path)
+    found = headline_scorer(log, kind, path)
     values = reduced_values(log, found.name)
     graded = sum(not math.isnan(value) for value in values.values())
     judges, prompts = judge_identity(log.samples, found.name)

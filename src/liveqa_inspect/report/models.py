@@ -7,6 +7,7 @@ side by side and each one's paired difference from the first.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from liveqa_inspect.metrics.keys import (
@@ -14,7 +15,7 @@ from liveqa_inspect.metrics.keys import (
     MEAN,
     MEAN_CI,
     parse_juror_key,
-    parse_share_key,
+    share_key,
 )
 from liveqa_inspect.report.comparison import comparison, difference_table, labels, setting
 from liveqa_inspect.report.loading import LoadedLog
@@ -70,11 +71,7 @@ def model_table(logs: Sequence[LoadedLog]) -> Table:
 
 
 def level_table(log: LoadedLog) -> Table:
-    shares = sorted(
-        (level, value)
-        for key, value in log.figures.items()
-        if (level := parse_share_key(key)) is not None
-    )
+    shares = [(level, log.figures.get(share_key(level), math.nan)) for level in log.scale]
     notes = ["Averaged epochs can fall between levels and then count at none."]
     return Table(
         "Level distribution (share of the scored samples)",

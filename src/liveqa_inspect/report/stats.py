@@ -17,8 +17,7 @@ import numpy as np
 
 from liveqa_inspect.metrics.agreement import Pairs, agreement_figures, quadratic_kappa
 from liveqa_inspect.metrics.bootstrap import mean_interval, percentile_interval, resample_rows
-from liveqa_inspect.metrics.keys import parse_confusion_key
-from liveqa_inspect.report.loading import LoadedLog, ReportError, SampleId
+from liveqa_inspect.report.loading import LoadedLog, SampleId
 
 NO_GROUP = "none"
 
@@ -68,20 +67,16 @@ def group_means(log: LoadedLog, key: str) -> list[tuple[str, Estimate]]:
 
 
 def levels(log: LoadedLog) -> list[float]:
-    """The judge log's scale, from the confusion cells it reports: 0..1 for LiveQA, 1..5 or 1..3
-    for the claims tasks."""
-    cells = [parse_confusion_key(key) for key in log.figures]
-    found = sorted({level for cell in cells if cell is not None for level in cell})
-    if len(found) < 2:
-        raise ReportError(f"{log.path} has no confusion counts to read its scale from")
-    return found
+    """The log's rating scale, as the task recorded it: 0..1 for LiveQA, 1..5 or 1..3 for the
+    claims tasks."""
+    return log.scale
 
 
-def human(log: LoadedLog, ids: Sequence[SampleId]) -> np.ndarray:
+def human_values(log: LoadedLog, ids: Sequence[SampleId]) -> np.ndarray:
     return np.array([float(log.metadata[i]["human_level"]) for i in ids])
 
 
-def judged(log: LoadedLog, ids: Sequence[SampleId]) -> np.ndarray:
+def judge_values(log: LoadedLog, ids: Sequence[SampleId]) -> np.ndarray:
     return np.array([log.values[i] for i in ids], dtype=float)
 
 
@@ -96,7 +91,11 @@ def group_agreement(log: LoadedLog, key: str) -> list[tuple[str, int, dict[str, 
     for label, ids in group_members(log, key).items():
         graded = graded_ids(log, ids)
         rows.append(
-            (label, len(graded), agreement_figures(judged(log, graded), human(log, graded), scale))
+            (
+                label,
+                len(graded),
+                agreement_figures(judge_values(log, graded), human_values(log, graded), scale),
+            )
         )
     return rows
 
@@ -114,7 +113,7 @@ def mean_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
     """`other` minus `first` over their shared ids. Resampling per-id differences is resampling
     ids with each pair kept."""
     ids = shared_ids(first, other)
-    return mean_estimate(judged(other, ids) - judged(first, ids))
+    return mean_estimate(judge_values(other, ids) - judge_values(first, ids))
 
 
 def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
@@ -124,7 +123,7 @@ def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
     scale = sorted(set(levels(first)) | set(levels(other)))
     if len(ids) < 2:
         return Estimate(math.nan, math.nan, math.nan, len(ids))
-    people, a, b = human(first, ids), judged(first, ids), judged(other, ids)
+    people, a, b = human_values(first, ids), judge_values(first, ids), judge_values(other, ids)
 
     def difference(rows: np.ndarray | slice) -> np.ndarray:
         return quadratic_kappa(Pairs(b[rows], people[rows], scale)) - quadratic_kappa(
@@ -138,4 +137,6 @@ def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
 def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:
     """Whether two judge logs put a different human level on an answer both hold."""
     shared = [i for i in first.metadata if i in other.metadata]
-    return bool(shared) and not np.array_equal(human(first, shared), human(other, shared))
+    return bool(shared) and not np.array_equal(
+        human_values(first, shared), human_values(other, shared)
+    )

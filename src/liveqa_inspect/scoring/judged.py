@@ -81,13 +81,12 @@ def support_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
     return {"claim": str(state.metadata["claim"]), "passages": list(state.metadata["passages"])}
 
 
-def judging(
+def grading_scorer(
     prompt: JudgePrompt,
     fields: Fields,
     default: str | None,
     cache: bool,
     panel: Panel,
-    graded: Callable[[TaskState], str] = lambda state: state.output.completion,
 ) -> Scorer:
     """The scorer body every judging scorer shares; `default` None judges with the evaluated
     model (live_qa_judge), a model name with that pinned judge (live_qa, expert_qa)."""
@@ -102,7 +101,7 @@ def judging(
             judges,
             prompt,
             fields(state, target),
-            answer=graded(state),
+            answer=state.output.completion,
             panel=panel,
             cache=cache,
             epoch=state.epoch,
@@ -130,7 +129,7 @@ def live_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
         cache: Cache the judge's replies, per epoch, so re-scoring costs nothing.
         panel: How a panel's levels combine: mean, median or majority.
     """
-    return judging(LIVEQA_JUDGE, answer_fields, DEFAULT_JUDGE, cache, panel)
+    return grading_scorer(LIVEQA_JUDGE, answer_fields, DEFAULT_JUDGE, cache, panel)
 
 
 @scorer(metrics=judge_metrics(_LEVELS))
@@ -141,7 +140,7 @@ def expert_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
         cache: Cache the judge's replies, per epoch, so re-scoring costs nothing.
         panel: How a panel's levels combine: mean, median or majority.
     """
-    return judging(EXPERT_QA_JUDGE, expert_fields, DEFAULT_JUDGE, cache, panel)
+    return grading_scorer(EXPERT_QA_JUDGE, expert_fields, DEFAULT_JUDGE, cache, panel)
 
 
 def agreement_metrics(levels: list[float]) -> list[Metric]:
@@ -166,7 +165,7 @@ def judge_agreement_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
         cache: Cache the judge's replies, per epoch.
         panel: How a panel's levels combine: mean, median or majority.
     """
-    return judging(LIVEQA_JUDGE, answer_fields, None, cache, panel)
+    return grading_scorer(LIVEQA_JUDGE, answer_fields, None, cache, panel)
 
 
 @scorer(metrics=[*agreement_metrics(_CORRECTNESS), wrong_claim_detection(), majority_share()])
@@ -177,7 +176,7 @@ def claim_correctness_scorer(cache: bool = True, panel: Panel = "mean") -> Score
         cache: Cache the judge's replies, per epoch.
         panel: How a panel's levels combine: mean, median or majority.
     """
-    return judging(CLAIM_CORRECTNESS_JUDGE, correctness_fields, None, cache, panel)
+    return grading_scorer(CLAIM_CORRECTNESS_JUDGE, correctness_fields, None, cache, panel)
 
 
 @scorer(metrics=agreement_metrics(_SUPPORT))
@@ -188,4 +187,4 @@ def claim_support_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
         cache: Cache the judge's replies, per epoch.
         panel: How a panel's levels combine: mean, median or majority.
     """
-    return judging(CLAIM_SUPPORT_JUDGE, support_fields, None, cache, panel)
+    return grading_scorer(CLAIM_SUPPORT_JUDGE, support_fields, None, cache, panel)

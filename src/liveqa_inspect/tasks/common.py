@@ -44,13 +44,18 @@ def check_flags(**flags: object) -> None:
             raise ArgumentError(f"{name} must be true or false; got {value!r}.")
 
 
-def provenance(prompt: JudgePrompt, default: str | None, *assets: Asset) -> dict[str, Any]:
+def provenance(
+    prompt: JudgePrompt, measures_judge: bool, default: str | None, *assets: Asset
+) -> dict[str, Any]:
     """What a log must say for a reader to reproduce its grading: judge, prompt and data.
 
     The judge that actually graded, with its effective settings, is in every score's metadata;
-    this says where it came from when no grader role was bound.
+    this says where it came from when no grader role was bound. The scale and whether the log
+    measures a judge are stated as such, so the report reads them instead of inferring them.
     """
     return {
+        "measures_judge": measures_judge,
+        "scale": list(prompt.scale.levels),
         "judge_role": JUDGE_ROLE,
         "judge_default": default or "the model under evaluation",
         "judge_defaults": JUDGE_DEFAULTS.model_dump(exclude_none=True),
@@ -122,6 +127,6 @@ def judged_task(
         scorer=[judge, *other_scorers],
         headline_metric=HeadlineMetric(scorer=name, metric=KAPPA if measures_judge else MEAN),
         viewer=viewer(name, prompt.scale, grades_a_model=not measures_judge),
-        metadata=provenance(prompt, default, *assets),
+        metadata=provenance(prompt, measures_judge, default, *assets),
         **task,
     )

@@ -39,13 +39,13 @@ from tests.helpers import (
     figures,
     judge_script,
     perfect,
+    question_and_answer,
     report,
     run_bound_panel,
     run_judge,
     run_live_qa,
     scripted_model,
     section,
-    shown,
     three,
     verdict,
     written,
@@ -319,7 +319,9 @@ def test_unscored_answers_and_epoch_agreement(
     humans: Humans, capsys: pytest.CaptureFixture[str]
 ) -> None:
     def script(prompt: str, config: GenerateConfig) -> str:
-        return "no verdict" if "Noonan" in shown(prompt)[0] else perfect(humans)(prompt, config)
+        if "Noonan" in question_and_answer(prompt)[0]:
+            return "no verdict"
+        return perfect(humans)(prompt, config)
 
     log = run_judge(script, limit=10, epochs=2)
     noonan = {s.id for s in log.samples if "Noonan" in str(s.input)}
@@ -392,8 +394,8 @@ def test_a_kappa_difference_that_varies(humans: Humans) -> None:
     paired difference is the difference of the two logs' own kappas, inside its interval."""
 
     def sloppy(prompt: str, config: GenerateConfig) -> str:
-        level = humans[shown(prompt)]
-        if len(shown(prompt)[1]) % 3:
+        level = humans[question_and_answer(prompt)]
+        if len(question_and_answer(prompt)[1]) % 3:
             return verdict(f"{level:g}")
         return verdict(f"{LEVELS[min(LEVELS.index(level) + 1, len(LEVELS) - 1)]:g}")
 
@@ -458,7 +460,12 @@ def expert_qa_claims() -> Task:
                metadata={"human_level": float(h), "judge": j, "field": field})
         for n, (h, j, field) in enumerate(CLAIMS)
     ]  # fmt: skip
-    return Task(dataset=MemoryDataset(samples), solver=nothing(), scorer=claim_scorer())
+    return Task(
+        dataset=MemoryDataset(samples),
+        solver=nothing(),
+        scorer=claim_scorer(),
+        metadata={"scale": CLAIM_LEVELS, "measures_judge": True},
+    )
 
 
 def test_a_claims_log_on_its_own_scale(capsys: pytest.CaptureFixture[str]) -> None:

@@ -32,9 +32,9 @@ from tests.helpers import (
     figures,
     judgments_file,
     perfect,
+    question_and_answer,
     run_judge,
     scripted_model,
-    shown,
     verdict,
 )
 
@@ -139,7 +139,7 @@ def test_a_judge_one_level_off_is_never_exact_but_always_within_one(
     humans: Humans,
 ) -> None:
     def off_by_one(prompt: str, _: GenerateConfig) -> str:
-        index = LEVELS.index(humans[shown(prompt)])
+        index = LEVELS.index(humans[question_and_answer(prompt)])
         return verdict(f"{LEVELS[index + 1 if index < 3 else 2]:g}")
 
     m = figures(run_judge(off_by_one, limit=LIMIT), "judge_agreement_scorer")
@@ -162,7 +162,7 @@ def test_the_judge_sees_live_qa_s_prompt_with_our_settings_as_task_defaults() ->
     assert log.samples[0].output.completion == log.samples[0].metadata["answer"]
     prompt, config = judge.calls[0]
     assert prompt.startswith(LIVEQA_JUDGE.template.split("{question}")[0])
-    assert shown(prompt)[1].startswith("Noonan syndrome is a relatively common")
+    assert question_and_answer(prompt)[1].startswith("Noonan syndrome is a relatively common")
     assert (config.temperature, config.max_tokens, config.seed) == (0, None, 42)
     score = log.samples[0].scores["judge_agreement_scorer"]
     assert score.metadata["judge_models"] == ["mockllm/judge"]
@@ -195,8 +195,8 @@ def test_the_headline_is_the_judge_s_kappa(caplog: pytest.LogCaptureFixture) -> 
     assert not [r for r in caplog.records if "Headline metric" in r.getMessage()]
 
 
-def test_an_evaluated_reasoning_judge_is_not_given_our_token_cap_or_temperature() -> None:
-    """`--reasoning-effort high` on the evaluated judge: its temperature is the provider's to fix."""
+def test_an_evaluated_reasoning_judge_gets_no_token_cap_or_temperature_of_ours() -> None:
+    """`--reasoning-effort high` on the evaluated judge: the provider fixes its temperature."""
     judge = scripted_model(lambda *_: verdict("1"), "judge")
     [log] = eval(
         live_qa_judge(), model=judge, limit=1, display="none", reasoning_effort="high"
