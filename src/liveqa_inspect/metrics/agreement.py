@@ -33,19 +33,37 @@ from liveqa_inspect.metrics.values import human_levels, score_values
 
 
 class Pairs:
-    """Judge and human ratings of the same items, as rows of resamples (one row: the sample)."""
+    """Judge and human ratings of the same items, as rows of resamples (one row: the sample).
 
-    def __init__(self, judge: np.ndarray, human: np.ndarray, levels: Sequence[float]) -> None:
-        self.judge = np.atleast_2d(judge).astype(float)
-        self.human = np.atleast_2d(human).astype(float)
+    `rows` (resamples by items, of item indices) draws the resamples. Levels and value codes are
+    found once on the items and then drawn with them, not recomputed on every resample.
+    """
+
+    def __init__(
+        self,
+        judge: np.ndarray,
+        human: np.ndarray,
+        levels: Sequence[float],
+        rows: np.ndarray | None = None,
+    ) -> None:
+        judge, human = np.asarray(judge, dtype=float), np.asarray(human, dtype=float)
         self.levels = np.asarray(levels, dtype=float)
-        self.judge_index = level_index(self.judge, self.levels)
-        self.human_index = level_index(self.human, self.levels)
+        draw = rows if rows is not None else np.arange(len(judge))[None, :]
+        self.judge, self.human = judge[draw], human[draw]
+        self.judge_index = level_index(judge, self.levels)[draw]
+        self.human_index = level_index(human, self.levels)[draw]
+        self.judge_codes = value_codes(judge)[draw]
+        self.human_codes = value_codes(human)[draw]
+
+
+def value_codes(values: np.ndarray) -> np.ndarray:
+    """Each value's place among the distinct values: ranks need only their order."""
+    return np.unique(values, return_inverse=True)[1].reshape(values.shape).astype(np.int32)
 
 
 def level_index(values: np.ndarray, levels: np.ndarray) -> np.ndarray:
     """0..k-1 for each level; the nearest level for an epoch-averaged value."""
-    return np.abs(values[..., None] - levels).argmin(axis=-1)
+    return np.abs(values[..., None] - levels).argmin(axis=-1).astype(np.int8)
 
 
 def exact_agreement(p: Pairs) -> np.ndarray:
@@ -76,18 +94,30 @@ def quadratic_kappa(p: Pairs) -> np.ndarray:
 
 def spearman(p: Pairs) -> np.ndarray:
     """Rank correlation; NaN where either side is constant and ranks say nothing."""
-    return rank_correlation(p.judge, p.human)
+    return rank_correlation(p.judge_codes, p.human_codes)
+
+
+def average_ranks(codes: np.ndarray) -> np.ndarray:
+    """Each row's ranks, ties at their average rank (scipy's `rankdata`), from value codes.
+
+    A row's rank of a value is the count of smaller values in the row plus the middle of its
+    ties: one count per row and code, with no sort of the resamples.
+    """
+    rows, n = codes.shape
+    width = int(codes.max()) + 1
+    cells = (np.arange(rows)[:, None] * width + codes).ravel()
+    counts = np.bincount(cells, minlength=rows * width).reshape(rows, width)
+    middle = np.cumsum(counts, axis=1) - counts + (counts + 1) / 2
+    return np.take_along_axis(middle, codes, axis=1)
 
 
 def rank_correlation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Spearman's rho of each row pair, ties at their average rank (as scipy's spearmanr)."""
-    from scipy.stats import rankdata
-
+    """Spearman's rho of each row pair of value codes (or values), as scipy's spearmanr."""
     a, b = np.atleast_2d(a), np.atleast_2d(b)
     if a.shape[1] < 2:
         return np.full(a.shape[0], math.nan)
-    ra = rankdata(a, axis=1)
-    rb = rankdata(b, axis=1)
+    ra = average_ranks(value_codes(a) if a.dtype.kind == "f" else a)
+    rb = average_ranks(value_codes(b) if b.dtype.kind == "f" else b)
     ra -= ra.mean(axis=1, keepdims=True)
     rb -= rb.mean(axis=1, keepdims=True)
     denominator = np.sqrt((ra**2).sum(axis=1) * (rb**2).sum(axis=1))
@@ -124,8 +154,7 @@ def agreement_figures(
     """Every figure with its seeded paired-bootstrap 95% interval (items resampled in pairs)."""
     result: dict[str, float] = {}
     whole = Pairs(judge, human, levels)
-    rows = resample_rows(len(judge)) if len(judge) >= 2 else None
-    resampled = Pairs(judge[rows], human[rows], levels) if rows is not None else None
+    resampled = Pairs(judge, human, levels, resample_rows(len(judge))) if len(judge) >= 2 else None
     for name, statistic in AGREEMENT_STATISTICS.items():
         low_key, high_key = ci_keys(name)
         result[name] = float(statistic(whole)[0]) if len(judge) else math.nan

@@ -125,13 +125,13 @@ def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
         return Estimate(math.nan, math.nan, math.nan, len(ids))
     people, a, b = human_values(first, ids), judge_values(first, ids), judge_values(other, ids)
 
-    def difference(rows: np.ndarray | slice) -> np.ndarray:
-        return quadratic_kappa(Pairs(b[rows], people[rows], scale)) - quadratic_kappa(
-            Pairs(a[rows], people[rows], scale)
+    def difference(rows: np.ndarray | None) -> np.ndarray:
+        return quadratic_kappa(Pairs(b, people, scale, rows)) - quadratic_kappa(
+            Pairs(a, people, scale, rows)
         )
 
     low, high = percentile_interval(difference(resample_rows(len(ids))))
-    return Estimate(float(difference(slice(None))[0]), low, high, len(ids))
+    return Estimate(float(difference(None)[0]), low, high, len(ids))
 
 
 def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:

@@ -5,8 +5,12 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import inspect_cli
 from tests.openai_server import OpenAIServer
+
+pytestmark = pytest.mark.slow
 
 JUDGE = "gpt-4o-2024-05-13"
 SUBJECT = "gpt-4o-mini-2024-07-18"

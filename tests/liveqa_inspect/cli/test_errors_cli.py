@@ -17,6 +17,8 @@ from inspect_ai.log import list_eval_logs
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, cache_dir, cached_path
 from tests.helpers import inspect_cli
 
+pytestmark = pytest.mark.slow
+
 MAX_LINES = 15
 """A message and its blank lines; today's tracebacks ran to 220-275 lines."""
 
@@ -183,6 +185,7 @@ def test_one_short_message_and_no_traceback(runs: dict[str, Run], name: str) -> 
 def test_display_none_reports_on_stderr_and_the_default_display_on_stdout(
     runs: dict[str, Run],
 ) -> None:
+
     quiet, shown = runs["unknown_question"].result, runs["unknown_question_default_display"].result
     assert "got 'bogus'" in quiet.stderr and not quiet.stdout.strip()
     assert "got 'bogus'" in shown.stdout and not shown.stderr.strip()

@@ -6,6 +6,11 @@ import json
 import subprocess
 import sys
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
 HEAVY = ("nltk", "rouge_score", "sklearn", "scipy", "matplotlib", "pandas", "tabulate")
 
 

@@ -12,6 +12,8 @@ from inspect_ai.model import GenerateConfig, Model, get_model
 
 from tests.openai_server import Faults, OpenAIServer, words
 
+pytestmark = pytest.mark.slow
+
 GPT4O = "openai/gpt-4o-2024-05-13"
 FAST = GenerateConfig(max_retries=0, timeout=20)
 """No Inspect-level retries (their backoff is 3-6 s); the openai SDK still retries twice."""
@@ -192,6 +194,7 @@ def test_lifetime_shuts_an_idle_server_down() -> None:
         {"always": {"judge": 200}},
     ],
 )
+
 def test_bad_faults_are_refused(faults: dict) -> None:
     with pytest.raises(ValueError):
         Faults(**faults)

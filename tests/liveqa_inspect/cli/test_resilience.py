@@ -29,6 +29,8 @@ from liveqa_inspect.tasks.templates import INSTRUCTION
 from tests.helpers import inspect_cli, liveqa_data
 from tests.openai_server import Faults, OpenAIServer, RequestRecord, Responder
 
+pytestmark = pytest.mark.slow
+
 SUBJECT = "gpt-4o-mini-2024-07-18"
 JUDGE = "gpt-4o-2024-05-13"
 OTHER_JUDGE = "gpt-4.1-2025-04-14"
@@ -332,6 +334,7 @@ def test_rescoring_with_the_same_judge_is_served_from_the_cache(
 def test_rescoring_with_another_judge_asks_it_once_a_sample(
     clean_run: CleanRun, tmp_path: Path
 ) -> None:
+
     """A new judge is asked exactly once a sample, and the new log says which judge graded."""
     server, dirs, log = clean_run.server, clean_run.dirs, clean_run.log
     other = tmp_path / "other.eval"

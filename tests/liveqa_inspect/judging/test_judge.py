@@ -89,6 +89,7 @@ def test_reasoning_is_the_explanation() -> None:
         "<score>1</score>" + "<reasoning>" * 100_000,
     ],
 )
+@pytest.mark.timeout(20, method="thread")
 def test_a_megabyte_reply_is_read_in_linear_time(reply: str) -> None:
     # Linear parsing is what makes this test finish at all: the former regex took 10 s on
     # 109 KB of unclosed tags and did not finish on 1 MB in 300 s.

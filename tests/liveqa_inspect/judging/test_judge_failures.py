@@ -13,6 +13,8 @@ from liveqa_inspect import live_qa
 from tests.helpers import inspect_cli, scripted_model, subject_script
 from tests.openai_server import Faults, OpenAIServer
 
+pytestmark = pytest.mark.slow
+
 
 def test_judges_ready_stops_a_run_whose_judge_has_no_key_before_any_answer(
     monkeypatch: pytest.MonkeyPatch,
@@ -55,6 +57,7 @@ def inspect_eval(
 def test_the_default_judge_without_a_key_is_refused_in_a_few_lines_before_the_run(
     tmp_path: Path,
 ) -> None:
+
     """No grader bound: `inspect eval` makes the pinned default (openai/...) as it builds the
     task, so the missing key is Inspect's own short message, before any sample runs."""
     with OpenAIServer(answer_everything) as server:

@@ -89,7 +89,7 @@ def test_vectorised_kappa_and_rho_are_sklearns_and_scipys_on_random_data(n: int)
     human = rng.choice(LEVELS, size=n)
     judge = np.where(rng.random(n) < 0.5, human, rng.choice(LEVELS, size=n))
     rows = rng.integers(0, n, size=(60, n))
-    pairs = Pairs(judge[rows], human[rows], LEVELS)
+    pairs = Pairs(judge, human, LEVELS, rows)
     kappas, rhos = quadratic_kappa(pairs), spearman(pairs)
     for row, kappa, rho in zip(rows, kappas, rhos, strict=True):
         j, h = judge[row], human[row]

@@ -553,6 +553,7 @@ def test_model_and_judge_logs_are_not_mixed(capsys: pytest.CaptureFixture[str]) 
     assert "cannot report model logs" in line and "Run the report once for each kind" in line
 
 
+@pytest.mark.slow
 def test_the_module_refuses_without_a_traceback(tmp_path: Path) -> None:
     result = subprocess.run(
         [sys.executable, "-m", "liveqa_inspect.report", str(tmp_path / "nope.eval")],

@@ -157,6 +157,7 @@ def test_unreadable_verdict_is_retried_then_unscored_never_zero() -> None:
     ],
     ids=["conflicting_tags", "one_megabyte_unclosed"],
 )
+@pytest.mark.timeout(60, method="thread")
 def test_a_reply_that_says_two_things_or_nothing_is_unscored_with_its_replies(reply: str) -> None:
     judge = scripted_model(lambda *_: reply, "judge")
     log = run(scripted_model(subject_script), judge, limit=1)
