@@ -29,6 +29,9 @@ from liveqa_inspect import live_qa, live_qa_judge
 from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.judging.render import neutralise
 from liveqa_inspect.report import main
+from liveqa_inspect.report.cli import build
+from liveqa_inspect.report.loading import load_all
+from liveqa_inspect.report.tables import Table, cell
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -254,20 +257,28 @@ def _log_names(log_dir: Path) -> list[str]:
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def report(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+class Printed(str):
+    """What the report printed, and the tables it built for that: tests check the tables
+    themselves, not text split back into cells."""
+
+    tables: list[Table]
+
+
+def report(capsys: pytest.CaptureFixture[str], *args: str) -> Printed:
     assert main(list(args)) == 0
     captured = capsys.readouterr()
     assert captured.err == ""
-    return captured.out
+    printed = Printed(captured.out)
+    logs = [arg for arg, before in zip(args, ("", *args), strict=False) if not arg.startswith("--")
+            and before != "--out"]  # fmt: skip
+    printed.tables = [block for block in build(load_all(logs))[0] if isinstance(block, Table)]
+    return printed
 
 
-def section(out: str, title: str) -> list[list[str]]:
-    """The rows of one table, split into cells on runs of two spaces: after its title, column
-    header and rule, to the next blank line."""
-    lines = out.splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith(title)) + 4
-    end = next((i for i in range(start, len(lines)) if not lines[i].strip()), len(lines))
-    return [[c.strip() for c in line.split("  ") if c.strip()] for line in lines[start:end]]
+def section(printed: Printed, title: str) -> list[list[str]]:
+    """The rows of the built table whose title starts with `title`, each cell as printed."""
+    [table] = [table for table in printed.tables if table.title.startswith(title)]
+    return [[cell(value) for value in row] for row in table.rows]
 
 
 def three(value: float) -> str:
