@@ -1,29 +1,9 @@
-"""ExpertQA's expert-judged claims as Inspect samples: can a judge model rate claims as experts did?
+"""ExpertQA's expert-judged claims as Inspect samples: one sample a claim and an aspect.
 
-Each ExpertQA answer is split into claims, and the expert who wrote the question judged every claim:
-its `correctness` on a five-point scale and whether the evidence cited for it gives it `support`.
-One sample is one judged claim, for one aspect; the expert's label is the target, and the judge's
-rating is compared with it on the numeric scale (`human_level`).
-
-Labels, as the pinned lfqa files spell them (exact strings; any other value is a DataError):
-
-- correctness: Definitely correct 5, Probably correct 4, Unsure 3, Likely incorrect 2,
-  Definitely incorrect 1 (ExpertQA's five-point scale).
-- support: Complete 3; Partial and Incomplete 2, taken as one notion of partial support spelled
-  two ways. The files do not say which annotation round used which: Partial always comes with a
-  free-text `reason_missing_support`, Incomplete seldom, and many answers mix both. Missing (the
-  claim cites no evidence) and N/A (given also to claims with passages; upstream does not define
-  it) are not a grading of the passages, so such claims are not support samples; nor is a claim
-  whose evidence is URLs only, since a judge cannot read the page the expert saw.
-
-A JSON null label is one the annotator did not give (most such claims carry no judgement at all),
-so the claim is skipped for that aspect; a claim without the label's key at all means the upstream
-format changed, and is a DataError.
-
-Evidence strings are "[n] URL", optionally followed by a blank line and the retrieved passage. In
-the pinned files a claim's evidence either all carries passages or none does. `worthiness` (is the
-claim worth citing) is kept in the metadata: upstream's own AutoAIS comparison leaves out the claims
-its experts marked "No".
+The expert's label (correctness 1-5, or support 1-3) is the target and `human_level`. Which labels
+map where, and which claims are left out and why (no evidence, URL-only evidence, a null label),
+is in docs/expert_qa_claims.md; any label spelled otherwise than the pinned files spell it, or a
+missing label key, is a DataError: the upstream format changed.
 """
 
 from __future__ import annotations

@@ -1,18 +1,9 @@
-"""Metrics of the expert_qa_claims task, and the no-model floors a judge must beat.
+"""Metrics of expert_qa_claims beyond agreement, each a floor or a use a reader has for the judge.
 
-Each score's value is the judge's level for one claim; the expert's level is the sample's
-`human_level` (see datasets/expert_qa_claims.py). Inspect drops unscored samples before metrics
-run, so every figure is over the claims the judge gave a readable verdict on.
-
-- `wrong_claim_detection`: the use a reader has for a correctness judge, finding the claims experts
-  found wrong (Likely or Definitely incorrect, levels 1 and 2). A claim is flagged when the judge
-  rates it at most 2.5: 1 or 2 for one epoch, and the nearest reading for an epoch-averaged level.
-- `majority_share`: the share of the commonest expert label, the exact agreement of the best
-  constant judge; most claims are Definitely correct, so a judge must beat this, not 0.2.
-- `claim_passage_overlap` and `rouge_l_spearman`: for support, the rank correlation of the
-  expert's label with the best ROUGE-L F of the claim against its passages, a judge-free floor.
-
-sklearn, scipy and the ROUGE scorer are imported where used, so importing the package stays light.
+- `wrong_claim_detection`: how well a correctness judge finds the claims experts found wrong
+  (levels 1 and 2); a claim is flagged when the judge rates it at most 2.5.
+- `majority_share`: the exact agreement of the best constant judge (most claims are Definitely
+  correct), the floor an exact-agreement figure must beat.
 """
 
 from __future__ import annotations
