@@ -1,5 +1,11 @@
 """Inspect AI evaluation of the TREC-2017 LiveQA Medical task, graded by a pinned judge."""
 
-from liveqa_inspect.tasks import expert_qa, expert_qa_claims, live_qa, live_qa_judge
+from liveqa_inspect.tasks import (
+    expert_qa,
+    expert_qa_claims,
+    live_qa,
+    live_qa_contamination,
+    live_qa_judge,
+)
 
-__all__ = ["expert_qa", "expert_qa_claims", "live_qa", "live_qa_judge"]
+__all__ = ["expert_qa", "expert_qa_claims", "live_qa", "live_qa_contamination", "live_qa_judge"]

@@ -1,5 +1,11 @@
 """What the `inspect_ai` entry point registers: every task of the package."""
 
-from liveqa_inspect import expert_qa, expert_qa_claims, live_qa, live_qa_judge
+from liveqa_inspect import (
+    expert_qa,
+    expert_qa_claims,
+    live_qa,
+    live_qa_contamination,
+    live_qa_judge,
+)
 
-__all__ = ["expert_qa", "expert_qa_claims", "live_qa", "live_qa_judge"]
+__all__ = ["expert_qa", "expert_qa_claims", "live_qa", "live_qa_contamination", "live_qa_judge"]

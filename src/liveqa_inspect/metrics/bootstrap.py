@@ -38,3 +38,9 @@ def mean_interval(values: np.ndarray) -> tuple[float, float]:
     if len(values) < 2:
         return math.nan, math.nan
     return percentile_interval(values[resample_rows(len(values))].mean(axis=1))
+
+
+def one_sided_p(resampled: np.ndarray) -> float:
+    """The one-sided p-value of a figure above 0: the share of its resamples at or below 0, with
+    one added to both counts so a finite number of resamples never claims p = 0."""
+    return float((1 + np.sum(resampled <= 0)) / (1 + len(resampled)))

@@ -86,3 +86,32 @@ INCORRECT_RECALL = "incorrect_recall"
 INCORRECT_F1 = "incorrect_f1"
 INCORRECT_AUROC = "incorrect_auroc"
 DETECTION_FIGURES = (INCORRECT_PRECISION, INCORRECT_RECALL, INCORRECT_F1, INCORRECT_AUROC)
+
+# The contamination probe (live_qa_contamination): a score's value holds each instruction's
+# overlap, run, reproduction and refusal under these names, and the metrics report them under the
+# same ones.
+DIFFERENCE = "difference"
+"""Guided minus general ROUGE-L: an item's in its score, their mean in the metrics (the headline,
+with `ci_keys(DIFFERENCE)` and `DIFFERENCE_P`)."""
+DIFFERENCE_P = "difference_p"
+"""The one-sided paired-bootstrap p-value of a mean difference above 0."""
+
+
+def overlap_key(instruction: str) -> str:
+    """An instruction's ROUGE-L with the remainder: an item's, or their mean."""
+    return f"{instruction}_rouge_l"
+
+
+def run_key(instruction: str) -> str:
+    """An item's longest run of consecutive words shared with the remainder."""
+    return f"{instruction}_run"
+
+
+def verbatim_key(instruction: str) -> str:
+    """Whether an item was reproduced verbatim or nearly (1 or 0); their share in the metrics."""
+    return f"{instruction}_verbatim"
+
+
+def refused_key(instruction: str) -> str:
+    """Whether an item's reply was a refusal or empty (1 or 0); their count in the metrics."""
+    return f"{instruction}_refused"

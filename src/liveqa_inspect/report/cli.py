@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from liveqa_inspect.report.contamination import contamination_report
 from liveqa_inspect.report.judges import judge_report
 from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all
 from liveqa_inspect.report.models import model_report
@@ -22,8 +23,12 @@ EXIT_REFUSED = 2
 """As argparse uses for a bad command line: the input, not the program, is at fault."""
 
 
+REPORTS = {"model": model_report, "judge": judge_report, "contamination": contamination_report}
+"""The report of each kind of log."""
+
+
 def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-    return (model_report if logs[0].kind == "model" else judge_report)(logs)
+    return REPORTS[logs[0].kind](logs)
 
 
 def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:

@@ -1,6 +1,7 @@
 """Several logs in one report, model and judge logs alike: the logs listed, what makes their
 figures incomparable (said before any table that compares them), their row labels, and each log's
-paired difference from the first."""
+paired difference from the first. One model's live_qa logs on different question wordings are no
+mismatch but a comparison of their own (ConStat's), and are said to be one."""
 
 from __future__ import annotations
 
@@ -19,14 +20,22 @@ def subject(log: LoadedLog) -> str:
 
 def labels(logs: Sequence[LoadedLog]) -> list[str]:
     """A unique row label for each log: its subject, `#2`, `#3` on repeats (one model under two
-    judges)."""
+    judges); in a wording comparison, the model and its wording."""
+    if wording_only(logs):
+        return juror_names(f"{log.model} ({wording(log)})" for log in logs)
     return juror_names(subject(log) for log in logs)
 
 
+def wording(log: LoadedLog) -> str:
+    return str(log.log.eval.task_args.get("question", "summary"))
+
+
 def setting(log: LoadedLog) -> str:
-    """What the log's items were, beside the model and judge: LiveQA's question wording, or
-    ExpertQA's split and subset (and, for claims, the aspect rated)."""
+    """What the log's items were, beside the model and judge: LiveQA's question wording, the part
+    a contamination probe showed, or ExpertQA's split and subset (and, for claims, the aspect)."""
     args = log.log.eval.task_args
+    if log.kind == "contamination":
+        return f"part: {args.get('part', 'question')}"
     if not log.task.startswith("expert_qa"):
         return f"question wording: {args.get('question', 'summary')}"
     split = f"split: {args.get('split', 'domain')} {args.get('subset', 'test')}"
@@ -38,6 +47,34 @@ def setting(log: LoadedLog) -> str:
 def jury(log: LoadedLog) -> str:
     """The log's judges as a set: a panel listed in another order is the same panel."""
     return " | ".join(sorted("+".join(sorted(models)) for models in log.judges)) or log.model
+
+
+def judge_prompts(log: LoadedLog) -> str:
+    return ", ".join(str(p) for p in log.prompts) or "unrecorded"
+
+
+def wording_only(logs: Sequence[LoadedLog]) -> bool:
+    """Whether the logs are one model's live_qa runs, graded alike, on different question
+    wordings: ConStat's check of memorised wording (docs/contamination.md), not a mismatch."""
+    alike = (lambda log: log.task, lambda log: log.model, jury, judge_prompts)
+    return (
+        logs[0].task == "live_qa"
+        and all(len({same(log) for log in logs}) == 1 for same in alike)
+        and len({wording(log) for log in logs}) > 1
+    )
+
+
+def wording_note(logs: Sequence[LoadedLog]) -> list[str]:
+    if not wording_only(logs):
+        return []
+    wordings = ", ".join(dict.fromkeys(wording(log) for log in logs))
+    return [
+        f"A wording comparison: one model, graded alike, on the questions worded {wordings}. "
+        "Each difference is paired question by question. A model that scores clearly lower on a "
+        "paraphrase than on the consumers' original wording may have memorised the originals "
+        "(ConStat); a wording can also be harder or easier in itself, so this is evidence, not "
+        "proof (docs/contamination.md)."
+    ]
 
 
 def differing(logs: Sequence[LoadedLog], what: str, show: Callable[[LoadedLog], str]) -> list[str]:
@@ -55,10 +92,11 @@ def warnings(logs: Sequence[LoadedLog]) -> list[str]:
     because their judges differ, so for them the human levels must agree instead.
     """
     found = differing(logs, "task", lambda log: log.task)
-    found += differing(logs, "questions or items (-T question=, aspect=, split=, subset=)", setting)
-    found += differing(
-        logs, "judge prompt", lambda log: ", ".join(str(p) for p in log.prompts) or "unrecorded"
-    )
+    if not wording_only(logs):
+        found += differing(
+            logs, "questions or items (-T question=, aspect=, split=, subset=)", setting
+        )
+    found += differing(logs, "judge prompt", judge_prompts)
     if logs[0].kind == "model":
         found += differing(logs, "judge", jury)
     else:
@@ -116,4 +154,11 @@ def comparison(
     the first."""
     blocks: list[Block] = [f"{len(logs)} {noun} logs, compared with the first:"]
     blocks += [f"{n}. {log.path} ({subject(log)})" for n, log in enumerate(logs, start=1)]
-    return [*blocks, *warnings(logs), *coverage(logs), side_by_side, differences]
+    return [
+        *blocks,
+        *wording_note(logs),
+        *warnings(logs),
+        *coverage(logs),
+        side_by_side,
+        differences,
+    ]

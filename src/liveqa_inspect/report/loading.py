@@ -20,12 +20,14 @@ from inspect_ai.scorer import value_to_float
 
 from liveqa_inspect.metrics.keys import KAPPA
 
-Kind = Literal["model", "judge"]
+Kind = Literal["model", "judge", "contamination"]
 
 MODEL_TASKS = ("live_qa", "expert_qa")
 """Tasks grading a model's answers with a judge: the report shows the judge's mean level."""
 JUDGE_TASKS = ("live_qa_judge", "expert_qa_claims")
 """Tasks grading a judge against human levels: the report shows agreement."""
+CONTAMINATION_TASKS = ("live_qa_contamination",)
+"""Tasks probing a model's memory of the test set: the report shows the completions' overlap."""
 
 SampleId = int | str
 
@@ -110,7 +112,9 @@ def kind_of(task: str, path: Path) -> Kind:
         return "model"
     if task in JUDGE_TASKS:
         return "judge"
-    known = ", ".join(MODEL_TASKS + JUDGE_TASKS)
+    if task in CONTAMINATION_TASKS:
+        return "contamination"
+    known = ", ".join(MODEL_TASKS + JUDGE_TASKS + CONTAMINATION_TASKS)
     raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
 
 
@@ -136,18 +140,28 @@ def read_log(path: Path) -> EvalLog:
         raise ReportError(f"cannot read {path} as an Inspect log: {error}") from error
 
 
+def headline_value(log: EvalLog, value: Any) -> float:
+    """A score's value as a float; of a value of several figures (live_qa_contamination's), the
+    one the headline metric names."""
+    if isinstance(value, dict) and log.eval.headline_metric is not None:
+        value = value[log.eval.headline_metric.metric]
+    return _to_float(value)
+
+
 def reduced_values(log: EvalLog, scorer: str) -> dict[SampleId, float]:
     """Each sample id's score as the log's epoch reducer left it (NaN when no epoch scored)."""
     reduction = next((r for r in log.reductions or [] if r.scorer == scorer), None)
     if reduction is not None:
         return {
-            s.sample_id: _to_float(s.value) for s in reduction.samples if s.sample_id is not None
+            s.sample_id: headline_value(log, s.value)
+            for s in reduction.samples
+            if s.sample_id is not None
         }
     # A log without reductions: Inspect's mean reducer, which skips unscored epochs.
     by_id: dict[SampleId, list[float]] = {}
     for sample in log.samples or []:
         if scorer in (sample.scores or {}):
-            by_id.setdefault(sample.id, []).append(_to_float(sample.scores[scorer].value))
+            by_id.setdefault(sample.id, []).append(headline_value(log, sample.scores[scorer].value))
     return {
         id_: float(np.nanmean(values)) if not np.isnan(values).all() else math.nan
         for id_, values in by_id.items()
@@ -199,7 +213,7 @@ def load(path: str | Path) -> LoadedLog:
             "failed run cover only some samples, so they are not reported (finish it with "
             "`inspect eval-retry`)"
         )
-    if not isinstance((log.eval.metadata or {}).get("scale"), list):
+    if kind != "contamination" and not isinstance((log.eval.metadata or {}).get("scale"), list):
         raise ReportError(
             f"{path} records no rating scale: it was written before version 3-A of this "
             "package; re-run it, or re-score it with `inspect score`"
@@ -242,7 +256,8 @@ def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
     if len(kinds) > 1:
         listed = "; ".join(f"{log.path} ({log.task})" for log in logs)
         raise ReportError(
-            "cannot report model logs (live_qa, expert_qa) and judge logs (live_qa_judge, "
-            f"expert_qa_claims) together: {listed}. Run the report once for each kind"
+            "cannot report model logs (live_qa, expert_qa), judge logs (live_qa_judge, "
+            "expert_qa_claims) and contamination logs (live_qa_contamination) together: "
+            f"{listed}. Run the report once for each kind"
         )
     return logs

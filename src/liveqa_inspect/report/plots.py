@@ -119,4 +119,33 @@ class Heatmap:
         figure.savefig(path, format="png")
 
 
-Chart = IntervalChart | Heatmap
+@dataclass(frozen=True)
+class Scatter:
+    """Two figures of each item against each other, with the diagonal where they are equal: the
+    points above it are the items the y figure is higher on."""
+
+    filename: str
+    title: str
+    x_axis: str
+    y_axis: str
+    x: Sequence[float]
+    y: Sequence[float]
+    limits: tuple[float, float] = (0.0, 1.0)
+
+    def draw(self, path: Path) -> None:
+        figure = canvas(5.8, 5.4)
+        axes = figure.add_subplot()
+        axes.plot(self.limits, self.limits, color="grey", linewidth=1, linestyle="--")
+        axes.scatter(self.x, self.y, color="#4C72B0", alpha=0.6, edgecolors="none")
+        axes.set_xlim(*self.limits)
+        axes.set_ylim(*self.limits)
+        axes.set_aspect("equal")
+        axes.set_xlabel(self.x_axis)
+        axes.set_ylabel(self.y_axis)
+        axes.grid(alpha=0.3)
+        axes.set_title(title(figure, self.title), fontsize=10)
+        figure.tight_layout()
+        figure.savefig(path, format="png")
+
+
+Chart = IntervalChart | Heatmap | Scatter

@@ -1,0 +1,1 @@
+"""Contamination probes: what the model under test is asked to complete, and the asking."""
