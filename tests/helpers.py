@@ -10,7 +10,7 @@ import math
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -25,13 +25,14 @@ from inspect_ai.model import (
     get_model,
 )
 
-from liveqa_inspect import live_qa, live_qa_judge
+from liveqa_inspect import live_qa, live_qa_contamination, live_qa_judge
+from liveqa_inspect.data.contamination import contamination_dataset
 from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.judging.render import neutralise
 from liveqa_inspect.report import main
 from liveqa_inspect.report.cli import build
 from liveqa_inspect.report.loading import load_all
-from liveqa_inspect.report.tables import Table, cell
+from liveqa_inspect.report.tables import Block, Table, cell
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -183,6 +184,38 @@ def run_bound_panel(panel: str, strict: list[str], limit: int) -> EvalLog:
     )
 
 
+# A scripted live_qa_contamination run: the model under test keyed on the probe's prompt.
+
+FIRST_PART = "First part:\n"
+
+
+def probe(prompt: str) -> tuple[bool, str]:
+    """(whether the prompt names the test set, the shown part) of a contamination prompt: the
+    guided instruction names the dataset, the general one does not."""
+    return "LiveQA" in prompt, prompt.split(FIRST_PART, 1)[1]
+
+
+def remainders(part: str = "question") -> dict[str, str]:
+    """The true remainder of each shown part, as a model that knows the test set would give it."""
+    dataset, _ = contamination_dataset(part, liveqa_data())
+    return {str(sample.input): str(sample.target) for sample in dataset}
+
+
+def run_contamination(
+    script: Script, name: str = "model", *, limit: int, **args: object
+) -> EvalLog:
+    """A successful live_qa_contamination run (`args` are its task arguments) of mockllm/`name`
+    replying `script`."""
+    [log] = eval(
+        live_qa_contamination(**args),  # type: ignore[arg-type]
+        model=scripted_model(script, name),
+        limit=limit,
+        display="none",
+    )
+    assert log.status == "success", log.error
+    return log
+
+
 def human_metadata(levels: list[float]) -> list[dict[str, float]]:
     """Each sample's metadata as the agreement metrics read it: only its human level."""
     return [{"human_level": level} for level in levels]
@@ -275,10 +308,15 @@ def report(capsys: pytest.CaptureFixture[str], *args: str) -> Printed:
     return printed
 
 
+def table(blocks: Sequence[Block], title: str) -> Table:
+    """The one table a built report titles `title...`: its rows as the report built them."""
+    [found] = [b for b in blocks if isinstance(b, Table) and b.title.startswith(title)]
+    return found
+
+
 def section(printed: Printed, title: str) -> list[list[str]]:
     """The rows of the built table whose title starts with `title`, each cell as printed."""
-    [table] = [table for table in printed.tables if table.title.startswith(title)]
-    return [[cell(value) for value in row] for row in table.rows]
+    return [[cell(value) for value in row] for row in table(printed.tables, title).rows]
 
 
 def three(value: float) -> str:

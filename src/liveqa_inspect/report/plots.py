@@ -130,6 +130,9 @@ class Scatter:
     y_axis: str
     x: Sequence[float]
     y: Sequence[float]
+    above: str
+    """What a point above the diagonal means, written in that corner; `below` likewise."""
+    below: str
     limits: tuple[float, float] = (0.0, 1.0)
 
     def draw(self, path: Path) -> None:
@@ -137,8 +140,12 @@ class Scatter:
         axes = figure.add_subplot()
         axes.plot(self.limits, self.limits, color="grey", linewidth=1, linestyle="--")
         axes.scatter(self.x, self.y, color="#4C72B0", alpha=0.6, edgecolors="none")
-        axes.set_xlim(*self.limits)
-        axes.set_ylim(*self.limits)
+        low, high = self.limits
+        pad = 0.03 * (high - low)  # points on the limits drawn whole, not cut by the frame
+        axes.set_xlim(low - pad, high + pad)
+        axes.set_ylim(low - pad, high + pad)
+        axes.text(0.04, 0.96, self.above, transform=axes.transAxes, va="top", color="grey")
+        axes.text(0.96, 0.04, self.below, transform=axes.transAxes, ha="right", color="grey")
         axes.set_aspect("equal")
         axes.set_xlabel(self.x_axis)
         axes.set_ylabel(self.y_axis)

@@ -1,0 +1,98 @@
+"""The contamination probe's metrics, run as an eval runs them (through the reducer)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
+from scipy.stats import bootstrap
+
+from liveqa_inspect.metrics import bootstrap as one_bootstrap
+from liveqa_inspect.metrics.contamination import completion_figures, paired_difference
+from liveqa_inspect.metrics.keys import DIFFERENCE, DIFFERENCE_P, ci_keys
+
+LOW, HIGH = ci_keys(DIFFERENCE)
+
+
+def item(guided: float, general: float, *, verbatim: tuple[int, int] = (0, 0),
+         refused: tuple[int, int] = (0, 0)) -> dict[str, float]:  # fmt: skip
+    """A score's value as the scorer writes it (the runs do not enter the metrics)."""
+    return {
+        DIFFERENCE: guided - general,
+        "guided_rouge_l": guided, "guided_run": 0, "guided_verbatim": verbatim[0],
+        "guided_refused": refused[0],
+        "general_rouge_l": general, "general_run": 0, "general_verbatim": verbatim[1],
+        "general_refused": refused[1],
+    }  # fmt: skip
+
+
+ITEMS = [
+    item(1.0, 0.2, verbatim=(1, 0)),
+    item(0.9, 0.1, verbatim=(1, 0)),
+    item(0.0, 0.3, refused=(1, 0)),
+    item(0.5, 0.0, refused=(0, 1)),
+]
+
+
+def test_the_figures() -> None:
+    values = run_metrics([completion_figures()], [[v] for v in ITEMS])
+    assert values["guided_rouge_l"] == pytest.approx(2.4 / 4)
+    assert values["general_rouge_l"] == pytest.approx(0.6 / 4)
+    assert values[DIFFERENCE] == pytest.approx(1.8 / 4)
+    assert values[LOW] < values[DIFFERENCE] < values[HIGH]
+    assert (values["guided_verbatim"], values["general_verbatim"]) == (0.5, 0.0)
+    assert (values["guided_refused"], values["general_refused"]) == (1, 1)
+
+
+def test_agreeing_epochs_change_nothing() -> None:
+    assert_agreeing_epochs_change_nothing([completion_figures()], ITEMS)
+
+
+def test_an_item_refused_in_one_epoch_counts_once() -> None:
+    values = run_metrics(
+        [completion_figures()],
+        [[item(0.0, 0.0, refused=(1, 1)), item(0.4, 0.0)], [item(0.2, 0.1)] * 2],
+    )
+    assert (values["guided_refused"], values["general_refused"]) == (1, 1)
+
+
+def test_a_constant_positive_difference() -> None:
+    """Every resample's mean is 0.5: the interval is that point, and no resample is at or below
+    0, so p is the smallest 10,000 resamples give."""
+    found = paired_difference(np.full(9, 0.75), np.full(9, 0.25))
+    assert (found[DIFFERENCE], found[LOW], found[HIGH]) == (0.5, 0.5, 0.5)
+    assert found[DIFFERENCE_P] == 1 / (one_bootstrap.RESAMPLES + 1)
+
+
+def test_no_difference_at_all() -> None:
+    found = paired_difference(np.full(9, 0.3), np.full(9, 0.3))
+    assert (found[DIFFERENCE], found[LOW], found[HIGH], found[DIFFERENCE_P]) == (0, 0, 0, 1.0)
+
+
+def test_one_item_has_no_interval_or_p() -> None:
+    found = paired_difference(np.array([0.9]), np.array([0.1]))
+    assert found[DIFFERENCE] == pytest.approx(0.8)
+    assert all(math.isnan(found[key]) for key in (LOW, HIGH, DIFFERENCE_P))
+
+
+@pytest.mark.parametrize(("n", "shift"), [(5, 0.0), (30, 0.02), (87, 0.05), (167, -0.01)])
+def test_the_paired_bootstrap_is_scipys(n: int, shift: float) -> None:
+    """The interval is scipy's percentile bootstrap of the paired differences with the same
+    draws, and p the share of those resampled means at or below 0 (plus one in both counts)."""
+    rng = np.random.default_rng(n)
+    general = rng.uniform(0, 0.5, size=n)
+    guided = np.clip(general + shift + rng.normal(0, 0.1, size=n), 0, 1)
+    found = paired_difference(guided, general)
+    expected = bootstrap(
+        (guided - general,),
+        np.mean,
+        n_resamples=one_bootstrap.RESAMPLES,
+        method="percentile",
+        rng=np.random.default_rng(one_bootstrap.SEED),
+    )
+    low, high = expected.confidence_interval
+    assert (found[LOW], found[HIGH]) == pytest.approx((low, high), abs=1e-12)
+    means = expected.bootstrap_distribution
+    assert found[DIFFERENCE_P] == pytest.approx((1 + np.sum(means <= 0)) / (1 + len(means)))

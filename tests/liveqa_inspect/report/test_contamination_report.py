@@ -1,0 +1,214 @@
+"""The report on contamination logs, and on one model's live_qa logs under two wordings: the
+tables it builds, from logs of eval() runs with scripted models."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from inspect_ai.model import GenerateConfig
+
+from liveqa_inspect.metrics.bootstrap import mean_interval
+from liveqa_inspect.metrics.keys import DIFFERENCE, DIFFERENCE_P, ci_keys
+from liveqa_inspect.report.cli import build
+from liveqa_inspect.report.contamination import SHOWN_CHARS
+from liveqa_inspect.report.loading import ReportError, load_all
+from liveqa_inspect.report.plots import IntervalChart, Scatter
+from liveqa_inspect.report.tables import Table, interval
+from tests.helpers import (
+    PNG,
+    Script,
+    figures,
+    probe,
+    remainders,
+    report,
+    run_contamination,
+    run_live_qa,
+    table,
+    written,
+)
+
+SCORER = "completion_overlap"
+GUESS = "and what should I do about it now?"
+
+
+@pytest.fixture(scope="module")
+def rest() -> dict[str, str]:
+    return remainders()
+
+
+def guided_only(rest: dict[str, str]) -> Script:
+    def script(prompt: str, _: GenerateConfig) -> str:
+        guided, shown = probe(prompt)
+        return rest[shown] if guided else GUESS
+
+    return script
+
+
+def item_values(log, key: str) -> np.ndarray:  # noqa: ANN001 - an EvalLog
+    return np.array([s.scores[SCORER].value[key] for s in log.samples])
+
+
+def test_one_contamination_log(
+    rest: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = run_contamination(guided_only(rest), limit=8)
+    m = figures(log, SCORER)
+    blocks, charts = build(load_all([log.location]))
+    lines = [b for b in blocks if isinstance(b, str)]
+    assert lines[1] == "model: mockllm/model; part: question; epochs: 1"
+    assert lines[2].startswith("instructions: guided v1 (sha256 b7225bb82a5e), general v1")
+    assert lines[3].startswith("items: 8 probed, 17 left out as shorter than 12 words (TQ3, TQ20")
+    assert lines[4] == (
+        "flagged: the guided completions overlap the remainders more than the general ones "
+        "(one-sided p = 0.0001 <= 0.05); 8 of the 8 guided completions reproduce their "
+        "remainder. Evidence the model has seen these texts, not proof that its scores are "
+        "inflated."
+    )
+
+    # The means from the log, their intervals drawn from the items; the difference all the log's.
+    overlap = table(blocks, "Overlap of the completions with the true remainder")
+    general = item_values(log, "general_rouge_l")
+    assert overlap.rows == [
+        ["guided (the test set named)", 1.0, "[1.000, 1.000]"],
+        ["general (control)", m["general_rouge_l"], interval(*mean_interval(general))],
+        ["difference, guided - general", m[DIFFERENCE],
+         interval(*(m[key] for key in ci_keys(DIFFERENCE)))],
+        ["one-sided p (difference > 0)", "0.0001", ""],
+    ]  # fmt: skip
+    assert m["general_rouge_l"] == pytest.approx(general.mean())
+    assert table(blocks, "Reproduced verbatim or nearly").rows == [
+        ["guided", 1.0, 0], ["general", 0.0, 0]
+    ]  # fmt: skip
+
+    runs = table(blocks, "The longest runs shared with the remainder")
+    guided_runs = {s.id: s.scores[SCORER].value["guided_run"] for s in log.samples}
+    longest = sorted(guided_runs.values(), reverse=True)[:5]
+    assert [row[2] for row in runs.rows] == longest
+    assert all(row[1] == "guided" for row in runs.rows)
+    top = next(s for s in log.samples if s.id == runs.rows[0][0])
+    assert guided_runs[top.id] == len(top.target.split())  # words here are whitespace-free
+    for cell, text in zip(runs.rows[0][3:], (top.input, top.target, top.target), strict=True):
+        assert len(cell) <= SHOWN_CHARS
+        flat = " ".join(text.split())
+        assert (cell.removeprefix("… ") in flat) if cell.startswith("…") else flat.startswith(
+            cell.removesuffix(" …")
+        )
+
+    [chart] = charts
+    assert isinstance(chart, Scatter)
+    assert list(chart.y) == list(item_values(log, "guided_rouge_l"))
+    assert list(chart.x) == list(general)
+    [png] = written(report(capsys, log.location, "--out", str(tmp_path)))
+    assert png == tmp_path / f"{Path(log.location).stem}-overlap.png"
+    assert png.read_bytes().startswith(PNG)
+
+
+def test_a_log_that_is_not_flagged(rest: dict[str, str]) -> None:
+    log = run_contamination(lambda *_: "Unknown.", limit=4)
+    blocks, _ = build(load_all([log.location]))
+    assert (
+        "not flagged: no significant difference (one-sided p = 1.0000) and no completion "
+        "reproduces its remainder. This is no proof the model never saw these texts." in blocks
+    )
+    # No word in common: no run to show.
+    assert table(blocks, "The longest runs shared").rows == []
+
+
+def test_a_reference_log_says_where_the_references_come_from() -> None:
+    references = remainders("reference")
+    log = run_contamination(
+        lambda prompt, _: references[probe(prompt)[1]], limit=2, part="reference"
+    )
+    blocks, _ = build(load_all([log.location]))
+    assert "model: mockllm/model; part: reference; epochs: 1" in blocks
+    assert any(b.startswith("note: the reference answers were copied from public health")
+               for b in blocks if isinstance(b, str))  # fmt: skip
+    assert table(blocks, "Reproduced verbatim or nearly").rows == [
+        ["guided", 1.0, 0], ["general", 1.0, 0]
+    ]  # fmt: skip
+
+
+def test_several_contamination_logs_side_by_side(rest: dict[str, str]) -> None:
+    knows = run_contamination(guided_only(rest), "knows", limit=6)
+    refuses = run_contamination(lambda *_: "I cannot do that.", "refuses", limit=6)
+    blocks, charts = build(load_all([knows.location, refuses.location]))
+    assert blocks[0] == "2 live_qa_contamination logs side by side:"
+    assert not any(isinstance(b, str) and b.startswith("WARNING") for b in blocks)
+    m = figures(knows, SCORER)
+    assert table(blocks, "The models side by side").rows == [
+        ["mockllm/knows", "question", 1.0, m["general_rouge_l"],
+         f"{m[DIFFERENCE]:.3f} [{m['difference_ci_low']:.3f}, {m['difference_ci_high']:.3f}]",
+         f"{m[DIFFERENCE_P]:.4f}", 1.0, 0.0, 0, 0, 6],
+        ["mockllm/refuses", "question", 0.0, 0.0, "0.000 [0.000, 0.000]", "1.0000", 0.0, 0.0,
+         6, 6, 6],
+    ]  # fmt: skip
+    [chart] = charts
+    assert isinstance(chart, IntervalChart)
+    assert chart.filename == f"{Path(knows.location).stem}-differences.png"
+    assert list(chart.values) == [m[DIFFERENCE], 0.0]
+
+
+def test_logs_of_different_parts_are_flagged(rest: dict[str, str]) -> None:
+    question = run_contamination(lambda *_: GUESS, limit=2)
+    reference = run_contamination(lambda *_: GUESS, limit=2, part="reference")
+    blocks, _ = build(load_all([question.location, reference.location]))
+    [warning] = [b for b in blocks if isinstance(b, str) and b.startswith("WARNING")]
+    assert warning.startswith("WARNING: the logs differ in part probed (-T part=)")
+    assert "part: question" in warning and "part: reference" in warning
+
+
+def test_contamination_and_model_logs_are_not_mixed() -> None:
+    probe_log = run_contamination(lambda *_: GUESS, limit=1)
+    model_log = run_live_qa(lambda *_: "ANSWER-A", limit=1)
+    with pytest.raises(ReportError, match="contamination logs .live_qa_contamination. together"):
+        load_all([probe_log.location, model_log.location])
+
+
+# One model's live_qa logs under two wordings: ConStat's check -----------------------------------
+
+
+def answering(answer: str) -> Script:
+    return lambda *_: answer
+
+
+def test_a_wording_comparison() -> None:
+    """The judge gives ANSWER-A 1 and ANSWER-B 0.7: the model, asked the consumers' original
+    wording, answers A; asked the NIST paraphrase, B. One model, graded alike: no warning, but a
+    wording comparison with a paired difference of exactly -0.3 on every question."""
+    original = run_live_qa(answering("ANSWER-A"), limit=4, question="original")
+    paraphrase = run_live_qa(answering("ANSWER-B"), limit=4, question="paraphrase")
+    blocks, _ = build(load_all([original.location, paraphrase.location]))
+    lines = [b for b in blocks if isinstance(b, str)]
+    assert not any(line.startswith("WARNING") for line in lines)
+    assert any(
+        line.startswith("A wording comparison: one model, graded alike, on the questions worded "
+                        "original, paraphrase. Each difference is paired question by question.")
+        for line in lines
+    )  # fmt: skip
+    means = table(blocks, "The judge's mean level")
+    assert [row[0] for row in means.rows] == [
+        "mockllm/model (original)", "mockllm/model (paraphrase)"
+    ]  # fmt: skip
+    assert [row[2] for row in means.rows] == [pytest.approx(1.0), pytest.approx(0.7)]
+    differences = table(blocks, "Difference from mockllm/model (original)")
+    [[label, value, bounds, shared]] = differences.rows
+    assert (label, bounds, shared) == ("mockllm/model (paraphrase)", "[-0.300, -0.300]", 4)
+    assert value == pytest.approx(-0.3)
+
+
+def test_wordings_of_two_models_or_two_judges_still_warn() -> None:
+    original = run_live_qa(answering("ANSWER-A"), limit=2, question="original")
+    other_model = run_live_qa(answering("ANSWER-A"), name="b", limit=2, question="paraphrase")
+    other_judge = run_live_qa(
+        answering("ANSWER-A"), judge_name="other", limit=2, question="paraphrase"
+    )
+    for other, also in ((other_model, None), (other_judge, "judge")):
+        blocks, _ = build(load_all([original.location, other.location]))
+        lines = [b for b in blocks if isinstance(b, str)]
+        warned = [line.split(" (")[0] for line in lines if line.startswith("WARNING")]
+        expected = ["WARNING: the logs differ in questions or items"]
+        assert warned == expected + ([f"WARNING: the logs differ in {also}"] if also else [])
+        assert not any(line.startswith("A wording comparison") for line in lines)
+        assert isinstance(table(blocks, "The judge's mean level"), Table)

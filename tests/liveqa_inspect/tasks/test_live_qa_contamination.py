@@ -1,0 +1,176 @@
+"""live_qa_contamination through Inspect's eval(), with models scripted on the probe's prompt:
+the guided prompt names the test set, the general one does not."""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+
+import pytest
+from inspect_ai.event import ModelEvent, SpanBeginEvent
+from inspect_ai.model import GenerateConfig
+
+from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
+from liveqa_inspect.metrics.keys import (
+    DIFFERENCE,
+    DIFFERENCE_P,
+    ci_keys,
+    overlap_key,
+    refused_key,
+    verbatim_key,
+)
+from liveqa_inspect.probes.ask import Replies
+from liveqa_inspect.probes.instructions import GENERAL, GUIDED, INSTRUCTIONS
+from liveqa_inspect.scoring.contamination import VERBATIM_WORDS
+from tests.helpers import Script, figures, probe, remainders, run_contamination
+
+SCORER = "completion_overlap"
+GUESS = "and I would like to know what the doctor thinks about it."
+"""A plausible continuation of any question, known without having seen the test set."""
+
+
+@pytest.fixture(scope="module")
+def rest() -> dict[str, str]:
+    return remainders()
+
+
+def reproducing(rest: dict[str, str], *, under_general: bool) -> Script:
+    """A model that gives each remainder word for word when told the test set, and when not
+    told only if `under_general`."""
+
+    def script(prompt: str, _: GenerateConfig) -> str:
+        guided, shown = probe(prompt)
+        return rest[shown] if guided or under_general else GUESS
+
+    return script
+
+
+def never_saw(prompt: str, _: GenerateConfig) -> str:
+    """A model guessing each continuation from the shown words and common ones, a fresh guess
+    under each instruction (seeded by the shown part and the instruction, so the run is fixed)."""
+    guided, shown = probe(prompt)
+    seed = hashlib.sha256(f"{guided}|{shown}".encode()).digest()
+    vocabulary = shown.split() + "the and to of my is it a in for what i do can".split()
+    return " ".join(random.Random(seed).choices(vocabulary, k=12))
+
+
+def test_a_model_reproducing_under_the_guided_instruction_only(rest: dict[str, str]) -> None:
+    log = run_contamination(reproducing(rest, under_general=False), limit=30)
+    m = figures(log, SCORER)
+    assert m[overlap_key(GUIDED)] == pytest.approx(1.0)
+    assert m[overlap_key(GENERAL)] < 0.15
+    assert m[DIFFERENCE] > 0.85
+    low, high = (m[key] for key in ci_keys(DIFFERENCE))
+    assert 0.8 < low < m[DIFFERENCE] < high <= 1.0
+    # No resample of 30 positive differences is at or below 0: p is the smallest it can be.
+    assert m[DIFFERENCE_P] < 0.01
+    assert m[DIFFERENCE_P] == pytest.approx(1 / 10_001)
+    assert (m[verbatim_key(GUIDED)], m[verbatim_key(GENERAL)]) == (1.0, 0.0)
+    assert (m[refused_key(GUIDED)], m[refused_key(GENERAL)]) == (0, 0)
+    assert log.eval.headline_metric is not None
+    assert (log.eval.headline_metric.scorer, log.eval.headline_metric.metric) == (
+        SCORER,
+        DIFFERENCE,
+    )
+
+
+def test_a_model_that_never_saw_the_items(rest: dict[str, str]) -> None:
+    log = run_contamination(never_saw, limit=40)
+    m = figures(log, SCORER)
+    # Both instructions overlap the remainder a little, by chance, and alike.
+    assert 0.05 < m[overlap_key(GENERAL)] < 0.4 and 0.05 < m[overlap_key(GUIDED)] < 0.4
+    assert abs(m[DIFFERENCE]) < 0.03
+    low, high = (m[key] for key in ci_keys(DIFFERENCE))
+    assert low < 0 < high
+    assert m[DIFFERENCE_P] > 0.2
+    assert (m[verbatim_key(GUIDED)], m[verbatim_key(GENERAL)]) == (0.0, 0.0)
+
+
+def test_a_model_reproducing_under_both_instructions(rest: dict[str, str]) -> None:
+    """Seen, but maybe elsewhere: no difference, yet every completion a reproduction."""
+    log = run_contamination(reproducing(rest, under_general=True), limit=20)
+    m = figures(log, SCORER)
+    assert m[DIFFERENCE] == pytest.approx(0.0)
+    assert m[DIFFERENCE_P] == 1.0
+    assert (m[verbatim_key(GUIDED)], m[verbatim_key(GENERAL)]) == (1.0, 1.0)
+
+
+def test_refusals_and_empty_replies_score_0_and_are_counted(rest: dict[str, str]) -> None:
+    """Guided: refused every time. General: the first item left empty, the others reproduced."""
+    first = next(iter(rest))
+
+    def script(prompt: str, _: GenerateConfig) -> str:
+        guided, shown = probe(prompt)
+        if guided:
+            return "I'm sorry, but I can't reproduce text from a test set."
+        return "" if shown == first else rest[shown]
+
+    log = run_contamination(script, limit=6)
+    m = figures(log, SCORER)
+    assert (m[refused_key(GUIDED)], m[refused_key(GENERAL)]) == (6, 1)
+    assert m[overlap_key(GUIDED)] == 0.0
+    assert m[overlap_key(GENERAL)] == pytest.approx(5 / 6)
+    assert m[DIFFERENCE] == pytest.approx(-5 / 6)
+    assert m[verbatim_key(GENERAL)] == pytest.approx(5 / 6)
+    values = {s.id: s.scores[SCORER].value for s in log.samples}
+    assert values["TQ1"] == {
+        DIFFERENCE: 0.0, "guided_rouge_l": 0.0, "guided_run": 0, "guided_verbatim": 0,
+        "guided_refused": 1, "general_rouge_l": 0.0, "general_run": 0, "general_verbatim": 0,
+        "general_refused": 1,
+    }  # fmt: skip
+    assert "guided: refused or empty, scored 0" in log.samples[0].scores[SCORER].explanation
+
+
+def test_each_sample_asks_twice_and_keeps_both_completions(rest: dict[str, str]) -> None:
+    log = run_contamination(reproducing(rest, under_general=False), limit=1)
+    [sample] = log.samples
+    guided, general = (i.render("question", "question TQ1", sample.input) for i in INSTRUCTIONS)
+    # The guided prompt names the test set and the item; the general one neither.
+    assert "TREC-2017 LiveQA Medical test set (question TQ1 of that test set)" in guided
+    assert not any(word in general for word in ("LiveQA", "TREC", "TQ1"))
+    # Two conversations apart, both kept: the control never sees the guided exchange.
+    assert [(m.role, m.text) for m in sample.messages] == [
+        ("user", guided), ("assistant", sample.target),
+        ("user", general), ("assistant", GUESS),
+    ]  # fmt: skip
+    replies = sample.store_as(Replies)
+    assert replies.completions == {GUIDED: sample.target, GENERAL: GUESS}
+    assert replies.stop_reasons == {GUIDED: "stop", GENERAL: "stop"}
+    score = sample.scores[SCORER]
+    assert score.metadata[GUIDED] == {"completion": sample.target, "shared": sample.target.lower()}
+    assert score.metadata[GENERAL]["completion"] == GUESS
+    # Inspect View's transcript: each call under a span named for its instruction.
+    spans = {e.id: e.name for e in sample.events if isinstance(e, SpanBeginEvent)}
+    calls = [e for e in sample.events if isinstance(e, ModelEvent)]
+    assert [spans[e.span_id] for e in calls] == [GUIDED, GENERAL]  # type: ignore[index]
+    assert all(e.config.temperature == 0.0 for e in calls)
+
+
+def test_the_log_records_items_left_out_instructions_and_data(
+    rest: dict[str, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING):
+        log = run_contamination(reproducing(rest, under_general=False), limit=1)
+    meta = log.eval.metadata
+    assert meta["part"] == "question" and meta["items"] == 87
+    assert len(meta["left_out"]) == 17 and meta["left_out"][:2] == ["TQ3", "TQ20"]
+    assert (meta["min_side_words"], meta["verbatim_words"]) == (6, VERBATIM_WORDS)
+    assert meta["instructions"] == [i.provenance() for i in INSTRUCTIONS]
+    assert meta["data"][LIVEQA_QUESTIONS.filename]["sha256"] == LIVEQA_QUESTIONS.sha256
+    assert "17 question texts have fewer than 12 words and are left out (TQ3, TQ20" in caplog.text
+
+
+def test_the_reference_part(rest: dict[str, str]) -> None:
+    references = remainders("reference")
+
+    def script(prompt: str, _: GenerateConfig) -> str:
+        guided, shown = probe(prompt)
+        assert "an expert's answer to a consumer health question" in prompt
+        return references[shown] if guided else GUESS
+
+    log = run_contamination(script, limit=3, part="reference")
+    assert [s.id for s in log.samples] == ["TQ1A1", "TQ1A2", "TQ1A3"]
+    prompt = log.samples[1].messages[0].text
+    assert "(reference answer TQ1A2 to question TQ1 of that test set)" in prompt
+    assert figures(log, SCORER)[verbatim_key(GUIDED)] == 1.0
