@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import inspect_cli
+from tests.helpers import inspect_cli, probe, remainders
 from tests.openai_server import OpenAIServer
 
 pytestmark = pytest.mark.slow
@@ -52,7 +52,31 @@ def test_inspect_eval_live_qa_end_to_end(tmp_path: Path) -> None:
     assert log.eval.model_roles["grader"].model == f"openai/{JUDGE}"
 
 
-def test_inspect_list_tasks_finds_the_four_tasks_in_a_checkout(tmp_path: Path) -> None:
+def test_inspect_eval_live_qa_contamination_end_to_end(tmp_path: Path) -> None:
+    """The probe as a user runs it: two calls a question, no judge, the left-out texts named."""
+    rest = remainders()
+
+    def knows_when_told(messages: list[dict], _: str) -> str:
+        guided, shown = probe("\n".join(str(m.get("content", "")) for m in messages))
+        return rest[shown] if guided else "I do not know."
+
+    with OpenAIServer(knows_when_told) as server:
+        result, logs = inspect_cli(
+            "eval", "liveqa_inspect/live_qa_contamination", "--model", f"openai/{SUBJECT}",
+            "--display", "none", "--limit", "3",
+            log_dir=tmp_path, env=server.env(), timeout=300,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        calls = server.count(lambda r: r.model == SUBJECT)
+    [log] = logs
+    assert log.status == "success", log.error
+    assert calls == 6
+    assert len(log.eval.metadata["left_out"]) == 17
+    figures = log.results.scores[0].metrics
+    assert figures["guided_verbatim"].value == 1.0 and figures["difference"].value > 0.8
+
+
+def test_inspect_list_tasks_finds_every_task_in_a_checkout(tmp_path: Path) -> None:
     """As the README says: Inspect lists the tasks of a folder's files, so `src` in a checkout."""
     result, _ = inspect_cli(
         "list", "tasks", "src", log_dir=tmp_path, env={}, timeout=120,
@@ -60,4 +84,6 @@ def test_inspect_list_tasks_finds_the_four_tasks_in_a_checkout(tmp_path: Path) -
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     tasks = sorted(line.split("@")[1] for line in result.stdout.split())
-    assert tasks == ["expert_qa", "expert_qa_claims", "live_qa", "live_qa_judge"]
+    assert tasks == [
+        "expert_qa", "expert_qa_claims", "live_qa", "live_qa_contamination", "live_qa_judge"
+    ]  # fmt: skip
