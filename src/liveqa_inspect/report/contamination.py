@@ -105,7 +105,7 @@ def instructions(log: LoadedLog) -> str:
 
 
 def part(log: LoadedLog) -> str:
-    return str(log.log.eval.task_args.get("part", "question"))
+    return str(log.log.eval.metadata["part"])
 
 
 def header(log: LoadedLog) -> list[str]:
