@@ -50,7 +50,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         prog="liveqa-report",
         description="Report live_qa / expert_qa logs (the judge's mean per model, per group, and "
         "paired differences between models) or live_qa_judge / expert_qa_claims logs (agreement "
-        "with the human levels, floors, confusion matrix, and differences between judges).",
+        "with the human levels, floors, confusion matrix, and differences between judges) or "
+        "live_qa_contamination logs (how much of the test set a model completes when told it).",
     )
     parser.add_argument("logs", nargs="+", metavar="LOG", help="an Inspect .eval or .json log")
     parser.add_argument(
