@@ -6,6 +6,14 @@ from liveqa_inspect.tasks import (
     live_qa,
     live_qa_contamination,
     live_qa_judge,
+    live_qa_judge_robustness,
 )
 
-__all__ = ["expert_qa", "expert_qa_claims", "live_qa", "live_qa_contamination", "live_qa_judge"]
+__all__ = [
+    "expert_qa",
+    "expert_qa_claims",
+    "live_qa",
+    "live_qa_contamination",
+    "live_qa_judge",
+    "live_qa_judge_robustness",
+]

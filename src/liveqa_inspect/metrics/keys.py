@@ -115,3 +115,25 @@ def verbatim_key(instruction: str) -> str:
 def refused_key(instruction: str) -> str:
     """Whether an item's reply was a refusal or empty (1 or 0); their count in the metrics."""
     return f"{instruction}_refused"
+
+
+# live_qa_judge_robustness: each perturbation's pairs (the original's level and the perturbed
+# version's), as `metrics.robustness` writes them.
+ROBUSTNESS = "robustness"
+"""The share of unchanged levels over every pair that should hold: the task's headline."""
+SENSITIVITY = "sensitivity"
+"""The share of lowered levels over every pair that should be lowered."""
+UNCHANGED = "unchanged"
+LOWERED = "lowered"
+SHIFT = "shift"
+"""The mean of the perturbed level minus the original's: above 0 the perturbation pleased."""
+PAIRS = "n"
+"""How many pairs a figure is over: both levels read."""
+UNREADABLE = "unreadable"
+"""How many pairs were left out: a verdict unreadable on either side."""
+
+
+def pair_key(subject: str, figure: str) -> str:
+    """A figure over a perturbation's pairs, or a summary's: `padding_unchanged`,
+    `robustness_n`."""
+    return f"{subject}_{figure}"
