@@ -7,8 +7,9 @@ verdict unreadable on either side is left out of every figure and counted (`<nam
 
 For each perturbation: the share of its pairs that moved as they should (unchanged, for one
 expected to hold; lowered, for one expected to lower) and the mean shift (perturbed minus
-original), each with a seeded paired-bootstrap interval (pairs resampled whole). Levels are compared as levels: an epoch-averaged level counts as its nearest
-level, as in the agreement figures; the shift uses the values themselves.
+original), each with a seeded paired-bootstrap interval (pairs resampled whole). Levels are
+compared as levels: an epoch-averaged level counts as its nearest level, as in the agreement
+figures; the shift uses the values themselves.
 
 Two summaries: robustness, the unchanged share over every pair of the perturbations that should
 hold, and sensitivity, the lowered share over every pair of those that should lower. One

@@ -16,6 +16,7 @@ from liveqa_inspect.report.judges import judge_report
 from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all
 from liveqa_inspect.report.models import model_report
 from liveqa_inspect.report.plots import Chart
+from liveqa_inspect.report.robustness import robustness_report
 from liveqa_inspect.report.tables import Block, figure_line, render
 
 EXIT_OK = 0
@@ -23,7 +24,12 @@ EXIT_REFUSED = 2
 """As argparse uses for a bad command line: the input, not the program, is at fault."""
 
 
-REPORTS = {"model": model_report, "judge": judge_report, "contamination": contamination_report}
+REPORTS = {
+    "model": model_report,
+    "judge": judge_report,
+    "contamination": contamination_report,
+    "robustness": robustness_report,
+}
 """The report of each kind of log."""
 
 
@@ -51,7 +57,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         description="Report live_qa / expert_qa logs (the judge's mean per model, per group, and "
         "paired differences between models) or live_qa_judge / expert_qa_claims logs (agreement "
         "with the human levels, floors, confusion matrix, and differences between judges) or "
-        "live_qa_contamination logs (how much of the test set a model completes when told it).",
+        "live_qa_contamination logs (how much of the test set a model completes when told it) or "
+        "live_qa_judge_robustness logs (how a judge's level moves on perturbed answers).",
     )
     parser.add_argument("logs", nargs="+", metavar="LOG", help="an Inspect .eval or .json log")
     parser.add_argument(

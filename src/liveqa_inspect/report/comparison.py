@@ -14,8 +14,8 @@ from liveqa_inspect.report.tables import Block, Table, interval
 
 
 def subject(log: LoadedLog) -> str:
-    """What a log stands for in a comparison: the judge of a judge log, the model of a model log."""
-    return log.judge_label if log.kind == "judge" else log.model
+    """What a log stands for in a comparison: the model of a model log, else the judge."""
+    return log.model if log.kind == "model" else log.judge_label
 
 
 def labels(logs: Sequence[LoadedLog]) -> list[str]:
@@ -141,7 +141,8 @@ def difference_table(
         rows.append([label, estimate.value, interval(estimate.low, estimate.high), estimate.n])
     return Table(
         f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})",
-        [logs[0].kind, figure, "95% CI", "shared"],  # "model" or "judge", as labels name rows
+        # "model" or "judge", as labels name rows
+        ["model" if logs[0].kind == "model" else "judge", figure, "95% CI", "shared"],
         rows,
     )
 

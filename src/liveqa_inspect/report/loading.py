@@ -18,9 +18,10 @@ import numpy as np
 from inspect_ai.log import EvalLog, EvalSample, EvalScore, read_eval_log
 from inspect_ai.scorer import value_to_float
 
+from liveqa_inspect.judging.perturbations import ORIGINAL
 from liveqa_inspect.metrics.keys import KAPPA
 
-Kind = Literal["model", "judge", "contamination"]
+Kind = Literal["model", "judge", "contamination", "robustness"]
 
 MODEL_TASKS = ("live_qa", "expert_qa")
 """Tasks grading a model's answers with a judge: the report shows the judge's mean level."""
@@ -28,6 +29,8 @@ JUDGE_TASKS = ("live_qa_judge", "expert_qa_claims")
 """Tasks grading a judge against human levels: the report shows agreement."""
 CONTAMINATION_TASKS = ("live_qa_contamination",)
 """Tasks probing a model's memory of the test set: the report shows the completions' overlap."""
+ROBUSTNESS_TASKS = ("live_qa_judge_robustness",)
+"""Tasks grading a judge on perturbed answers: the report shows how its level moved."""
 
 SampleId = int | str
 
@@ -114,7 +117,9 @@ def kind_of(task: str, path: Path) -> Kind:
         return "judge"
     if task in CONTAMINATION_TASKS:
         return "contamination"
-    known = ", ".join(MODEL_TASKS + JUDGE_TASKS + CONTAMINATION_TASKS)
+    if task in ROBUSTNESS_TASKS:
+        return "robustness"
+    known = ", ".join(MODEL_TASKS + JUDGE_TASKS + CONTAMINATION_TASKS + ROBUSTNESS_TASKS)
     raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
 
 
@@ -142,8 +147,11 @@ def read_log(path: Path) -> EvalLog:
 
 def headline_value(log: EvalLog, value: Any) -> float:
     """A score's value as a float; of a value of several figures (live_qa_contamination's), the
-    one the headline metric names."""
-    if isinstance(value, dict) and log.eval.headline_metric is not None:
+    one the headline metric names; of a level for each version of an answer
+    (live_qa_judge_robustness's), the original's."""
+    if isinstance(value, dict) and ORIGINAL in value:
+        value = value[ORIGINAL]
+    elif isinstance(value, dict) and log.eval.headline_metric is not None:
         value = value[log.eval.headline_metric.metric]
     return _to_float(value)
 
@@ -169,16 +177,16 @@ def reduced_values(log: EvalLog, scorer: str) -> dict[SampleId, float]:
 
 
 def unscored_reasons(
-    samples: Sequence[EvalSample], scorer: str, values: dict[SampleId, float]
+    log: EvalLog, scorer: str, values: dict[SampleId, float]
 ) -> Counter[str]:
     """Each unscored id's reason, from its first unscored epoch (the reducer keeps none)."""
     reasons: Counter[str] = Counter()
     counted: set[SampleId] = set()
-    for sample in samples:
+    for sample in log.samples or []:
         score = (sample.scores or {}).get(scorer)
         if score is None or sample.id in counted or not math.isnan(values.get(sample.id, 0.0)):
             continue
-        if math.isnan(_to_float(score.value)):
+        if math.isnan(headline_value(log, score.value)):
             counted.add(sample.id)
             reasons[score.reason or "no reason recorded"] += 1
     return reasons
@@ -230,7 +238,9 @@ def load(path: str | Path) -> LoadedLog:
     metadata: dict[SampleId, dict[str, Any]] = {}
     for sample in log.samples:
         metadata.setdefault(sample.id, sample.metadata or {})
-    if kind == "judge" and any("human_level" not in meta for meta in metadata.values()):
+    if kind in ("judge", "robustness") and any(
+        "human_level" not in meta for meta in metadata.values()
+    ):
         raise ReportError(f"{path}: a sample has no human_level in its metadata")
     return LoadedLog(
         path=path,
@@ -243,7 +253,7 @@ def load(path: str | Path) -> LoadedLog:
         unscored=int(found.unscored_samples or 0),
         values=values,
         metadata=metadata,
-        reasons=unscored_reasons(log.samples, found.name, values),
+        reasons=unscored_reasons(log, found.name, values),
         judges=judges,
         prompts=prompts,
     )
@@ -257,7 +267,8 @@ def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
         listed = "; ".join(f"{log.path} ({log.task})" for log in logs)
         raise ReportError(
             "cannot report model logs (live_qa, expert_qa), judge logs (live_qa_judge, "
-            "expert_qa_claims) and contamination logs (live_qa_contamination) together: "
+            "expert_qa_claims), contamination logs (live_qa_contamination) and robustness logs "
+            "(live_qa_judge_robustness) together: "
             f"{listed}. Run the report once for each kind"
         )
     return logs

@@ -82,6 +82,7 @@ def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer
         return Score(
             value={name: to_float(score.value) for name, score in graded.items()},
             answer=graded[ORIGINAL].answer,
+            reason=graded[ORIGINAL].reason,
             explanation=explain(state, graded),
             metadata={
                 **{key: first[key] for key in _SHARED},
