@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval
+from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from inspect_ai.model import (
     ChatMessage,
@@ -153,15 +153,17 @@ def run_judge(
     script: Script,
     name: str = "judge",
     *,
-    limit: int,
+    limit: int | None,
     epochs: int | None = None,
     grader: list[Model] | None = None,
+    task: Callable[..., Task] = live_qa_judge,
     **args: object,
 ) -> EvalLog:
-    """A successful live_qa_judge run (`args` are its task arguments) measuring mockllm/`name`
-    replying `script`, or the `grader` jurors when those are bound."""
+    """A successful run of a task measuring a judge (`args` are its task arguments; live_qa_judge
+    unless another `task` is given) measuring mockllm/`name` replying `script`, or the `grader`
+    jurors when those are bound."""
     [log] = eval(
-        live_qa_judge(**args),
+        task(**args),
         model=scripted_model(script, name),
         model_roles={"grader": grader} if grader else None,
         limit=limit,

@@ -21,7 +21,7 @@ from liveqa_inspect.judging.perturbations import Answer, Excellent, perturb
 
 PER_GRADE = 40
 """Answers a grade by default: NIST's pool has 25 of grade 4, so 145 answers, which with every
-perturbation makes 955 judge calls a juror (one original and five to seven versions each)."""
+perturbation make 962 judge calls a juror (the original and five to seven versions each)."""
 SEED = 2017
 EXCELLENT_GRADE = 4
 

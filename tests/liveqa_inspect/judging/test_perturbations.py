@@ -1,0 +1,131 @@
+"""The perturbations and their texts, pinned: the same seed gives the same versions."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from liveqa_inspect.errors import ArgumentError
+from liveqa_inspect.judging.perturbation_texts import PERTURBATION_TEXTS
+from liveqa_inspect.judging.perturbations import (
+    PERTURBATIONS,
+    Answer,
+    Excellent,
+    Version,
+    check_perturbations,
+    perturb,
+    sentences,
+)
+
+EXCELLENT = (
+    Excellent("TQ2-L9", "TQ2", "Gluten is a protein."),
+    Excellent("TQ1-L3", "TQ1", "An excellent answer to the same question."),
+    Excellent("TQ5-L20", "TQ5", "Rest and fluids help."),
+)
+ANSWER = Answer(
+    id="TQ1-L1",
+    question_id="TQ1",
+    text="Rest is best. Drink water. See a doctor if it lasts.",
+    references=3,
+    human_level=1.0,
+    excellent=EXCELLENT,
+)
+
+
+def test_the_texts_are_versioned_by_their_hash() -> None:
+    """A change of any added text changes this hash: give the texts a new version with it."""
+    assert PERTURBATION_TEXTS.provenance() == {
+        "name": "live_qa_robustness",
+        "version": "1",
+        "sha256": "5b23c3abdc1f6aede864d2f33eef8456eb9a3245beac55f9624d943e174bfae4",
+    }
+    reworded = replace(PERTURBATION_TEXTS, heading=("**Summary**",))
+    assert reworded.sha256 != PERTURBATION_TEXTS.sha256
+
+
+def test_every_version_of_an_answer_is_pinned() -> None:
+    versions, skipped = perturb(ANSWER, list(PERTURBATIONS), seed=2017)
+    assert skipped == {}
+    text = ANSWER.text
+    assert versions == {
+        "padding": Version(
+            f"{text}\n\nEvery part of this reply was written with the question in view."
+        ),
+        "authority": Version(f"{PERTURBATION_TEXTS.authority[0]}\n\n{text}"),
+        "formatting": Version(
+            "**What you need to know**\n\n- Rest is best.\n- Drink water.\n"
+            "- See a doctor if it lasts."
+        ),
+        "grader_note": Version(f"{text}\n\n{PERTURBATION_TEXTS.grader_note[1]}"),
+        "reference_order": Version(text, reference_order=(2, 1, 0)),
+        "truncation": Version("Rest is best."),
+        "swap": Version("Rest and fluids help.", source="TQ5-L20"),
+    }
+    assert versions["swap"].record() == {"answer": "Rest and fluids help.", "source": "TQ5-L20"}
+    assert versions["reference_order"].record() == {"answer": text, "reference_order": [2, 1, 0]}
+
+
+def test_the_same_seed_gives_the_same_versions_and_another_seed_other_choices() -> None:
+    names = list(PERTURBATIONS)
+    assert perturb(ANSWER, names, seed=7) == perturb(ANSWER, names, seed=7)
+    chosen = {perturb(ANSWER, ["authority"], seed)[0]["authority"].answer for seed in range(20)}
+    assert len(chosen) == len(PERTURBATION_TEXTS.authority)
+    # A perturbation's draw does not depend on which others were asked for.
+    alone, _ = perturb(ANSWER, ["swap"], seed=7)
+    assert alone["swap"] == perturb(ANSWER, names, seed=7)[0]["swap"]
+
+
+def test_padding_is_content_free_filler_about_the_answer_s_length() -> None:
+    long = replace(ANSWER, text="A sentence of the answer. " * 40)
+    padded = perturb(long, ["padding"], seed=1)[0]["padding"].answer
+    answer, filler = padded.split("\n\n")
+    assert answer == long.text
+    longest = max(map(len, PERTURBATION_TEXTS.filler))
+    assert len(long.text) <= len(filler) <= len(long.text) + longest
+    assert set(sentences(filler)) <= set(PERTURBATION_TEXTS.filler)
+
+
+def test_formatting_keeps_every_sentence_word_for_word() -> None:
+    formatted = perturb(ANSWER, ["formatting"], seed=3)[0]["formatting"].answer
+    heading, items = formatted.split("\n\n")
+    assert heading in PERTURBATION_TEXTS.heading
+    assert [item.removeprefix("- ") for item in items.splitlines()] == sentences(ANSWER.text)
+
+
+@pytest.mark.parametrize(
+    ("change", "name", "why"),
+    [
+        ({"references": 1}, "reference_order", "one reference answer"),
+        ({"human_level": 0.3}, "truncation", "the human level 0.3 is below 0.7"),
+        ({"text": "Rest. Drink water."}, "truncation", "2 sentence(s), fewer than 3"),
+        ({"text": "Rest well for as long as it takes, and longer. Drink. Eat."}, "truncation",
+         "its first sentence is over 50% of the answer"),  # fmt: skip
+        ({"human_level": 0.0}, "swap", "already the lowest (0)"),
+        ({"excellent": EXCELLENT[1:2]}, "swap", "no answer in the judgments is graded excellent"),
+    ],
+)
+def test_a_perturbation_that_cannot_apply_says_why(change: dict, name: str, why: str) -> None:
+    versions, skipped = perturb(replace(ANSWER, **change), [name], seed=2017)
+    assert versions == {}
+    assert why in skipped[name]
+
+
+def test_a_swap_never_takes_an_answer_to_the_same_question() -> None:
+    sources = {perturb(ANSWER, ["swap"], seed)[0]["swap"].source for seed in range(30)}
+    assert sources == {"TQ2-L9", "TQ5-L20"}
+
+
+def test_sentences_split_at_ends_followed_by_a_capital() -> None:
+    assert sentences(" It is 5.5 mg. Take it? Yes! 2 a day. e.g. this ") == [
+        "It is 5.5 mg.", "Take it?", "Yes!", "2 a day. e.g. this"
+    ]  # fmt: skip
+
+
+def test_perturbations_are_checked_and_put_in_order() -> None:
+    assert check_perturbations(None) == list(PERTURBATIONS)
+    assert check_perturbations("swap") == ["swap"]
+    assert check_perturbations(["swap", "padding", "swap"]) == ["padding", "swap"]
+    for bad in (["padding", "typo"], []):
+        with pytest.raises(ArgumentError, match="perturbations must be one or more of padding"):
+            check_perturbations(bad)
