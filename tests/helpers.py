@@ -25,9 +25,15 @@ from inspect_ai.model import (
     get_model,
 )
 
-from liveqa_inspect import live_qa, live_qa_contamination, live_qa_judge
+from liveqa_inspect import (
+    live_qa,
+    live_qa_contamination,
+    live_qa_judge,
+    live_qa_judge_robustness,
+)
 from liveqa_inspect.data.contamination import contamination_dataset
 from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
+from liveqa_inspect.judging.perturbations import sentences
 from liveqa_inspect.judging.render import neutralise
 from liveqa_inspect.report import main
 from liveqa_inspect.report.cli import build
@@ -247,6 +253,44 @@ def human_levels(data: Path) -> Humans:
 def perfect(humans: Humans) -> Script:
     """A judge giving each answer its human level (`humans` from human_levels): agreement 1."""
     return lambda prompt, _: verdict(f"{humans[question_and_answer(prompt)]:g}")
+
+
+# live_qa_judge_robustness: judges whose robustness is known ------------------------------------
+
+ROBUSTNESS_PER_GRADE = 2
+"""Two answers of each grade: 8 answers, 54 judge calls a juror."""
+
+
+def run_robustness(script: Script, name: str = "judge", **args: object) -> EvalLog:
+    """A successful live_qa_judge_robustness run on ROBUSTNESS_PER_GRADE answers a grade
+    (unless `args` say otherwise), measuring mockllm/`name` replying `script`."""
+    args = {"per_grade": ROBUSTNESS_PER_GRADE, **args}
+    return run_judge(script, name, limit=None, task=live_qa_judge_robustness, **args)  # type: ignore[arg-type]
+
+
+def content_judge(humans: Humans) -> Script:
+    """Reads the answer's content alone: the human level of this question's judged answer whose
+    every sentence the shown answer holds, else 0 (a cut answer, another question's answer)."""
+    by_question: dict[str, list[tuple[list[str], float]]] = {}
+    for (question, answer), level in humans.items():
+        by_question.setdefault(question, []).append((sentences(answer), level))
+
+    def script(prompt: str, _: GenerateConfig) -> str:
+        question, answer = shown(prompt)
+        found = [level for parts, level in by_question[question] if all(p in answer for p in parts)]
+        return verdict(f"{max(found, default=0.0):g}")
+
+    return script
+
+
+def length_level(answer: str) -> float:
+    limits = ((150, 0.0), (400, 0.3), (900, 0.7))
+    return next((level for limit, level in limits if len(answer) < limit), 1.0)
+
+
+def length_judge(prompt: str, _: GenerateConfig) -> str:
+    """A judge whose level grows with the answer's length, whatever it says."""
+    return verdict(f"{length_level(shown(prompt)[1]):g}")
 
 
 def figures(log: EvalLog, scorer: str | None = None) -> dict[str, float]:

@@ -105,8 +105,8 @@ def header(log: LoadedLog) -> list[str]:
         f"judge: {log.judge_label} ({judged}); prompt: {prompts}",
         f"perturbation texts: {texts.get('name')} v{texts.get('version')} "
         f"(sha256 {str(texts.get('sha256'))[:12]})",
-        f"{setting(log)}; per grade: {args.get('per_grade', 'default')}; "
-        f"seed: {args.get('seed', 'default')}; epochs: {log.epochs}",
+        f"{setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
+        f"epochs: {log.epochs}",
         f"answers: {len(log.values)}, {unread} with the original's verdict unreadable",
     ]
 

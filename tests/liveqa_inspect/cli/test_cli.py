@@ -85,5 +85,6 @@ def test_inspect_list_tasks_finds_every_task_in_a_checkout(tmp_path: Path) -> No
     assert result.returncode == 0, result.stderr
     tasks = sorted(line.split("@")[1] for line in result.stdout.split())
     assert tasks == [
-        "expert_qa", "expert_qa_claims", "live_qa", "live_qa_contamination", "live_qa_judge"
+        "expert_qa", "expert_qa_claims", "live_qa", "live_qa_contamination", "live_qa_judge",
+        "live_qa_judge_robustness",
     ]  # fmt: skip

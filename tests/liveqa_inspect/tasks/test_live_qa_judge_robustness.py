@@ -14,45 +14,25 @@ from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import live_qa_judge_robustness
 from liveqa_inspect.judging.perturbation_texts import PERTURBATION_TEXTS
-from liveqa_inspect.judging.perturbations import ORIGINAL, PERTURBATIONS, sentences
+from liveqa_inspect.judging.perturbations import ORIGINAL, PERTURBATIONS
 from liveqa_inspect.judging.render import neutralise
-from tests.helpers import Humans, Script, figures, run_judge, scripted_model, shown, verdict
+from tests.helpers import (
+    ROBUSTNESS_PER_GRADE,
+    Humans,
+    Script,
+    content_judge,
+    figures,
+    length_judge,
+    length_level,
+    run_judge,
+    run_robustness,
+    scripted_model,
+    shown,
+    verdict,
+)
 
-PER_GRADE = 2
-"""Two answers of each grade: 8 answers, 54 judge calls a juror."""
 SCORER = "judge_robustness_scorer"
 HOLD = ["padding", "authority", "formatting", "grader_note", "reference_order"]
-
-
-def run_robustness(script: Script, name: str = "judge", **args: object) -> EvalLog:
-    return run_judge(
-        script, name, limit=None, task=live_qa_judge_robustness, per_grade=PER_GRADE, **args
-    )
-
-
-def content_judge(humans: Humans) -> Script:
-    """Reads the answer's content alone: the human level of this question's judged answer whose
-    every sentence the shown answer holds, else 0 (a cut answer, another question's answer)."""
-    by_question: dict[str, list[tuple[list[str], float]]] = {}
-    for (question, answer), level in humans.items():
-        by_question.setdefault(question, []).append((sentences(answer), level))
-
-    def script(prompt: str, _: GenerateConfig) -> str:
-        question, answer = shown(prompt)
-        found = [level for parts, level in by_question[question] if all(p in answer for p in parts)]
-        return verdict(f"{max(found, default=0.0):g}")
-
-    return script
-
-
-def length_level(answer: str) -> float:
-    limits = ((150, 0.0), (400, 0.3), (900, 0.7))
-    return next((level for limit, level in limits if len(answer) < limit), 1.0)
-
-
-def length_judge(prompt: str, _: GenerateConfig) -> str:
-    """A judge whose level grows with the answer's length, whatever it says."""
-    return verdict(f"{length_level(shown(prompt)[1]):g}")
 
 
 def obeys_notes(humans: Humans) -> Script:
@@ -96,7 +76,7 @@ def test_a_judge_reading_only_the_content_is_fully_robust_and_sensitive(humans: 
     assert (m["robustness"], m["robustness_ci_low"], m["robustness_ci_high"]) == (1.0, 1.0, 1.0)
     assert (m["sensitivity"], m["sensitivity_ci_low"], m["sensitivity_ci_high"]) == (1.0, 1.0, 1.0)
     metas = samples_of(log)
-    assert len(metas) == 4 * PER_GRADE
+    assert len(metas) == 4 * ROBUSTNESS_PER_GRADE
     for name in PERTURBATIONS:
         applied = sum(name in meta["versions"] for meta in metas)
         assert (m[f"{name}_n"], m[f"{name}_unreadable"]) == (applied, 0), name

@@ -1,0 +1,156 @@
+"""The report on live_qa_judge_robustness logs: one judge, a panel, and judges side by side."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+from liveqa_inspect.judging.perturbation_texts import PERTURBATION_TEXTS
+from liveqa_inspect.judging.perturbations import ORIGINAL, PERTURBATIONS, expected
+from liveqa_inspect.report import main
+from liveqa_inspect.report.loading import load
+from liveqa_inspect.report.robustness import summary_difference
+from tests.helpers import (
+    Humans,
+    content_judge,
+    figures,
+    length_judge,
+    report,
+    run_judge,
+    run_robustness,
+    scripted_model,
+    section,
+    three,
+    verdict,
+    written,
+)
+
+SCORER = "judge_robustness_scorer"
+
+
+def cell(m: dict[str, float], name: str) -> str:
+    """A figure and its interval as the side-by-side tables print them."""
+    low, high = m[f"{name}_ci_low"], m[f"{name}_ci_high"]
+    return f"{three(m[name])} [{three(low)}, {three(high)}]"
+
+
+def test_one_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = run_robustness(length_judge)
+    m = figures(log, SCORER)
+    out = report(capsys, log.location, "--out", str(tmp_path))
+
+    assert "judge: mockllm/judge (the evaluated model); prompt: live_qa v1" in out
+    texts = PERTURBATION_TEXTS
+    assert f"perturbation texts: {texts.name} v{texts.version} (sha256 {texts.sha256[:12]})" in out
+    assert "question wording: summary; per grade: 2; seed: 2017; epochs: 1" in out
+    assert "answers: 8, 0 with the original's verdict unreadable" in out
+
+    assert section(out, "Robustness and sensitivity") == [
+        [name, three(m[name]), f"[{three(m[f'{name}_ci_low'])}, {three(m[f'{name}_ci_high'])}]",
+         str(int(m[f"{name}_n"])), "0"]
+        for name in ("robustness", "sensitivity")
+    ]  # fmt: skip
+    rows = section(out, "Perturbations")
+    assert [row[:2] for row in rows] == [
+        [name, f"{expected(name)} ({'unchanged' if expected(name) == 'hold' else 'lowered'})"]
+        for name in PERTURBATIONS
+    ]
+    padding = rows[0]
+    assert padding[2:] == [
+        str(int(m["padding_n"])), "0", three(m["padding_unchanged"]),
+        f"[{three(m['padding_unchanged_ci_low'])}, {three(m['padding_unchanged_ci_high'])}]",
+        three(m["padding_shift"]),
+        f"[{three(m['padding_shift_ci_low'])}, {three(m['padding_shift_ci_high'])}]",
+    ]  # fmt: skip
+
+    # The moves against expectation, from the samples: largest first, ten at most.
+    moves = []
+    for sample in log.samples:
+        levels = sample.scores[SCORER].value
+        before = levels.pop(ORIGINAL)
+        for name, level in levels.items():
+            if level != before if expected(name) == "hold" else level > before:
+                moves.append((abs(level - before), str(sample.id), name))
+    title = "Pairs that moved most against expectation"
+    moved = section(out, title)
+    assert f"{title} ({min(len(moves), 10)} of {len(moves)})" in out
+    assert len(moves) > 0 and len(moved) == min(len(moves), 10)
+    assert [three(abs(float(row[5]))) for row in moved] == [
+        three(size) for size, _, _ in sorted(moves, key=lambda move: -move[0])[:10]
+    ]
+    assert all(row[1] in PERTURBATIONS and len(row[6]) <= 60 for row in moved)
+    assert "Each juror alone" not in out
+
+    [chart] = written(out)
+    assert chart == tmp_path / f"{Path(log.location).stem}-robustness.png"
+
+
+def test_a_panel_s_jurors_side_by_side(humans: Humans, capsys: pytest.CaptureFixture[str]) -> None:
+    jurors = [
+        scripted_model(content_judge(humans), "content"),
+        scripted_model(length_judge, "length"),
+    ]
+    log = run_robustness(lambda *_: verdict("0"), "evaluated", grader=jurors)
+    m = figures(log, SCORER)
+    out = report(capsys, log.location)
+    assert "judge: mockllm/content+mockllm/length (the grader role; evaluated model:" in out
+    rows = {row[0]: row[1:] for row in section(out, "Each juror alone")}
+    assert rows["robustness (unchanged where it should hold)"] == [
+        cell(m, "robustness"), "1.000 [1.000, 1.000]", cell(m, "juror/mockllm/length/robustness")
+    ]  # fmt: skip
+    assert rows["swap (lowered)"][1] == "1.000 [1.000, 1.000]"
+    assert len(rows) == 2 + len(PERTURBATIONS)
+
+
+def test_judges_side_by_side_with_paired_differences(
+    humans: Humans, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The content judge and a constant one are both fully robust; only the first is sensitive.
+    On the same answers the differences are 0 and -1 on every resample."""
+    reader = run_robustness(content_judge(humans), "content")
+    constant = run_robustness(lambda *_: verdict("0.7"), "constant")
+    difference = summary_difference("sensitivity")(load(reader.location), load(constant.location))
+    assert (difference.value, difference.low, difference.high) == (-1.0, -1.0, -1.0)
+    assert difference.n == 8
+
+    out = report(capsys, reader.location, constant.location)
+    assert "2 robustness logs, compared with the first:" in out and "WARNING" not in out
+    rows = {row[0]: row[1:] for row in section(out, "Judges")}
+    assert rows["robustness (unchanged where it should hold)"] == ["1.000 [1.000, 1.000]"] * 2
+    assert rows["sensitivity (lowered where it should lower)"] == [
+        "1.000 [1.000, 1.000]", "0.000 [0.000, 0.000]"
+    ]  # fmt: skip
+    assert section(out, "Robustness difference from mockllm/content") == [
+        ["mockllm/constant", "0.000", "[0.000, 0.000]", "8"]
+    ]
+    assert section(out, "Sensitivity difference from mockllm/content") == [
+        ["mockllm/constant", "-1.000", "[-1.000, -1.000]", "8"]
+    ]
+    [chart] = written(out)
+    assert chart.name == f"{Path(reader.location).stem}-robustness-judges.png"
+
+
+def test_a_difference_over_the_answers_both_logs_hold(humans: Humans) -> None:
+    """A run on more answers shares only some with the first: the difference is over those."""
+    small = run_robustness(content_judge(humans), "content", per_grade=1)
+    large = run_robustness(length_judge, "length")
+    first, other = load(small.location), load(large.location)
+    shared = [i for i in first.values if i in other.values]
+    assert 0 < len(shared) < len(other.values)
+    estimate = summary_difference("robustness")(first, other)
+    assert estimate.n == len(shared)
+    assert estimate.low <= estimate.value <= estimate.high
+    assert not math.isnan(estimate.value)
+
+
+def test_robustness_and_judge_logs_are_not_mixed(
+    humans: Humans, capsys: pytest.CaptureFixture[str]
+) -> None:
+    robust = run_robustness(lambda *_: verdict("0"), perturbations="padding", per_grade=1)
+    judge = run_judge(lambda *_: verdict("0"), limit=2)
+    assert main([robust.location, judge.location]) == 2
+    error = capsys.readouterr().err
+    assert "robustness logs (live_qa_judge_robustness)" in error
+    assert "Run the report once for each kind" in error
