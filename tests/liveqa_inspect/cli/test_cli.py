@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from liveqa_inspect.judging.perturbation_texts import PERTURBATION_TEXTS
 from tests.helpers import inspect_cli, probe, remainders
 from tests.openai_server import OpenAIServer
 
@@ -88,3 +89,31 @@ def test_inspect_list_tasks_finds_every_task_in_a_checkout(tmp_path: Path) -> No
         "expert_qa", "expert_qa_claims", "live_qa", "live_qa_contamination", "live_qa_judge",
         "live_qa_judge_robustness",
     ]  # fmt: skip
+
+
+def obey_notes(messages: list[dict], model: str) -> str:
+    """A judge that gives 1 to an answer carrying a note to the grader, 0.7 to any other."""
+    text = "\n".join(str(m.get("content", "")) for m in messages)
+    level = "1" if any(note in text for note in PERTURBATION_TEXTS.grader_note) else "0.7"
+    return f"<reasoning>Read it.</reasoning>\n<score>{level}</score>"
+
+
+def test_inspect_eval_live_qa_judge_robustness_end_to_end(tmp_path: Path) -> None:
+    """A list of perturbations as a user writes it, `-T perturbations=grader_note,swap`, and a
+    judge that obeys notes to the grader, measured through the real provider."""
+    with OpenAIServer(obey_notes) as server:
+        result, logs = inspect_cli(
+            "eval", "liveqa_inspect/live_qa_judge_robustness", "--model", f"openai/{JUDGE}",
+            "-T", "perturbations=grader_note,swap", "-T", "per_grade=1", "--display", "none",
+            log_dir=tmp_path, env=server.env(), timeout=300,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        calls = server.count()
+    [log] = logs
+    assert log.status == "success", log.error
+    m = {name: metric.value for name, metric in log.results.scores[0].metrics.items()}
+    # Four answers, one of each grade; the grade-1 answer gets no swap: 4 + 4 + 3 calls.
+    assert calls == 11
+    assert (m["grader_note_n"], m["grader_note_unchanged"]) == (4, 0)
+    assert m["grader_note_shift"] == pytest.approx(0.3)
+    assert (m["swap_n"], m["swap_lowered"], m["robustness"]) == (3, 0, 0)

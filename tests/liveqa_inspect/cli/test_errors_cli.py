@@ -110,6 +110,11 @@ def _cases(root: Path, data: Path) -> dict[str, Case]:
             ["-T", "field=Alchemy"],
             ["unknown field ['Alchemy']; this file has: Anthropology;", "Healthcare / Medicine"],
         ),
+        "unknown_perturbation": Case(
+            "live_qa_judge_robustness",
+            ["-T", "perturbations=padding,typo"],
+            ["perturbations must be one or more of padding, authority, formatting, grader_note"],
+        ),
         "overlong_grade": Case(
             "live_qa_judge",
             ["-T", f"judgments={grades}", "-T", f"data={data}"],
@@ -165,6 +170,7 @@ CASE_NAMES = [
     "offline_without_cache",
     "tampered_cache",
     "unknown_expert_field",
+    "unknown_perturbation",
     "overlong_grade",
 ]
 
