@@ -276,7 +276,7 @@ def content_judge(humans: Humans) -> Script:
         by_question.setdefault(question, []).append((sentences(answer), level))
 
     def script(prompt: str, _: GenerateConfig) -> str:
-        question, answer = shown(prompt)
+        question, answer = question_and_answer(prompt)
         found = [level for parts, level in by_question[question] if all(p in answer for p in parts)]
         return verdict(f"{max(found, default=0.0):g}")
 
@@ -290,7 +290,7 @@ def length_level(answer: str) -> float:
 
 def length_judge(prompt: str, _: GenerateConfig) -> str:
     """A judge whose level grows with the answer's length, whatever it says."""
-    return verdict(f"{length_level(shown(prompt)[1]):g}")
+    return verdict(f"{length_level(question_and_answer(prompt)[1]):g}")
 
 
 def figures(log: EvalLog, scorer: str | None = None) -> dict[str, float]:

@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from liveqa_inspect.judging.perturbations import ORIGINAL, expected
-from liveqa_inspect.judging.prompts import LIVEQA_SCALE
 from liveqa_inspect.metrics.agreement import level_index
 from liveqa_inspect.metrics.bootstrap import percentile_interval, resample_rows
 from liveqa_inspect.metrics.keys import (
@@ -44,7 +43,6 @@ from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import Estimate
 from liveqa_inspect.report.tables import Block, Cell, Table, interval, with_interval
 
-SCALE = np.asarray(LIVEQA_SCALE.levels, dtype=float)
 MOVED_ROWS = 10
 """The pairs listed as having moved most against expectation."""
 EXCERPT_CHARS = 60
@@ -173,9 +171,9 @@ def answer_versions(log: LoadedLog) -> dict[SampleId, dict[str, float]]:
     return {s.sample_id: dict(s.value) for s in reduction.samples if s.sample_id is not None}  # type: ignore[arg-type]
 
 
-def against_expectation(level: float, before: float, name: str) -> bool:
+def against_expectation(level: float, before: float, name: str, scale: np.ndarray) -> bool:
     """A level that moved where it should have held, or rose where it should have fallen."""
-    after, start = level_index(np.array([level, before]), SCALE)
+    after, start = level_index(np.array([level, before]), scale)
     return bool(after != start if expected(name) == "hold" else after > start)
 
 
@@ -187,7 +185,7 @@ def moved_table(log: LoadedLog) -> Table:
         for name, level in levels.items():
             if name == ORIGINAL or math.isnan(before) or math.isnan(level):
                 continue
-            if against_expectation(level, before, name):
+            if against_expectation(level, before, name, np.asarray(log.scale)):
                 found.append((sample_id, name, before, level))
     found.sort(key=lambda pair: (-abs(pair[3] - pair[2]), str(pair[0]), pair[1]))
     rows: list[list[Cell]] = [
@@ -232,8 +230,9 @@ def summary_difference(summary: str) -> Callable[[LoadedLog, LoadedLog], Estimat
     def difference(first: LoadedLog, other: LoadedLog) -> Estimate:
         ids = [i for i in first.values if i in other.values]
         names = [name for name in perturbations(first) if name in perturbations(other)]
-        a = outcomes(versions(first, ids, names), SUMMARIES[summary], SCALE)
-        b = outcomes(versions(other, ids, names), SUMMARIES[summary], SCALE)
+        scale = np.asarray(first.scale)
+        a = outcomes(versions(first, ids, names), SUMMARIES[summary], scale)
+        b = outcomes(versions(other, ids, names), SUMMARIES[summary], scale)
 
         def statistic(rows: np.ndarray | slice) -> np.ndarray:
             return pooled(*b, rows) - pooled(*a, rows)

@@ -100,7 +100,7 @@ def live_qa_judge_robustness(
         headline_metric=HeadlineMetric(scorer=name, metric=ROBUSTNESS),
         viewer=versions_viewer(name, names),
         metadata={
-            **provenance(LIVEQA_JUDGE, None, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS),
+            **provenance(LIVEQA_JUDGE, True, None, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS),
             "perturbation_texts": PERTURBATION_TEXTS.provenance(),
         },
         # No task config, as live_qa_judge: the judge's defaults fill only what the user left

@@ -24,10 +24,10 @@ from tests.helpers import (
     figures,
     length_judge,
     length_level,
+    question_and_answer,
     run_judge,
     run_robustness,
     scripted_model,
-    shown,
     verdict,
 )
 
@@ -40,7 +40,7 @@ def obeys_notes(humans: Humans) -> Script:
     content = content_judge(humans)
 
     def script(prompt: str, config: GenerateConfig) -> str:
-        answer = shown(prompt)[1]
+        answer = question_and_answer(prompt)[1]
         if any(note in answer for note in PERTURBATION_TEXTS.grader_note):
             return verdict("1")
         return content(prompt, config)
@@ -160,7 +160,7 @@ def test_an_unreadable_verdict_leaves_its_pair_out_counted(humans: Humans) -> No
     filler = PERTURBATION_TEXTS.filler
 
     def script(prompt: str, config: GenerateConfig) -> str:
-        padded = any(sentence in shown(prompt)[1] for sentence in filler)
+        padded = any(sentence in question_and_answer(prompt)[1] for sentence in filler)
         return "I cannot say." if padded else content(prompt, config)
 
     log = run_robustness(script)
@@ -186,7 +186,8 @@ def test_each_version_goes_through_the_one_judging_path(humans: Humans) -> None:
     calls = len(judge.calls)
     assert calls == sum(1 + len(meta["versions"]) for meta in metas)
     reordered = next(meta for meta in metas if "reference_order" in meta["versions"])
-    prompts = [p for p, _ in judge.calls if shown(p)[1] == neutralise(reordered["answer"])]
+    answer = neutralise(reordered["answer"])
+    prompts = [p for p, _ in judge.calls if question_and_answer(p)[1] == answer]
     assert len(prompts) == 2
     references = [re.findall(r'<reference n="\d+">\n(.*?)\n</reference>', p, re.S) for p in prompts]
     assert references[0] == references[1][::-1] != references[1]
