@@ -7,7 +7,7 @@ tests, not silently the report alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 CI_LOW = "_ci_low"
 CI_HIGH = "_ci_high"
@@ -64,6 +64,16 @@ def parse_juror_key(key: str) -> tuple[str, str] | None:
         return None
     juror, _, figure = key.removeprefix(JUROR_PREFIX).rpartition("/")
     return (juror, figure) if juror and figure else None
+
+
+def juror_figures(figures: Mapping[str, float]) -> dict[str, dict[str, float]]:
+    """A panel's jurors, each with its own figures by name; empty for a single judge."""
+    jurors: dict[str, dict[str, float]] = {}
+    for key, value in figures.items():
+        parsed = parse_juror_key(key)
+        if parsed is not None:
+            jurors.setdefault(parsed[0], {})[parsed[1]] = value
+    return jurors
 
 
 MEAN = "mean"

@@ -170,6 +170,8 @@ def robustness_figures(versions: Versions, scale: Sequence[float]) -> dict[str, 
 
 
 def score_versions(scores: list[SampleScore]) -> Versions:
+    """The levels of the scores' versions; which perturbations were asked for is read from the
+    samples, as a metric cannot see the task's arguments."""
     names = selected([(s.sample_metadata or {}).get("perturbations", []) for s in scores])
     return versions_of([dict(s.score.value) for s in scores], names)  # type: ignore[arg-type]
 

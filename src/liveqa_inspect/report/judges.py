@@ -24,6 +24,7 @@ from liveqa_inspect.metrics.keys import (
     MAJORITY_SHARE,
     ci_keys,
     confusion_key,
+    juror_figures,
     parse_floor_key,
     parse_juror_key,
 )
@@ -128,11 +129,7 @@ def floor_table(log: LoadedLog) -> Table | None:
 
 def juror_table(log: LoadedLog) -> Table | None:
     """A bound panel's jurors, each measured alone against the humans; None for one judge."""
-    jurors: dict[str, dict[str, float]] = {}
-    for key, value in log.figures.items():
-        parsed = parse_juror_key(key)
-        if parsed is not None:
-            jurors.setdefault(parsed[0], {})[parsed[1]] = value
+    jurors = juror_figures(log.figures)
     if not jurors:
         return None
     rows = [[juror, *judge_cells(values)] for juror, values in jurors.items()]

@@ -26,8 +26,8 @@ from liveqa_inspect.metrics.keys import (
     UNCHANGED,
     UNREADABLE,
     ci_keys,
+    juror_figures,
     pair_key,
-    parse_juror_key,
 )
 from liveqa_inspect.metrics.robustness import (
     SUMMARIES,
@@ -152,11 +152,7 @@ def perturbation_table(log: LoadedLog) -> Table:
 
 def juror_table(log: LoadedLog) -> Table | None:
     """A panel's jurors, each alone, beside the panel; None for a single judge."""
-    jurors: dict[str, dict[str, float]] = {}
-    for key, value in log.figures.items():
-        parsed = parse_juror_key(key)
-        if parsed is not None:
-            jurors.setdefault(parsed[0], {})[parsed[1]] = value
+    jurors = juror_figures(log.figures)
     if not jurors:
         return None
     columns = {"panel": log.figures, **jurors}
