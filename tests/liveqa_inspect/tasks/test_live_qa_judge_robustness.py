@@ -12,7 +12,6 @@ import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 
-from liveqa_inspect import live_qa_judge_robustness
 from liveqa_inspect.judging.perturbation_texts import PERTURBATION_TEXTS
 from liveqa_inspect.judging.perturbations import ORIGINAL, PERTURBATIONS
 from liveqa_inspect.judging.render import neutralise
@@ -25,7 +24,6 @@ from tests.helpers import (
     length_judge,
     length_level,
     question_and_answer,
-    run_judge,
     run_robustness,
     scripted_model,
     verdict,
@@ -179,9 +177,7 @@ def test_each_version_goes_through_the_one_judging_path(humans: Humans) -> None:
     """Every version is a live_qa judge prompt, the references reversed for reference_order, and
     a re-run is served from the judge cache."""
     judge = scripted_model(content_judge(humans), "judge")
-    first = run_judge(
-        judge, limit=None, task=live_qa_judge_robustness, per_grade=1, grader=[judge]
-    )  # fmt: skip
+    first = run_robustness(lambda *_: verdict("0"), "evaluated", grader=[judge], per_grade=1)
     metas = samples_of(first)
     calls = len(judge.calls)
     assert calls == sum(1 + len(meta["versions"]) for meta in metas)
@@ -192,8 +188,9 @@ def test_each_version_goes_through_the_one_judging_path(humans: Humans) -> None:
     references = [re.findall(r'<reference n="\d+">\n(.*?)\n</reference>', p, re.S) for p in prompts]
     assert references[0] == references[1][::-1] != references[1]
     assert all(config.seed == 42 for _, config in judge.calls)
-    run_judge(judge, limit=None, task=live_qa_judge_robustness, per_grade=1, grader=[judge])
+    again = run_robustness(lambda *_: verdict("0"), "evaluated", grader=[judge], per_grade=1)
     assert len(judge.calls) == calls
+    assert by_version(again) == by_version(first)
 
 
 def test_only_the_perturbations_asked_for_are_made(humans: Humans) -> None:
