@@ -37,7 +37,13 @@ from liveqa_inspect.metrics.robustness import (
     selected,
     versions_of,
 )
-from liveqa_inspect.report.comparison import comparison, difference_table, labels, setting
+from liveqa_inspect.report.comparison import (
+    comparison,
+    difference_table,
+    differing,
+    labels,
+    setting,
+)
 from liveqa_inspect.report.loading import LoadedLog, ReportError, SampleId
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import Estimate
@@ -88,9 +94,16 @@ def side_by_side(log: LoadedLog, title: str, columns: dict[str, dict[str, float]
     )
 
 
+def texts(log: LoadedLog) -> str:
+    """The added texts' name, version and hash, as the log records them."""
+    given = (log.log.eval.metadata or {}).get("perturbation_texts")
+    if not isinstance(given, dict):
+        return "unrecorded"
+    return f"{given['name']} v{given['version']} (sha256 {str(given['sha256'])[:12]})"
+
+
 def header(log: LoadedLog) -> list[str]:
     prompts = ", ".join(str(p) for p in log.prompts) or "unrecorded"
-    texts = log.log.eval.metadata.get("perturbation_texts", {}) if log.log.eval.metadata else {}
     judged = (
         "the evaluated model"
         if log.judge_label == log.model
@@ -101,8 +114,7 @@ def header(log: LoadedLog) -> list[str]:
     return [
         f"{log.task} report: {log.path}",
         f"judge: {log.judge_label} ({judged}); prompt: {prompts}",
-        f"perturbation texts: {texts.get('name')} v{texts.get('version')} "
-        f"(sha256 {str(texts.get('sha256'))[:12]})",
+        f"perturbation texts: {texts(log)}",
         f"{setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
         f"epochs: {log.epochs}",
         f"answers: {len(log.values)}, {unread} with the original's verdict unreadable",
@@ -270,6 +282,9 @@ def robustness_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Char
             for summary in SUMMARIES
         ]
         blocks = comparison(logs, "robustness", judges, differences[0])
+        # Versions perturbed with other texts are not comparable, as under another prompt.
+        at = blocks.index(judges)
+        blocks[at:at] = differing(logs, "perturbation texts", texts)
         return [*blocks, *differences[1:]], [judges_chart(logs)]
     [log] = logs
     blocks: list[Block] = [*header(log), summary_table(log), perturbation_table(log)]

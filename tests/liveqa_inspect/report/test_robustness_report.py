@@ -6,6 +6,7 @@ import math
 from pathlib import Path
 
 import pytest
+from inspect_ai.log import read_eval_log, write_eval_log
 
 from liveqa_inspect.judging.perturbation_texts import PERTURBATION_TEXTS
 from liveqa_inspect.judging.perturbations import ORIGINAL, PERTURBATIONS, expected
@@ -130,6 +131,20 @@ def test_judges_side_by_side_with_paired_differences(
     ]
     [chart] = written(out)
     assert chart.name == f"{Path(reader.location).stem}-robustness-judges.png"
+
+
+def test_logs_perturbed_with_other_texts_are_flagged(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = run_robustness(lambda *_: verdict("0"), perturbations="authority", per_grade=1)
+    reworded = read_eval_log(log.location)
+    reworded.eval.metadata["perturbation_texts"]["version"] = "2"
+    path = tmp_path / "reworded.eval"
+    write_eval_log(reworded, str(path))
+    out = report(capsys, log.location, str(path))
+    [warning] = [line for line in out.splitlines() if line.startswith("WARNING")]
+    assert warning.startswith("WARNING: the logs differ in perturbation texts")
+    assert "live_qa_robustness v1" in warning and "live_qa_robustness v2" in warning
 
 
 def test_a_difference_over_the_answers_both_logs_hold(humans: Humans) -> None:
