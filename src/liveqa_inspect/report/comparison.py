@@ -12,10 +12,13 @@ from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.stats import Estimate, humans_differ
 from liveqa_inspect.report.tables import Block, Table, interval
 
+JUDGE_KINDS = ("judge", "robustness")
+"""Kinds of log that measure a judge: in a comparison each stands for its judge."""
+
 
 def subject(log: LoadedLog) -> str:
-    """What a log stands for in a comparison: the model of a model log, else the judge."""
-    return log.model if log.kind == "model" else log.judge_label
+    """What a log stands for in a comparison: the judge of a log measuring one, else the model."""
+    return log.judge_label if log.kind in JUDGE_KINDS else log.model
 
 
 def labels(logs: Sequence[LoadedLog]) -> list[str]:
@@ -141,8 +144,8 @@ def difference_table(
         rows.append([label, estimate.value, interval(estimate.low, estimate.high), estimate.n])
     return Table(
         f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})",
-        # "model" or "judge", as labels name rows
-        ["model" if logs[0].kind == "model" else "judge", figure, "95% CI", "shared"],
+        # "model" or "judge" (or "contamination"), as labels name rows
+        ["judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind, figure, "95% CI", "shared"],
         rows,
     )
 

@@ -28,7 +28,13 @@ from liveqa_inspect.metrics.keys import (
     parse_floor_key,
     parse_juror_key,
 )
-from liveqa_inspect.report.comparison import comparison, difference_table, labels, setting
+from liveqa_inspect.report.comparison import (
+    comparison,
+    difference_table,
+    judge_prompts,
+    labels,
+    setting,
+)
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_agreement, kappa_difference, levels
@@ -70,16 +76,21 @@ def judge_cells(values: dict[str, float]) -> list[str]:
     return [with_interval(*figure(values, name)) for name in JUDGE_TABLE]
 
 
-def header(log: LoadedLog) -> list[str]:
-    prompts = ", ".join(str(p) for p in log.prompts) or "unrecorded"
+def judge_line(log: LoadedLog) -> str:
+    """Who was measured, and on which prompt: the grader role when bound, else the evaluated
+    model."""
     judged = (
         "the evaluated model"
         if log.judge_label == log.model
         else f"the grader role; evaluated model: {log.model}"
     )
+    return f"judge: {log.judge_label} ({judged}); prompt: {judge_prompts(log)}"
+
+
+def header(log: LoadedLog) -> list[str]:
     return [
         f"{log.task} report: {log.path}",
-        f"judge: {log.judge_label} ({judged}); prompt: {prompts}",
+        judge_line(log),
         f"{setting(log)}; epochs: {log.epochs}; "
         f"scale: {', '.join(f'{level:g}' for level in levels(log))}",
         log.counts("claims" if log.task == "expert_qa_claims" else "answers"),

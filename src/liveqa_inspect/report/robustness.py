@@ -44,6 +44,7 @@ from liveqa_inspect.report.comparison import (
     labels,
     setting,
 )
+from liveqa_inspect.report.judges import judge_line
 from liveqa_inspect.report.loading import LoadedLog, ReportError, SampleId
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import Estimate
@@ -103,17 +104,11 @@ def texts(log: LoadedLog) -> str:
 
 
 def header(log: LoadedLog) -> list[str]:
-    prompts = ", ".join(str(p) for p in log.prompts) or "unrecorded"
-    judged = (
-        "the evaluated model"
-        if log.judge_label == log.model
-        else f"the grader role; evaluated model: {log.model}"
-    )
     args = log.log.eval.task_args
     unread = sum(math.isnan(value) for value in log.values.values())
     return [
         f"{log.task} report: {log.path}",
-        f"judge: {log.judge_label} ({judged}); prompt: {prompts}",
+        judge_line(log),
         f"perturbation texts: {texts(log)}",
         f"{setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
         f"epochs: {log.epochs}",
