@@ -267,8 +267,7 @@ def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
         listed = "; ".join(f"{log.path} ({log.task})" for log in logs)
         raise ReportError(
             "cannot report model logs (live_qa, expert_qa), judge logs (live_qa_judge, "
-            "expert_qa_claims), contamination logs (live_qa_contamination) and robustness logs "
-            "(live_qa_judge_robustness) together: "
-            f"{listed}. Run the report once for each kind"
+            "expert_qa_claims), robustness logs (live_qa_judge_robustness) and contamination "
+            f"logs (live_qa_contamination) together: {listed}. Run the report once for each kind"
         )
     return logs
