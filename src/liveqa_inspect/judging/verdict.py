@@ -18,37 +18,40 @@ class Verdict:
     reasoning: str
 
 
-def _tagged(reply: str, name: str) -> list[str]:
-    """The texts between each opening `name` tag and the closing tag after it; unclosed ones
-    are left out."""
+def _tagged(reply: str, name: str) -> tuple[list[str], bool]:
+    """The texts between each opening `name` tag and the closing tag after it, and whether a tag
+    was left open: an opening tag with no closing tag before the next opening one, or the end."""
     texts: list[str] = []
     start: int | None = None
+    left_open = False
     for match in _TAG.finditer(reply):
         if match.group(1).lower() != name:
             continue
-        closing = "/" in match.group(0)
-        if not closing:
+        if "/" not in match.group(0):
+            left_open = left_open or start is not None
             start = match.end()
         elif start is not None:
             texts.append(reply[start : match.start()])
             start = None
-    return texts
+    return texts, left_open or start is not None
 
 
 def parse_verdict(reply: str, scale: Scale) -> Verdict | None:
     """Read the `<score>` tags: None unless there is one, and all of them name the same level.
 
     A reply whose tags disagree (`<score>0</score> ... e.g. <score>0.7</score>`) says two things,
-    so it is not read as either; the same level repeated is fine.
+    so it is not read as either; the same level repeated is fine. A `<score>` tag left open
+    (`<score>1 <score>0.3</score>`) holds a level that cannot be told apart from what follows, so
+    such a reply is not read either.
     """
-    scores = _tagged(reply, "score")
-    if not scores:
+    scores, left_open = _tagged(reply, "score")
+    if left_open or not scores:
         return None
     levels = {scale.read(text.strip()) for text in scores}
     if len(levels) != 1 or None in levels:
         return None
     [level] = levels
-    reasonings = _tagged(reply, "reasoning")
+    reasonings, _ = _tagged(reply, "reasoning")
     reasoning = reasonings[-1].strip() if reasonings else _TAG.sub("", reply).strip()
     assert level is not None
     return Verdict(level=level, reasoning=reasoning)

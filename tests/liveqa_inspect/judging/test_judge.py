@@ -16,6 +16,7 @@ from liveqa_inspect.judging.prompts import (
 )
 from liveqa_inspect.judging.render import build_judge_prompt, neutralise
 from liveqa_inspect.judging.verdict import parse_verdict
+from tests.helpers import within
 
 
 def read(reply: str) -> float | None:
@@ -35,7 +36,6 @@ def read(reply: str) -> float | None:
         ("<Score>\n.3\n</Score>", 0.3),
         ("< score >0.00</ score >", 0.0),
         ("<score>0.7</score> so, again: <score>0.70</score>", 0.7),
-        ("<score>1</score> and an unclosed <score> tag", 1.0),
     ],
 )
 def test_each_level_and_tolerated_spelling_is_read(reply: str, level: float) -> None:
@@ -60,6 +60,11 @@ def test_each_level_and_tolerated_spelling_is_read(reply: str, level: float) -> 
         "<score>0</score> (format e.g. <score>0.7</score>)",
         "<score>0.3</score> then again <score>1</score>",
         "<score>1</score> <score>maybe</score>",
+        # A tag left open: where its level ends cannot be told, so nothing is read.
+        "<score>1 <score>0.3</score>",
+        "<score>1 <score>1</score>",
+        "<score>1</score> and an unclosed <score> tag",
+        "<score>0.3</score> <score>1",
     ],
 )
 def test_malformed_off_scale_or_conflicting_replies_are_unreadable(reply: str) -> None:
@@ -87,13 +92,14 @@ def test_reasoning_is_the_explanation() -> None:
         "<score>" * 200_000,  # 1.4 MB of unclosed tags: quadratic for a lazy `.*?` regex
         "<" + " " * 1_000_000 + "score>1",
         "<score>1</score>" + "<reasoning>" * 100_000,
+        "<score>1 " * 100_000 + "</score>",  # 900 KB of tags left open, one closed at the end
     ],
 )
 @pytest.mark.timeout(20, method="thread")
 def test_a_megabyte_reply_is_read_in_linear_time(reply: str) -> None:
-    # Linear parsing is what makes this test finish at all: the former regex took 10 s on
-    # 109 KB of unclosed tags and did not finish on 1 MB in 300 s.
-    level = read(reply)
+    # The former regex took 10 s on 109 KB of unclosed tags and did not finish on 1 MB in
+    # 300 s; a linear scan reads each of these in well under a second.
+    level = within(20, read, reply)
     assert level == (1.0 if reply.startswith("<score>1</score>") else None)
 
 

@@ -154,8 +154,9 @@ def test_unreadable_verdict_is_retried_then_unscored_never_zero() -> None:
     [
         "<score>0</score> (write it as, e.g., <score>0.7</score>)",  # two levels: neither read
         "<score>" * 150_000 + "1",  # about 1 MB of unclosed tags: no verdict, read linearly
+        "<score>1 <score>0.3</score>",  # a tag left open: where its level ends is unknown
     ],
-    ids=["conflicting_tags", "one_megabyte_unclosed"],
+    ids=["conflicting_tags", "one_megabyte_unclosed", "tag_left_open"],
 )
 @pytest.mark.timeout(60, method="thread")
 def test_a_reply_that_says_two_things_or_nothing_is_unscored_with_its_replies(reply: str) -> None:
