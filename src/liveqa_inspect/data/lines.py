@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from liveqa_inspect.errors import DataError
+from liveqa_inspect.errors import DataError, shown
 
 
 def read_lines(path: Path, max_bytes: int | None = None) -> Iterator[tuple[int, str]]:
@@ -61,8 +61,28 @@ def _json_int(digits: str) -> int | OverlongInteger:
         return OverlongInteger(len(digits.lstrip("-")))
 
 
+class DuplicateKey(ValueError):
+    """A JSON object naming one key twice."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """An object whose keys are all distinct: json's default keeps the last of a repeated key, so
+    a second `grade` would silently replace the first."""
+    found: dict[str, object] = {}
+    for key, value in pairs:
+        if key in found:
+            raise DuplicateKey(key)
+        found[key] = value
+    return found
+
+
 def read_jsonl(path: Path, max_line_bytes: int | None = None) -> Iterator[tuple[int, object]]:
-    """(line number, value) for each non-blank line; DataError names a line that is not JSON.
+    """(line number, value) for each non-blank line; DataError names a line that is not JSON, or
+    an object in it naming a key twice.
 
     Lines are read as `read_lines` reads them, `max_line_bytes` at most.
     """
@@ -70,7 +90,12 @@ def read_jsonl(path: Path, max_line_bytes: int | None = None) -> Iterator[tuple[
         if not line.strip():
             continue
         try:
-            value = json.loads(line, parse_int=_json_int)
+            value = json.loads(line, parse_int=_json_int, object_pairs_hook=_unique_keys)
+        except DuplicateKey as error:
+            raise DataError(
+                f"{path} line {number}: the key {shown(error.key)} appears twice in one object; "
+                "JSON keeps only one of them, so the line is refused. Keep one."
+            ) from error
         except json.JSONDecodeError as error:
             raise DataError(f"{path} line {number}: not valid JSON ({error}).") from error
         except RecursionError as error:

@@ -21,6 +21,7 @@ from liveqa_inspect.data.human_judgments import (
 from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, cached_path, fetch
 from liveqa_inspect.errors import DataError
+from liveqa_inspect.tasks.live_qa_judge import live_qa_judge
 from tests.helpers import judgments_file
 
 
@@ -208,6 +209,33 @@ def test_user_judgments_bad_input_names_file_line_and_field(
     with pytest.raises(DataError, match=re.escape(f"judgments.jsonl {message}")) as caught:
         parse_user_judgments(judgments_file(tmp_path, good, line))
     assert len(str(caught.value)) < 500
+
+
+@pytest.mark.parametrize(
+    ("line", "key"),
+    [
+        ('{"question_id": "TQ1", "answer": "Rest.", "grade": 4, "grade": 1}', "grade"),
+        (
+            '{"question_id": "TQ1", "answer": "Rest.", "question_id": "TQ2", "grade": 4}',
+            "question_id",
+        ),
+        ('{"question_id": "TQ1", "answer": "Rest.", "grade": 4, "note": {"by": 1, "by": 2}}', "by"),
+    ],
+    ids=["grade", "question_id", "nested"],
+)
+def test_a_key_given_twice_in_a_line_is_refused_naming_line_and_key(
+    tmp_path: Path, line: str, key: str
+) -> None:
+    """JSON keeps the last of a repeated key: a second grade would silently relabel the answer,
+    a second question_id move it to another question."""
+    good = json.dumps({"question_id": "TQ12", "answer": "Rest.", "grade": 3})
+    path = judgments_file(tmp_path, good, line)
+    with pytest.raises(DataError) as caught:
+        live_qa_judge(judgments=str(path))
+    assert str(caught.value) == (
+        f"{path} line 2: the key '{key}' appears twice in one object; JSON keeps only one of "
+        "them, so the line is refused. Keep one."
+    )
 
 
 def test_a_bom_at_the_start_of_a_user_file_is_accepted(tmp_path: Path) -> None:
