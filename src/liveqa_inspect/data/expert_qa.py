@@ -19,7 +19,7 @@ from typing import Any, Literal, get_args
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from liveqa_inspect.data.lines import read_jsonl
-from liveqa_inspect.data.sources import EXPERT_QA_FILES, Asset, fetch, location
+from liveqa_inspect.data.sources import EXPERT_QA_FILES, Asset, Verified, fetch, location
 from liveqa_inspect.data.text import normalise
 from liveqa_inspect.errors import ArgumentError, DataError, shown
 
@@ -37,13 +37,17 @@ UNLABELLED = "unlabelled"
 _METADATA_KEYS = ("field", "specific_field", "question_type")
 
 
-def parse_records(path: Path) -> list[tuple[int, dict[str, Any]]]:
+def parse_records(path: Path, content: bytes | None = None) -> list[tuple[int, dict[str, Any]]]:
     """(1-based line, record) for each line, checked for the shape `record_to_sample` relies on.
+
+    `content`: the file's verified bytes, read instead of the file (see `sources.Verified`).
 
     A line that is not JSON or not an ExpertQA record raises DataError naming the file and line,
     so a changed upstream format stops the run instead of yielding odd samples.
     """
-    return [(line, _checked(record, path, line)) for line, record in read_jsonl(path)]
+    return [
+        (line, _checked(record, path, line)) for line, record in read_jsonl(path, content=content)
+    ]
 
 
 def _checked(record: object, path: Path, line: int) -> dict[str, Any]:
@@ -108,7 +112,7 @@ def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str)
     )
 
 
-def split_file(split: str, subset: str, data: str | Path | None) -> tuple[Asset, Path]:
+def split_file(split: str, subset: str, data: str | Path | None) -> tuple[Asset, Verified]:
     """The pinned file of one split and subset and its verified local copy.
 
     Shared with the claims loader, so both refuse the same values with the same words.
@@ -159,8 +163,9 @@ def expert_qa_dataset(
     Unknown values raise ArgumentError (a ValueError) listing the allowed ones, so a typo never
     yields an empty or silently unfiltered dataset.
     """
-    asset, path = split_file(split, subset, data)
-    records = parse_records(path)
+    asset, found = split_file(split, subset, data)
+    path = found.path
+    records = parse_records(path, found.content)
     converted = [record_to_sample(record, line, split, subset) for line, record in records]
     samples = [sample for sample in converted if sample is not None]
     if len(samples) < len(records):

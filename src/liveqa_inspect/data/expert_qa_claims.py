@@ -159,8 +159,9 @@ def expert_qa_claims_dataset(
     """
     if aspect not in ASPECTS:
         raise ArgumentError(f"aspect must be one of {', '.join(ASPECTS)}, got {aspect!r}.")
-    asset, path = split_file(split, subset, data)
-    records = parse_records(path)
+    asset, found = split_file(split, subset, data)
+    path = found.path
+    records = parse_records(path, found.content)
     samples = [
         sample
         for line, record in records

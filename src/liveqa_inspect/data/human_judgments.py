@@ -118,16 +118,18 @@ def _parse_nist_line(path: Path, number: int, text: str) -> Judgment:
     )
 
 
-def parse_nist_judgments(path: Path) -> list[Judgment]:
+def parse_nist_judgments(path: Path, content: bytes | None = None) -> list[Judgment]:
     """Every judgment of a NIST qrels file, exact duplicates once; DataError names a bad line.
 
+    `content`: the file's verified bytes, read instead of the file (see `sources.Verified`).
     Blank lines are skipped. The first malformed line stops the parse, because a file that is off
     in one line is not the file NIST published and its other grades cannot be trusted either.
     """
-    _require_file(path, "NIST's LiveQA judgments file")
+    if content is None:
+        _require_file(path, "NIST's LiveQA judgments file")
     judgments = [
         _parse_nist_line(path, number, text)
-        for number, text in read_lines(path, MAX_LINE_BYTES)
+        for number, text in read_lines(path, MAX_LINE_BYTES, content)
         if text.strip()
     ]
     return _dedupe(judgments)

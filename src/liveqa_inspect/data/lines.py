@@ -6,6 +6,7 @@ limited line in memory, and every problem is a DataError naming the file and the
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -14,8 +15,13 @@ from pathlib import Path
 from liveqa_inspect.errors import DataError, shown
 
 
-def read_lines(path: Path, max_bytes: int | None = None) -> Iterator[tuple[int, str]]:
+def read_lines(
+    path: Path, max_bytes: int | None = None, content: bytes | None = None
+) -> Iterator[tuple[int, str]]:
     """(line number, text without its line break) for each line of a UTF-8 file.
+
+    `content`: the file's bytes as already read (and verified against a digest), which are then
+    read instead of the file; `path` only names it.
 
     A byte order mark at the start is dropped, as editors on Windows write one. With `max_bytes`
     a line is read at most that long (plus its line break): a longer one raises DataError having
@@ -23,7 +29,7 @@ def read_lines(path: Path, max_bytes: int | None = None) -> Iterator[tuple[int, 
     UTF-8.
     """
     limit = -1 if max_bytes is None else max_bytes + 2
-    with path.open("rb") as f:
+    with io.BytesIO(content) if content is not None else path.open("rb") as f:
         for number, raw in enumerate(iter(lambda: f.readline(limit), b""), start=1):
             body = raw.rstrip(b"\r\n")
             if max_bytes is not None and len(body) > max_bytes:
@@ -80,13 +86,15 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return found
 
 
-def read_jsonl(path: Path, max_line_bytes: int | None = None) -> Iterator[tuple[int, object]]:
+def read_jsonl(
+    path: Path, max_line_bytes: int | None = None, content: bytes | None = None
+) -> Iterator[tuple[int, object]]:
     """(line number, value) for each non-blank line; DataError names a line that is not JSON, or
     an object in it naming a key twice.
 
-    Lines are read as `read_lines` reads them, `max_line_bytes` at most.
+    Lines are read as `read_lines` reads them (`content` too), `max_line_bytes` at most.
     """
-    for number, line in read_lines(path, max_line_bytes):
+    for number, line in read_lines(path, max_line_bytes, content):
         if not line.strip():
             continue
         try:

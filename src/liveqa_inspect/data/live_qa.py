@@ -8,6 +8,7 @@ SUBJECT, several TYPEs a question) are absorbed here and nowhere else.
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -37,10 +38,14 @@ def _parser() -> etree.XMLParser:
     )
 
 
-def parse_questions(path: Path) -> list[dict[str, Any]]:
-    """Read every NLM-QUESTION of the file as a plain record, or raise DataError."""
+def parse_questions(path: Path, content: bytes | None = None) -> list[dict[str, Any]]:
+    """Read every NLM-QUESTION of the file as a plain record, or raise DataError.
+
+    `content`: the file's verified bytes, parsed instead of the file (see `sources.Verified`).
+    """
     try:
-        tree = etree.parse(str(path), _parser())
+        source = io.BytesIO(content) if content is not None else str(path)
+        tree = etree.parse(source, _parser())
     except etree.XMLSyntaxError as error:
         raise DataError(
             f"{path} is not well-formed XML ({error}); it may be truncated or corrupted. "
@@ -171,12 +176,14 @@ def record_to_sample(record: dict[str, Any], question: str = "summary") -> Sampl
 
 def load_records(data: str | Path | None = None) -> list[dict[str, Any]]:
     """The verified XML's questions, from the cache, a download, or a local override."""
-    return parse_questions(fetch(LIVEQA_QUESTIONS, data))
+    found = fetch(LIVEQA_QUESTIONS, data)
+    return parse_questions(found.path, found.content)
 
 
 def live_qa_dataset(question: str = "summary", data: str | Path | None = None) -> MemoryDataset:
     """The 104 test questions, worded as `question` asks; `location` names the copy read."""
     check_question(question)
-    path = fetch(LIVEQA_QUESTIONS, data)
-    samples = [record_to_sample(record, question) for record in parse_questions(path)]
-    return MemoryDataset(samples, name="live_qa", location=location(LIVEQA_QUESTIONS, path))
+    found = fetch(LIVEQA_QUESTIONS, data)
+    records = parse_questions(found.path, found.content)
+    samples = [record_to_sample(record, question) for record in records]
+    return MemoryDataset(samples, name="live_qa", location=location(LIVEQA_QUESTIONS, found.path))

@@ -17,8 +17,8 @@ from liveqa_inspect.data.human_judgments import (
     parse_user_judgments,
 )
 from liveqa_inspect.data.live_qa import check_question, load_records, record_to_sample
-from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, fetch, location
-from liveqa_inspect.errors import DataError
+from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, fetch, location
+from liveqa_inspect.errors import ArgumentError, DataError
 
 
 def judgment_to_sample(
@@ -54,10 +54,16 @@ def live_qa_judge_dataset(
     The dataset's `location` names the judgments read: NIST's URL when downloaded, else the file.
     """
     check_question(question)
+    if data is not None and Path(data).is_file():
+        raise ArgumentError(
+            f"data={data} is a file, but live_qa_judge reads two: pass a folder holding both "
+            f"{LIVEQA_QUESTIONS.filename} and {LIVEQA_JUDGMENTS.filename}."
+        )
     records = {record["qid"]: record for record in load_records(data)}
     if judgments is None:
-        path = fetch(LIVEQA_JUDGMENTS, data)
-        items = [j for j in parse_nist_judgments(path) if include_junk or not j.junk]
+        found = fetch(LIVEQA_JUDGMENTS, data)
+        path = found.path
+        items = [j for j in parse_nist_judgments(path, found.content) if include_junk or not j.junk]
         source, where = "nist", location(LIVEQA_JUDGMENTS, path)
     else:
         path = Path(judgments)

@@ -8,6 +8,7 @@ Offline, a run stops at once with a DataError saying which file is missing and w
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import uuid
@@ -136,16 +137,30 @@ def cached_path(asset: Asset) -> Path:
     return cache_dir() / asset.commit[:12] / asset.filename
 
 
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
+@dataclass(frozen=True)
+class Verified:
+    """A pinned file's bytes, checked against its digest, and the copy they were read from.
+
+    Parsers read `content`, never the file again: a file replaced after the check (by a sync job,
+    in a shared folder) is then never used unverified.
+    """
+
+    path: Path
+    content: bytes
+
+
+def _read_once(path: Path) -> tuple[bytes, str]:
+    """The file's bytes, read once, and their sha256. A file larger than any pinned one is not
+    read whole: it cannot be the pinned file, and the digest's place says so."""
     with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+        content = f.read(MAX_DOWNLOAD_BYTES + 1)
+    if len(content) > MAX_DOWNLOAD_BYTES:
+        return b"", f"a file of over {MAX_DOWNLOAD_BYTES} bytes"
+    return content, hashlib.sha256(content).hexdigest()
 
 
-def fetch(asset: Asset, local: str | Path | None = None) -> Path:
-    """Return a verified local copy of `asset`.
+def fetch(asset: Asset, local: str | Path | None = None) -> Verified:
+    """A verified local copy of `asset`, with its bytes.
 
     `local` (else the asset's environment variable) names a folder holding the upstream file, or
     the file itself; otherwise a verified copy in the cache is used, or the pinned URL downloaded.
@@ -165,7 +180,7 @@ def location(asset: Asset, path: Path) -> str:
     return asset.url if path == cached_path(asset) else str(path)
 
 
-def _verified_local(asset: Asset, path: Path) -> Path:
+def _verified_local(asset: Asset, path: Path) -> Verified:
     candidate = path / asset.filename if path.is_dir() else path
     if not candidate.is_file():
         raise DataError(
@@ -173,26 +188,34 @@ def _verified_local(asset: Asset, path: Path) -> Path:
             f"a folder holding {asset.filename}, or that file itself; it can be downloaded from "
             f"{asset.url}."
         )
-    actual = sha256_of(candidate)
+    content, actual = _read_once(candidate)
+    if actual != asset.sha256 and candidate.name != asset.filename:
+        # Another file (say the LiveQA XML, where the judgments are needed): not a copy to replace.
+        raise DataError(
+            f"{candidate} was given where {asset.filename} is needed, and it is not that file: "
+            f"expected sha256 {asset.sha256}, got {actual}. Name a folder holding "
+            f"{asset.filename} instead, with {asset.env_var} or the task's data argument, or "
+            "that file itself."
+        )
     if actual != asset.sha256:
         raise DataError(
             f"{candidate} is not the pinned {asset.filename}: expected sha256 {asset.sha256}, "
             f"got {actual}. The file was not used; replace it with the file from {asset.url}."
         )
-    return candidate
+    return Verified(candidate, content)
 
 
-def _verified_cache(asset: Asset, dest: Path) -> Path:
+def _verified_cache(asset: Asset, dest: Path) -> Verified:
     # Downloads land in the cache only once verified, so a mismatch means the file was changed
     # since: it is refused, not silently replaced, and the user decides.
-    actual = sha256_of(dest)
+    content, actual = _read_once(dest)
     if actual != asset.sha256:
         raise DataError(
             f"The cached file at {dest} exists but does not match the pinned sha256: expected "
             f"{asset.sha256}, got {actual}. It was not used. Delete it to download it again, or "
             f"set {asset.env_var}=<folder holding a verified {asset.filename}>."
         )
-    return dest
+    return Verified(dest, content)
 
 
 DOWNLOAD_ATTEMPTS = 3
@@ -244,7 +267,7 @@ def _reason(error: Exception) -> str:
     return str(error) or type(error).__name__
 
 
-def _download(asset: Asset, dest: Path) -> Path:
+def _download(asset: Asset, dest: Path) -> Verified:
     """Download, verify, then save: nothing, not even a folder, is written unless verified."""
     retrying = Retrying(
         stop=stop_after_attempt(DOWNLOAD_ATTEMPTS) | stop_after_delay(DOWNLOAD_PATIENCE),
@@ -269,7 +292,7 @@ def _download(asset: Asset, dest: Path) -> Path:
             f"verified copy with {asset.env_var}=<folder holding {asset.filename}>."
         )
     _save(content, dest, asset.env_var)
-    return dest
+    return Verified(dest, content)
 
 
 def _save(content: bytes, dest: Path, env_var: str) -> None:
@@ -285,4 +308,7 @@ def _save(content: bytes, dest: Path, env_var: str) -> None:
             f"Set {CACHE_ENV} to a writable folder, or {env_var}=<folder holding the file>."
         ) from error
     finally:
-        partial.unlink(missing_ok=True)
+        # Where the cache folder cannot exist (a path under a regular file), neither can the
+        # partial file: a failed cleanup must not replace the error above with its own.
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)

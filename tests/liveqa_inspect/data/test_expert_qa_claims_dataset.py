@@ -18,6 +18,7 @@ from liveqa_inspect.data.expert_qa_claims import (
     SUPPORT_LEVELS,
     expert_qa_claims_dataset,
 )
+from liveqa_inspect.data.sources import Verified
 from liveqa_inspect.errors import DataError
 from tests.helpers import expert_qa_data
 
@@ -183,7 +184,10 @@ def _record(*claims: dict[str, Any]) -> dict[str, Any]:
 @pytest.fixture
 def write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     path = tmp_path / "domain_test.jsonl"
-    monkeypatch.setattr("liveqa_inspect.data.expert_qa.fetch", lambda asset, data: path)
+    monkeypatch.setattr(
+        "liveqa_inspect.data.expert_qa.fetch",
+        lambda asset, data: Verified(path, path.read_bytes()),
+    )
 
     def write_records(*records: dict[str, Any]) -> Path:
         path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")

@@ -16,7 +16,7 @@ from liveqa_inspect.data.expert_qa import (
     parse_records,
     record_to_sample,
 )
-from liveqa_inspect.data.sources import EXPERT_QA_FILES, cached_path
+from liveqa_inspect.data.sources import EXPERT_QA_FILES, Verified, cached_path
 from liveqa_inspect.errors import ArgumentError, DataError
 from tests.helpers import expert_qa_data
 
@@ -171,7 +171,10 @@ def test_skipped_records_are_counted_in_a_warning(
     path = tmp_path / "domain_test.jsonl"
     empty = _record(answer_string="", revised_answer_string="")
     path.write_text("\n".join(json.dumps(r) for r in [_record(), empty]), encoding="utf-8")
-    monkeypatch.setattr("liveqa_inspect.data.expert_qa.fetch", lambda asset, data: path)
+    monkeypatch.setattr(
+        "liveqa_inspect.data.expert_qa.fetch",
+        lambda asset, data: Verified(path, path.read_bytes()),
+    )
     with caplog.at_level(logging.WARNING, logger="liveqa_inspect.data.expert_qa"):
         samples = list(expert_qa_dataset())
     assert [s.id for s in samples] == ["domain_test_1"]

@@ -27,7 +27,7 @@ from tests.helpers import judgments_file
 
 def test_nist_file_raw_counts(liveqa_data_dir: Path) -> None:
     """The figures the deduplicated counts below are derived from, read straight off the file."""
-    lines = fetch(LIVEQA_JUDGMENTS, liveqa_data_dir).read_text(encoding="utf-8").splitlines()
+    lines = fetch(LIVEQA_JUDGMENTS, liveqa_data_dir).content.decode("utf-8").splitlines()
     assert len(lines) == 692
     assert len(set(lines)) == 581  # 111 lines repeat an earlier one exactly
     raw_grades = {"1": 461, "2": 90, "3": 84, "4": 39, "-2": 18}
@@ -35,7 +35,7 @@ def test_nist_file_raw_counts(liveqa_data_dir: Path) -> None:
 
 
 def test_nist_judgments_are_counted_once_with_junk_flagged(liveqa_data_dir: Path) -> None:
-    judgments = parse_nist_judgments(fetch(LIVEQA_JUDGMENTS, liveqa_data_dir))
+    judgments = parse_nist_judgments(liveqa_data_dir / LIVEQA_JUDGMENTS.filename)
     assert len(judgments) == 581
     assert Counter(j.grade for j in judgments) == {1: 396, 2: 72, 3: 71, 4: 25, -2: 17}
     assert len({j.question_id for j in judgments}) == 102

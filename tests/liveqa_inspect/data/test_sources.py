@@ -20,6 +20,7 @@ from tenacity import wait_none
 
 from liveqa_inspect.data import sources
 from liveqa_inspect.data.lines import read_jsonl, read_lines
+from liveqa_inspect.data.live_qa import live_qa_dataset
 from liveqa_inspect.data.sources import (
     DOWNLOAD_ATTEMPTS,
     LIVEQA_QUESTIONS,
@@ -27,9 +28,12 @@ from liveqa_inspect.data.sources import (
     cached_path,
     fetch,
     location,
-    sha256_of,
 )
 from liveqa_inspect.errors import ArgumentError, DataError
+
+
+def sha256(content: bytes) -> str:
+    return hashlib.sha256(content).hexdigest()
 
 
 class _QuietHandler(SimpleHTTPRequestHandler):
@@ -79,8 +83,8 @@ def test_download_is_verified_cached_and_reused(
     _publish(root, (liveqa_data_dir / LIVEQA_QUESTIONS.filename).read_bytes())
     asset = replace(LIVEQA_QUESTIONS, host=host)
     first = fetch(asset)
-    assert first.is_relative_to(cache_dir())
-    assert sha256_of(first) == LIVEQA_QUESTIONS.sha256
+    assert first.path.is_relative_to(cache_dir())
+    assert sha256(first.content) == sha256(first.path.read_bytes()) == LIVEQA_QUESTIONS.sha256
     assert fetch(asset) == first
     assert len(_QuietHandler.hits) == 1
 
@@ -144,7 +148,7 @@ def test_transient_failures_are_retried_within_the_budget(
     _publish(root, (liveqa_data_dir / LIVEQA_QUESTIONS.filename).read_bytes())
     asset = replace(LIVEQA_QUESTIONS, host=host)
     _QuietHandler.failures = [503, 429]
-    assert sha256_of(fetch(asset)) == LIVEQA_QUESTIONS.sha256
+    assert sha256(fetch(asset).content) == LIVEQA_QUESTIONS.sha256
     assert len(_QuietHandler.hits) == 3
 
     _QuietHandler.hits = []
@@ -247,3 +251,64 @@ def test_read_jsonl_reads_a_bom_and_keeps_overlong_integers_for_the_field_check(
 def test_local_override_must_exist(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="does not exist"):
         fetch(LIVEQA_QUESTIONS, tmp_path)
+
+
+def test_a_cache_folder_under_a_regular_file_gives_the_one_line_error(
+    file_server: tuple[str, Path],
+    liveqa_data_dir: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """The partial download's cleanup cannot fail in its turn and mask the error that says how
+    to fix it."""
+    monkeypatch.delenv("LIVEQA_DATA")
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("LIVEQA_INSPECT_CACHE_DIR", str(blocker / "cache"))
+    host, root = file_server
+    _publish(root, (liveqa_data_dir / LIVEQA_QUESTIONS.filename).read_bytes())
+    asset = replace(LIVEQA_QUESTIONS, host=host)
+    with pytest.raises(DataError) as error:
+        fetch(asset)
+    message = str(error.value)
+    assert message.startswith(
+        f"Downloaded and verified {asset.filename} but could not save it at {cached_path(asset)}"
+    )
+    assert "Set LIVEQA_INSPECT_CACHE_DIR to a writable folder" in message
+
+
+def test_the_bytes_verified_are_the_bytes_parsed(
+    tmp_path: Path, liveqa_data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file replaced between the digest and the parse (a sync job, a shared folder) is never
+    read: the questions come from the bytes that matched the digest."""
+    folder = tmp_path / "shared"
+    folder.mkdir()
+    local = folder / LIVEQA_QUESTIONS.filename
+    local.write_bytes((liveqa_data_dir / LIVEQA_QUESTIONS.filename).read_bytes())
+    replaced = (
+        '<Root><NLM-QUESTION qid="TQ1"><Original-Question><MESSAGE>m</MESSAGE>'
+        "</Original-Question><NLM-Summary>REPLACED</NLM-Summary><ReferenceAnswers>"
+        '<ReferenceAnswer aid="1"><ANSWER>a</ANSWER></ReferenceAnswer></ReferenceAnswers>'
+        "</NLM-QUESTION></Root>"
+    )
+    digest = hashlib.sha256
+
+    class ReplacedOnceHashed:
+        """sha256, with the file swapped on disk the moment its digest is known."""
+
+        def __init__(self, data: bytes = b"") -> None:
+            self.inner = digest(data)
+
+        def update(self, data: bytes) -> None:
+            self.inner.update(data)
+
+        def hexdigest(self) -> str:
+            local.write_text(replaced, encoding="utf-8")
+            return self.inner.hexdigest()
+
+    monkeypatch.setattr(sources.hashlib, "sha256", ReplacedOnceHashed)
+    samples = list(live_qa_dataset(data=str(folder)))
+    assert local.read_text(encoding="utf-8") == replaced
+    assert len(samples) == 104
+    assert "REPLACED" not in {str(sample.input) for sample in samples}

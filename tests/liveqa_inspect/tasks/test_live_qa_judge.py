@@ -23,8 +23,8 @@ from sklearn.metrics import cohen_kappa_score
 from liveqa_inspect import live_qa_judge
 from liveqa_inspect.data.human_judgments import Judgment, parse_nist_judgments
 from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
-from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, fetch
-from liveqa_inspect.errors import DataError
+from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, fetch
+from liveqa_inspect.errors import ArgumentError, DataError
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.metrics.agreement import agreement, agreement_figures, confusion
 from tests.helpers import (
@@ -60,7 +60,8 @@ def test_dataset_counts_and_junk(liveqa_data_dir: Path) -> None:
 
 
 def nist_judgments(data: Path) -> list[Judgment]:
-    return parse_nist_judgments(fetch(LIVEQA_JUDGMENTS, data))
+    found = fetch(LIVEQA_JUDGMENTS, data)
+    return parse_nist_judgments(found.path, found.content)
 
 
 def nist_levels(data: Path) -> np.ndarray:
@@ -247,3 +248,26 @@ def test_a_judgment_of_an_unknown_question_names_its_file_and_line(tmp_path: Pat
     )
     with pytest.raises(DataError, match=rf"^{re.escape(str(grades))} line 2: field 'question_id'"):
         live_qa_judge_dataset(judgments=grades)
+
+
+def test_the_xml_file_as_data_asks_for_a_folder_of_both_files(
+    liveqa_data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """live_qa takes the XML file itself as data; live_qa_judge reads two files, and is never
+    told to overwrite a good XML with the judgments."""
+    xml = liveqa_data_dir / LIVEQA_QUESTIONS.filename
+    with pytest.raises(ArgumentError) as caught:
+        live_qa_judge(data=str(xml))
+    assert str(caught.value) == (
+        f"data={xml} is a file, but live_qa_judge reads two: pass a folder holding both "
+        f"{LIVEQA_QUESTIONS.filename} and {LIVEQA_JUDGMENTS.filename}."
+    )
+    # The same file named by LIVEQA_DATA: the judgments are asked for, not a replacement.
+    monkeypatch.setenv("LIVEQA_DATA", str(xml))
+    with pytest.raises(DataError) as caught:
+        live_qa_judge()
+    message = str(caught.value)
+    assert message.startswith(
+        f"{xml} was given where {LIVEQA_JUDGMENTS.filename} is needed, and it is not that file"
+    )
+    assert "replace it" not in message
