@@ -3,9 +3,9 @@
 Each score is the judge's level for one human-judged item; the human level sits in the sample's
 metadata (`human_level`), both on the task's scale. Inspect drops unscored samples before metrics
 run, so every figure is over the items the judge gave a readable verdict on, and the log's
-`unscored_samples` counts the rest. With several epochs a judge's averaged level is rounded to
-the nearest level for the level-wise figures (agreement, kappa, confusion); MAE, bias and rho use
-the averaged value itself.
+`unscored_samples` counts the rest. A level between levels (a panel's or an epoch mean) follows
+the one rule of `metrics.levels`: kappa, rho, MAE and bias use it as it is, exact agreement,
+within one and the confusion counts count it at its nearest level, half at each if halfway.
 
 Every figure is computed for all bootstrap resamples at once (one array operation over a
 resamples-by-items matrix) rather than refitted resample by resample, so the 2,000-resample
@@ -15,20 +15,14 @@ intervals over 581 answers take milliseconds.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
 from liveqa_inspect.metrics.bootstrap import percentile_interval, resample_rows
-from liveqa_inspect.metrics.keys import (
-    KAPPA,
-    ci_keys,
-    confusion_key,
-    floor_key,
-    juror_key,
-    juror_names,
-)
+from liveqa_inspect.metrics.keys import KAPPA, ci_keys, confusion_key, floor_key
+from liveqa_inspect.metrics.levels import Placed
 from liveqa_inspect.metrics.values import human_levels, score_values
 
 
@@ -50,10 +44,17 @@ class Pairs:
         self.levels = np.asarray(levels, dtype=float)
         draw = rows if rows is not None else np.arange(len(judge))[None, :]
         self.judge, self.human = judge[draw], human[draw]
-        self.judge_index = level_index(judge, self.levels)[draw]
-        self.human_index = level_index(human, self.levels)[draw]
+        self.judge_placed = Placed.on(judge, self.levels).drawn(draw)
+        self.human_placed = Placed.on(human, self.levels).drawn(draw)
         self.judge_codes = value_codes(judge)[draw]
         self.human_codes = value_codes(human)[draw]
+
+    def counted(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """(human level index, judge level index, weight) of every way an item counts: one way
+        with weight 1 when both are on a level, two or four ways when a value is halfway."""
+        for human, human_weight in self.human_placed.counted():
+            for judge, judge_weight in self.judge_placed.counted():
+                yield human, judge, human_weight * judge_weight
 
 
 def value_codes(values: np.ndarray) -> np.ndarray:
@@ -61,35 +62,39 @@ def value_codes(values: np.ndarray) -> np.ndarray:
     return np.unique(values, return_inverse=True)[1].reshape(values.shape).astype(np.int32)
 
 
-def level_index(values: np.ndarray, levels: np.ndarray) -> np.ndarray:
-    """0..k-1 for each level; the nearest level for an epoch-averaged value."""
-    return np.abs(values[..., None] - levels).argmin(axis=-1).astype(np.int8)
+def share_where(p: Pairs, hit: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+    """Share of each row's items counted where `hit(human index, judge index)` holds."""
+    total = np.zeros(p.judge.shape)
+    for human, judge, weight in p.counted():
+        total += weight * hit(human, judge)
+    return total.mean(axis=1)
 
 
 def exact_agreement(p: Pairs) -> np.ndarray:
-    return (p.judge_index == p.human_index).mean(axis=1)
+    return share_where(p, lambda human, judge: human == judge)
 
 
 def within_one(p: Pairs) -> np.ndarray:
-    return (np.abs(p.judge_index - p.human_index) <= 1).mean(axis=1)
+    return share_where(p, lambda human, judge: np.abs(human - judge) <= 1)
+
+
+CHANCE_FLOOR = 1e-18
+"""Below this the chance disagreement is a rounding residue of identical ratings, not a spread."""
 
 
 def quadratic_kappa(p: Pairs) -> np.ndarray:
     """Cohen's kappa weighted by squared level distance; 0 for a judge that ignores the item.
 
-    NaN where judge and human together use a single level: agreement then says nothing.
+    1 - the pairs' mean squared distance over that of every judge-human pairing (the chance
+    disagreement), on each rating's place on the scale: on levels this is exactly the weighted
+    kappa of the confusion matrix, and a value between levels needs no rounding. NaN where judge
+    and human together use a single value: agreement then says nothing.
     """
-    rows, n = p.judge_index.shape
-    k = len(p.levels)
-    cells = (np.arange(rows)[:, None] * k * k + p.human_index * k + p.judge_index).ravel()
-    observed = np.bincount(cells, minlength=rows * k * k).reshape(rows, k, k) / n
-    expected = observed.sum(axis=2)[:, :, None] * observed.sum(axis=1)[:, None, :]
-    grid = np.arange(k)
-    weights = (grid[:, None] - grid[None, :]) ** 2 / (k - 1) ** 2
-    disagreement = (weights * observed).sum(axis=(1, 2))
-    chance = (weights * expected).sum(axis=(1, 2))
+    judge, human = p.judge_placed.place, p.human_placed.place
+    observed = ((judge - human) ** 2).mean(axis=1)
+    chance = judge.var(axis=1) + human.var(axis=1) + (judge.mean(axis=1) - human.mean(axis=1)) ** 2
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(chance > 0, 1.0 - disagreement / chance, math.nan)
+        return np.where(chance > CHANCE_FLOOR, 1.0 - observed / chance, math.nan)
 
 
 def spearman(p: Pairs) -> np.ndarray:
@@ -177,56 +182,20 @@ def agreement(levels: list[float]) -> Metric:
 
 @metric
 def confusion(levels: list[float]) -> Metric:
-    """Counts of (human level, judge level) pairs: `human_<h>/judge_<j>`, every cell."""
+    """Counts of (human level, judge level) pairs: `human_<h>/judge_<j>`, every cell; an item
+    halfway between two levels counts half in each of its cells."""
 
-    def compute(scores: list[SampleScore]) -> dict[str, int]:
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
         p = Pairs(score_values(scores), human_levels(scores), levels)
         k = len(levels)
-        counts = np.bincount(p.human_index[0] * k + p.judge_index[0], minlength=k * k).reshape(k, k)
+        counts = sum(
+            np.bincount(h[0] * k + j[0], weights=w[0], minlength=k * k) for h, j, w in p.counted()
+        ).reshape(k, k)
         return {
-            confusion_key(levels[h], levels[j]): int(counts[h, j])
+            confusion_key(levels[h], levels[j]): float(counts[h, j])
             for h in range(k)
             for j in range(k)
         }
-
-    return compute
-
-
-def juror_levels(scores: list[SampleScore]) -> tuple[list[str], np.ndarray]:
-    """Juror names and an items-by-jurors matrix of their levels (NaN where one gave none).
-
-    An empty answer is scored without asking anyone: its row is all NaN.
-    """
-    rosters = [(s.score.metadata or {}).get("jurors") or [] for s in scores]
-    panel = next((roster for roster in rosters if roster), [])
-    names = juror_names(str(juror["model"]) for juror in panel)
-    matrix = np.full((len(scores), len(names)), math.nan)
-    for row, roster in enumerate(rosters):
-        for column, juror in enumerate(roster[: len(names)]):
-            if juror["level"] is not None:
-                matrix[row, column] = float(juror["level"])
-    return names, matrix
-
-
-@metric
-def juror_agreement(levels: list[float]) -> Metric:
-    """For a panel, each juror's own agreement with the humans, beside the panel's.
-
-    Empty for a single judge, whose figures are the panel's. A juror is measured on the items
-    it gave a verdict on, so each juror's figures can rest on a different count.
-    """
-
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        names, matrix = juror_levels(scores)
-        if len(names) < 2:
-            return {}
-        human = human_levels(scores)
-        result: dict[str, float] = {}
-        for column, name in enumerate(names):
-            graded = ~np.isnan(matrix[:, column])
-            figures = agreement_figures(matrix[graded, column], human[graded], levels)
-            result.update({juror_key(name, key): value for key, value in figures.items()})
-        return result
 
     return compute
 

@@ -1,7 +1,8 @@
 """Metrics of expert_qa_claims beyond agreement, each a floor or a use a reader has for the judge.
 
 - `wrong_claim_detection`: how well a correctness judge finds the claims experts found wrong
-  (levels 1 and 2); a claim is flagged when the judge rates it at most 2.5.
+  (levels 1 and 2); a claim is flagged when the judge rates it 1 or 2, and a panel's or an epoch
+  mean halfway between 2 and 3 counts as half a flag (the rule of metrics/levels.py).
 - `majority_share`: the exact agreement of the best constant judge (most claims are Definitely
   correct), the floor an exact-agreement figure must beat.
 """
@@ -17,19 +18,21 @@ from inspect_ai.scorer import (
     metric,
 )
 
+from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_SCALE
 from liveqa_inspect.metrics.keys import (
     INCORRECT_AUROC,
     INCORRECT_F1,
     INCORRECT_PRECISION,
     INCORRECT_RECALL,
 )
+from liveqa_inspect.metrics.levels import Placed
 from liveqa_inspect.metrics.values import human_levels, score_values
 
 WRONG_AT_MOST = 2.0
-"""Expert levels of a wrong claim: Likely incorrect (2) and Definitely incorrect (1)."""
+"""Expert levels of a wrong claim: Likely incorrect (2) and Definitely incorrect (1); a judge
+level that counts at one of them flags the claim."""
 
-FLAG_AT_MOST = 2.5
-"""Judge levels that flag a claim as wrong: 1 or 2, or an epoch mean nearer 2 than 3."""
+_CORRECTNESS = np.asarray(CLAIM_CORRECTNESS_SCALE.levels)
 
 
 def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
@@ -37,10 +40,14 @@ def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
 
     Recall, F1 and AUROC are NaN without a wrong claim, precision when nothing is flagged, AUROC
     also when every claim is wrong. F1 is 2TP / (2TP + FP + FN), so 0 when nothing is flagged.
+    A claim rated halfway between 2 and 3 is half flagged: it adds 0.5 to the counts.
     """
     wrong = human <= WRONG_AT_MOST
-    flagged = judge <= FLAG_AT_MOST
-    hits = float((wrong & flagged).sum())
+    placed = Placed.on(judge, _CORRECTNESS)
+    flagged = sum(
+        placed.at(index) for index, level in enumerate(_CORRECTNESS) if level <= WRONG_AT_MOST
+    )
+    hits = float((wrong * flagged).sum())
     precision = float(hits / flagged.sum()) if flagged.any() else math.nan
     if not wrong.any():
         return {

@@ -80,8 +80,23 @@ MEAN = "mean"
 MEAN_CI: tuple[str, str] = ("ci_low", "ci_high")
 """The judged tasks' headline and its interval bounds, as `metrics.bootstrap_ci` names them."""
 ALPHA = "krippendorff_alpha"
-"""A panel's ordinal Krippendorff's alpha over its jurors' verdicts, as `metrics.panel_figures`
-writes it."""
+"""A panel's ordinal Krippendorff's alpha over its jurors' verdicts, as `metrics.verdicts` writes
+it."""
+VERDICTS = "verdicts"
+"""The scorer that reads the judge's score back for every sample (scoring/verdicts.py)."""
+SCORED = "scored"
+UNSCORED = "unscored"
+"""Samples the judge gave a level, and samples it gave none (in no epoch), as the `verdicts`
+scorer counts them."""
+UNREAD_EPOCHS = "unread_epochs"
+"""Epochs without a readable level in samples that have one: left out of the sample's mean."""
+
+
+def unscored_key(reason: str) -> str:
+    """The count of unscored samples for one reason, e.g. `unscored/grader_failed`."""
+    return f"{UNSCORED}/{reason}"
+
+
 KAPPA = "kappa_quadratic"
 """Quadratic-weighted kappa with the human levels: a judge log's headline, and the figure that
 marks a scorer as the agreement scorer."""

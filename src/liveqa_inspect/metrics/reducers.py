@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from inspect_ai.scorer import Score, ScoreReducer, mean_score, score_reducer
 
@@ -9,14 +11,28 @@ from liveqa_inspect.judging.panel import LEVEL_DIGITS
 from liveqa_inspect.metrics.values import to_float
 
 
+def epoch_level(score: Score) -> float:
+    """The judge's level in one epoch, NaN where it gave none: the judge's score holds it as its
+    value; the verdicts score, whose value says whether there was one, in its metadata."""
+    meta = score.metadata or {}
+    if "level" in meta:
+        return math.nan if meta["level"] is None else float(meta["level"])
+    return to_float(score.value)
+
+
 @score_reducer(name="judge_epochs")
 def judge_epochs() -> ScoreReducer:
     """Inspect's mean over epochs, keeping what the judge said in each epoch.
 
+    An epoch whose verdict is unreadable has no level and is left out of the mean, as Inspect's
+    mean reducer leaves out every unscored epoch: a sample's level is the mean of its readable
+    epochs, and the sample is unscored only when none is readable. Nothing is dropped unseen: the
+    `verdicts` scorer counts those epochs (`unread_epochs`).
+
     Inspect's reducers keep the first epoch's metadata only, so a judge's self-consistency
-    across epochs (live_qa_judge's `epoch_agreement`) and each juror's level could not be read
-    back. This keeps every epoch's level (`epoch_levels`, NaN where unread) and each juror's mean
-    level over the epochs it gave a verdict in.
+    across epochs (live_qa_judge's `epoch_agreement`), the unread epochs and each juror's level
+    could not be read back. This keeps every epoch's level (`epoch_levels`, NaN where unread) and
+    each juror's mean level over the epochs it gave a verdict in.
     """
     reduce_mean = mean_score()
 
@@ -44,7 +60,7 @@ def judge_epochs() -> ScoreReducer:
         reduced.metadata = {
             **first,
             "jurors": jurors,
-            "epoch_levels": [to_float(s.value) for s in scores],
+            "epoch_levels": [epoch_level(s) for s in scores],
         }
         return reduced
 

@@ -1,7 +1,8 @@
 """`liveqa-report LOG [LOG ...]`: print a report of one or several logs and write its figures.
 
 Exit status 0 on success, 2 when a log cannot be reported on (unreadable, unfinished or failed,
-another task, model and judge logs mixed), with the reason on stderr.
+another task or another package's, given twice, model and judge logs mixed), and 1 when the
+report was printed but its figures could not be written; the reason on stderr.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from liveqa_inspect.report.robustness import robustness_report
 from liveqa_inspect.report.tables import Block, figure_line, render
 
 EXIT_OK = 0
+EXIT_NO_FIGURES = 1
+"""The tables were printed, but a figure could not be written (say, a read-only folder)."""
 EXIT_REFUSED = 2
 """As argparse uses for a bad command line: the input, not the program, is at fault."""
 
@@ -46,7 +49,13 @@ def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:
     written = []
     for chart in charts:
         path = out / chart.filename
-        chart.draw(path)
+        try:
+            chart.draw(path)
+        except OSError as error:
+            raise ReportError(
+                f"cannot write the figures into {out}: {error.strerror or error}; the tables "
+                "above are complete (choose a writable folder with --out)"
+            ) from error
         written.append(path)
     return written
 
@@ -74,17 +83,22 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Print the report and write its PNGs; 2, with the reason on stderr, for a refused log."""
+    """Print the report, then write its PNGs: a folder the figures cannot be written to costs
+    the figures, not the tables. 2 for a refused log, 1 for unwritten figures, with the reason
+    on stderr."""
     args = parse_args(argv)
     try:
         logs = load_all(args.logs)
         blocks, charts = build(logs)
-        text = render(blocks, markdown=args.markdown)
-        written = write_charts(charts, args.out or logs[0].path.parent)
     except ReportError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_REFUSED
-    print(text)
+    print(render(blocks, markdown=args.markdown), flush=True)
+    try:
+        written = write_charts(charts, args.out or logs[0].path.parent)
+    except ReportError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_NO_FIGURES
     print()
     print(render([figure_line(path, args.markdown) for path in written], args.markdown))
     return EXIT_OK

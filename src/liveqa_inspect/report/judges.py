@@ -38,7 +38,7 @@ from liveqa_inspect.report.comparison import (
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_agreement, kappa_difference, levels
-from liveqa_inspect.report.tables import Block, Cell, Table, fmt, interval, with_interval
+from liveqa_inspect.report.tables import Block, Cell, Table, count, fmt, interval, with_interval
 
 CORNER = "human \\ judge"
 FIELD = "field"
@@ -93,7 +93,7 @@ def header(log: LoadedLog) -> list[str]:
         judge_line(log),
         f"{setting(log)}; epochs: {log.epochs}; "
         f"scale: {', '.join(f'{level:g}' for level in levels(log))}",
-        log.counts("claims" if log.task == "expert_qa_claims" else "answers"),
+        *log.counts("claims" if log.task == "expert_qa_claims" else "answers"),
     ]
 
 
@@ -140,13 +140,14 @@ def floor_table(log: LoadedLog) -> Table | None:
 
 def juror_table(log: LoadedLog) -> Table | None:
     """A bound panel's jurors, each measured alone against the humans; None for one judge."""
-    jurors = juror_figures(log.figures)
+    jurors = juror_figures(log.verdicts)
     if not jurors:
         return None
     rows = [[juror, *judge_cells(values)] for juror, values in jurors.items()]
-    alpha = log.figures.get(ALPHA, math.nan)
+    alpha = log.verdicts.get(ALPHA, math.nan)
     return Table(
-        "Each juror alone (value [95% CI]); a juror is measured on the answers it graded",
+        "Each juror alone (value [95% CI]); a juror is measured on every answer it graded, "
+        "those the panel left unscored too",
         ["juror", *JUDGE_TABLE.values()],
         [["panel", *judge_cells(log.figures)], *rows],
         [f"Jurors' ordinal Krippendorff's alpha with each other: {fmt(alpha)}."],
@@ -180,11 +181,11 @@ def field_table(log: LoadedLog) -> Table | None:
 
 
 def confusion_matrix(log: LoadedLog) -> np.ndarray:
-    """Counts, rows the human level and columns the judge level, both in rising order."""
+    """Counts, rows the human level and columns the judge level, both in rising order; a level
+    halfway between two counts half in each (see metrics/levels.py), so a count can end in .5."""
     scale = levels(log)
     return np.array(
-        [[round(log.figures.get(confusion_key(h, j), 0.0)) for j in scale] for h in scale],
-        dtype=int,
+        [[log.figures.get(confusion_key(h, j), 0.0) for j in scale] for h in scale], dtype=float
     )
 
 
@@ -192,13 +193,20 @@ def confusion_table(log: LoadedLog) -> Table:
     scale = levels(log)
     matrix = confusion_matrix(log)
     rows = [
-        [f"{level:g}", *(int(n) for n in row), int(row.sum())]
+        [f"{level:g}", *(count(n) for n in row), count(row.sum())]
         for level, row in zip(scale, matrix, strict=True)
     ]
+    notes = []
+    if (matrix % 1).any():
+        notes.append(
+            "A judge level halfway between two levels (a panel's or an epoch mean) counts half "
+            "in each of their columns."
+        )
     return Table(
         "Confusion matrix (rows: human level, columns: judge level)",
         [CORNER, *(f"{level:g}" for level in scale), "total"],
         rows,
+        notes,
     )
 
 

@@ -19,9 +19,13 @@ from inspect_ai.log import EvalLog, EvalSample, EvalScore, read_eval_log
 from inspect_ai.scorer import value_to_float
 
 from liveqa_inspect.judging.perturbations import ORIGINAL
-from liveqa_inspect.metrics.keys import KAPPA
+from liveqa_inspect.metrics.keys import KAPPA, VERDICTS
 
 Kind = Literal["model", "judge", "contamination", "robustness"]
+
+PACKAGE = "liveqa_inspect"
+PROVENANCE_KEYS = ("judge_role", "judge_default", "judge_prompt", "data")
+"""What tasks/common.provenance writes into every log of this package."""
 
 MODEL_TASKS = ("live_qa", "expert_qa")
 """Tasks grading a model's answers with a judge: the report shows the judge's mean level."""
@@ -62,8 +66,18 @@ class LoadedLog:
     scorer: str
     figures: dict[str, float]
     """The judging scorer's metrics, exactly as the log's results state them."""
+    verdicts: dict[str, float]
+    """The verdicts scorer's metrics (a panel's jurors over every sample), as the log states
+    them; empty for a log without that scorer."""
     scored: int
     unscored: int
+    errored: int
+    """Sample ids with no score because every epoch of theirs ended in an error."""
+    missing: int
+    """Sample ids the run was to have, of which the log holds nothing."""
+    left_out: Counter[str]
+    """Epochs of scored samples left out of their sample's mean: `unreadable` (no verdict read)
+    and `errored`."""
     values: dict[SampleId, float]
     """Each sample id's reduced score (its epochs averaged, as the metrics saw it); NaN unscored."""
     metadata: dict[SampleId, dict[str, Any]]
@@ -91,13 +105,23 @@ class LoadedLog:
     def epochs(self) -> int:
         return self.log.eval.config.epochs or 1
 
-    def counts(self, noun: str) -> str:
-        """Scored and unscored counts with the reasons: a judge that often fails to answer can
-        look good on the few it grades, so the count belongs beside the figures."""
+    def counts(self, noun: str) -> list[str]:
+        """Scored, unscored (with the reasons), errored and missing counts, and the epochs left
+        out of a mean: a judge that often fails to answer, or a run whose samples often fail,
+        can look good on the few it grades, so the counts belong beside the figures."""
         reasons = ", ".join(f"{reason} {n}" for reason, n in self.reasons.most_common())
-        return f"{noun}: {self.scored} scored, {self.unscored} unscored" + (
-            f" ({reasons})" if reasons else ""
-        )
+        lines = [
+            f"{noun}: {self.scored} scored, {self.unscored} unscored"
+            + (f" ({reasons})" if reasons else "")
+            + f", {self.errored} errored, {self.missing} missing"
+        ]
+        if self.left_out:
+            causes = " and ".join(f"{n} {cause}" for cause, n in sorted(self.left_out.items()))
+            lines.append(
+                f"epochs left out of their sample's mean: {causes} (a sample's level is the mean "
+                "of its epochs with a readable level; it is unscored when no epoch has one)"
+            )
+        return lines
 
 
 def task_name(log: EvalLog) -> str:
@@ -108,6 +132,15 @@ def task_name(log: EvalLog) -> str:
 def metric_values(found: EvalScore) -> dict[str, float]:
     # Inspect stores every metric value as a float, confusion counts included.
     return {key: float(m.value) for key, m in found.metrics.items()}
+
+
+def written_here(log: EvalLog) -> bool:
+    """Whether this package wrote the log: its task's registry name carries the package, or (a
+    task run from its file) the eval's metadata carries the provenance every task records."""
+    if (log.eval.task_registry_name or log.eval.task).startswith(f"{PACKAGE}/"):
+        return True
+    metadata = log.eval.metadata or {}
+    return all(key in metadata for key in PROVENANCE_KEYS)
 
 
 def kind_of(task: str, path: Path) -> Kind:
@@ -192,6 +225,35 @@ def unscored_reasons(
     return reasons
 
 
+def coverage(
+    log: EvalLog, scorer: str, values: dict[SampleId, float]
+) -> tuple[int, int, Counter[str]]:
+    """Errored and missing sample ids, and the epochs of scored ids left out of their mean.
+
+    A run with `fail_on_error` off succeeds with samples that errored; they have no score, so
+    the scored and unscored counts alone would hide them. Inspect plans `total_samples` as the
+    dataset's samples times the epochs: what the log does not hold of those is missing.
+    """
+    runs: dict[SampleId, list[EvalSample]] = {}
+    for sample in log.samples or []:
+        runs.setdefault(sample.id, []).append(sample)
+    errored = sum(1 for sample_id in runs if sample_id not in values)
+    planned = (log.results.total_samples if log.results else 0) // max(
+        1, log.eval.config.epochs or 1
+    )
+    left_out: Counter[str] = Counter()
+    for sample_id, epochs in runs.items():
+        if math.isnan(values.get(sample_id, math.nan)):
+            continue
+        for epoch in epochs:
+            score = (epoch.scores or {}).get(scorer)
+            if score is None:
+                left_out["errored"] += 1
+            elif math.isnan(_to_float(score.value)):
+                left_out["unreadable"] += 1
+    return errored, max(0, planned - len(runs)), left_out
+
+
 def judge_identity(
     samples: Sequence[EvalSample], scorer: str
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[Prompt, ...]]:
@@ -215,6 +277,12 @@ def load(path: str | Path) -> LoadedLog:
     log = read_log(path)
     task = task_name(log)
     kind = kind_of(task, path)
+    if not written_here(log):
+        raise ReportError(
+            f"{path} is a log of a task named '{task}' that {PACKAGE} did not write (task "
+            f"'{log.eval.task_registry_name or log.eval.task}', without {PACKAGE}'s provenance "
+            "in its metadata): its figures would not mean what this report prints"
+        )
     if log.status != "success":
         raise ReportError(
             f"{path} has status '{log.status}', not 'success': figures of an unfinished or "
@@ -242,6 +310,8 @@ def load(path: str | Path) -> LoadedLog:
         "human_level" not in meta for meta in metadata.values()
     ):
         raise ReportError(f"{path}: a sample has no human_level in its metadata")
+    verdicts = next((s for s in log.results.scores if s.name == VERDICTS), None)
+    errored, missing, left_out = coverage(log, found.name, values)
     return LoadedLog(
         path=path,
         log=log,
@@ -249,8 +319,12 @@ def load(path: str | Path) -> LoadedLog:
         kind=kind,
         scorer=found.name,
         figures=metric_values(found),
+        verdicts=metric_values(verdicts) if verdicts is not None else {},
         scored=int(found.scored_samples if found.scored_samples is not None else graded),
         unscored=int(found.unscored_samples or 0),
+        errored=errored,
+        missing=missing,
+        left_out=left_out,
         values=values,
         metadata=metadata,
         reasons=unscored_reasons(log, found.name, values),
@@ -260,8 +334,23 @@ def load(path: str | Path) -> LoadedLog:
 
 
 def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
-    """Every log, all of one kind: a model's mean and a judge's agreement share no table."""
+    """Every log once, all of one kind: a model's mean and a judge's agreement share no table,
+    and a log compared with itself (given twice, or a copy of the same run) says nothing."""
     logs = [load(path) for path in paths]
+    seen: dict[tuple[str, str], LoadedLog] = {}
+    for log in logs:
+        run = (log.log.eval.eval_id, log.log.eval.run_id)
+        if run in seen:
+            earlier = seen[run].path
+            same = (
+                "is given twice"
+                if earlier.resolve() == log.path.resolve()
+                else (f"and {earlier} are the same run (eval id {run[0]})")
+            )
+            raise ReportError(
+                f"{log.path} {same}: a log compared with itself says nothing; give each log once"
+            )
+        seen[run] = log
     kinds = {log.kind for log in logs}
     if len(kinds) > 1:
         listed = "; ".join(f"{log.path} ({log.task})" for log in logs)

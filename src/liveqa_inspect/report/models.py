@@ -10,10 +10,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 from liveqa_inspect.metrics.keys import (
     ALPHA,
     MEAN,
     MEAN_CI,
+    VERDICTS,
     parse_juror_key,
     share_key,
 )
@@ -47,7 +50,7 @@ def header(log: LoadedLog) -> list[str]:
         f"{log.task} report: {log.path}",
         f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
         f"judge: {log.judge_label}; prompt: {prompts}",
-        log.counts("samples"),
+        *log.counts("samples"),
     ]
 
 
@@ -72,27 +75,35 @@ def model_table(logs: Sequence[LoadedLog]) -> Table:
 
 def level_table(log: LoadedLog) -> Table:
     shares = [(level, log.figures.get(share_key(level), math.nan)) for level in log.scale]
-    notes = ["Averaged epochs can fall between levels and then count at none."]
+    between = any(
+        not np.isclose(value, log.scale).any()
+        for value in log.values.values()
+        if not math.isnan(value)
+    )
+    note = (
+        "A level between levels (a panel's or an epoch mean) counts at its nearest level, half "
+        "at each if halfway."
+    )
     return Table(
         "Level distribution (share of the scored samples)",
         ["level", "share"],
         [[f"{level:g}", value] for level, value in shares],
-        notes if log.epochs > 1 else (),
+        [note] if between else (),
     )
 
 
 def panel_table(log: LoadedLog) -> Table | None:
     """A panel's jurors, each with its own mean level; None for a single judge."""
     means = []
-    for key, value in log.figures.items():
+    for key, value in log.verdicts.items():
         parsed = parse_juror_key(key)
         if parsed is not None and parsed[1] == MEAN:
             means.append((parsed[0], value))
     if not means:
         return None
-    alpha = log.figures.get(ALPHA, float("nan"))
+    alpha = log.verdicts.get(ALPHA, float("nan"))
     return Table(
-        "Panel: each juror's mean level",
+        "Panel: each juror's mean level, over every sample it graded",
         ["juror", "mean"],
         [[juror, value] for juror, value in means],
         [f"Jurors' ordinal Krippendorff's alpha: {fmt(alpha)} (1 when they always agree)."],
@@ -102,7 +113,7 @@ def panel_table(log: LoadedLog) -> Table | None:
 def other_scorers(log: LoadedLog) -> Table | None:
     """The log's other scorers (live_qa's reference overlap), as their results state them."""
     assert log.log.results is not None
-    others = [s for s in log.log.results.scores if s.name != log.scorer]
+    others = [s for s in log.log.results.scores if s.name not in (log.scorer, VERDICTS)]
     if not others:
         return None
     names = list(dict.fromkeys(key for s in others for key in s.metrics))

@@ -113,7 +113,7 @@ class Heatmap:
         axes.set_title(title(figure, self.title), fontsize=10)
         for (h, j), count in np.ndenumerate(self.matrix):
             colour = "white" if shares[h, j] > 0.55 else "black"
-            axes.text(j, h, f"{count}", ha="center", va="center", color=colour, fontsize=12)
+            axes.text(j, h, f"{count:g}", ha="center", va="center", color=colour, fontsize=12)
         figure.colorbar(image, ax=axes, label="share of the human level's items")
         figure.tight_layout()
         figure.savefig(path, format="png")

@@ -37,6 +37,11 @@ def fmt(value: float) -> str:
     return "0.000" if text == "-0.000" else text  # a rounding residue, not a sign
 
 
+def count(value: float) -> str:
+    """A count as it is: `12`, or `10.5` where halves are counted."""
+    return f"{value:g}"
+
+
 def interval(low: float, high: float) -> str:
     return "n/a" if math.isnan(low) or math.isnan(high) else f"[{fmt(low)}, {fmt(high)}]"
 

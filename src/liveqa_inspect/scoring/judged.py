@@ -26,9 +26,9 @@ from liveqa_inspect.judging.prompts import (
     JudgePrompt,
 )
 from liveqa_inspect.judging.settings import DEFAULT_JUDGE
-from liveqa_inspect.metrics.agreement import agreement, confusion, epoch_agreement, juror_agreement
+from liveqa_inspect.metrics.agreement import agreement, confusion, epoch_agreement
 from liveqa_inspect.metrics.claims import majority_share, wrong_claim_detection
-from liveqa_inspect.metrics.judged import judge_metrics, panel_figures
+from liveqa_inspect.metrics.judged import judge_metrics
 
 logger = logging.getLogger(__name__)
 
@@ -144,16 +144,10 @@ def expert_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
 
 
 def agreement_metrics(levels: list[float]) -> list[Metric]:
-    """What every judge-against-humans scorer reports, on its scale; for a panel also each
-    juror's agreement, mean level and the jurors' alpha, so a jury and its members are measured
-    by one run."""
-    return [
-        agreement(levels),
-        confusion(levels),
-        juror_agreement(levels),
-        panel_figures(),
-        epoch_agreement(),
-    ]
+    """What every judge-against-humans scorer reports, on its scale. A panel's jurors are
+    measured by the `verdicts` scorer of the same run, so a jury and its members are measured by
+    one run."""
+    return [agreement(levels), confusion(levels), epoch_agreement()]
 
 
 @scorer(metrics=agreement_metrics(_LEVELS))

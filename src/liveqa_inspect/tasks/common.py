@@ -30,6 +30,7 @@ from liveqa_inspect.judging.settings import (
 )
 from liveqa_inspect.metrics.keys import KAPPA, MEAN
 from liveqa_inspect.metrics.reducers import judge_epochs
+from liveqa_inspect.scoring.verdicts import verdicts
 from liveqa_inspect.tasks.solvers import judges_ready
 
 SUBJECT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=512)
@@ -112,7 +113,8 @@ def judged_task(
 ) -> Task:
     """What every judging task shares: the judge made ready before the first model call, the
     headline (a model's mean level; a measured judge's kappa with the humans), per-epoch judge
-    levels kept, the provenance, and View's columns.
+    levels kept, the `verdicts` scorer after the judge's (what it could not grade, and a panel's
+    jurors, over every sample), the provenance, and View's columns.
 
     `measures_judge`: the task measures the judge against humans (the judge is the grader role
     if bound, else the model under evaluation) instead of grading a model with the pinned judge.
@@ -124,7 +126,7 @@ def judged_task(
         setup=judges_ready(default),
         epochs=Epochs(1, judge_epochs()),
         version=EVAL_VERSION,
-        scorer=[judge, *other_scorers],
+        scorer=[judge, verdicts(judge=name, levels=list(prompt.scale.levels)), *other_scorers],
         headline_metric=HeadlineMetric(scorer=name, metric=KAPPA if measures_judge else MEAN),
         viewer=viewer(name, prompt.scale, grades_a_model=not measures_judge),
         metadata=provenance(prompt, measures_judge, default, *assets),

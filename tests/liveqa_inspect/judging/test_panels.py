@@ -11,9 +11,9 @@ from inspect_ai.scorer import Score
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
-from liveqa_inspect.metrics.agreement import juror_agreement
-from liveqa_inspect.metrics.judged import panel_figures
 from liveqa_inspect.metrics.keys import ALPHA
+from liveqa_inspect.metrics.reducers import judge_epochs
+from liveqa_inspect.metrics.verdicts import verdict_figures
 from tests.helpers import (
     between,
     figures,
@@ -90,30 +90,44 @@ def test_each_juror_is_recorded_and_explained() -> None:
 
 
 def test_panel_metrics_name_each_juror_and_alpha() -> None:
-    m = figures(run_panel("mean"), "live_qa_scorer")
-    # Jurors' own means over the scored answers each gave a verdict on (Inspect leaves the
-    # unscored ANSWER-ZERO out of every metric).
-    assert m["juror/mockllm/juror0/mean"] == pytest.approx((1 + 1 + 0.3) / 3)
+    m = figures(run_panel("mean"), "verdicts")
+    # Jurors' own means over every answer each gave a verdict on, the panel's unscored
+    # ANSWER-ZERO (where juror 0 alone said 0) included.
+    assert m["juror/mockllm/juror0/mean"] == pytest.approx((1 + 1 + 0.3 + 0) / 4)
     assert m["juror/mockllm/juror1/mean"] == pytest.approx((1 + 0.7) / 2)
+    assert m["juror/mockllm/juror2/mean"] == pytest.approx((0.7 + 0.3 + 0.3) / 3)
     assert -1.0 <= m[ALPHA] < 1.0
+    assert (m["scored"], m["unscored"], m["unscored/grader_failed"]) == (3, 1, 1)
 
 
 def test_jurors_in_full_agreement_have_alpha_one() -> None:
     same = [scripted_model(lambda *_: verdict("0.7"), f"same{i}") for i in range(3)]
-    m = figures(run_panel("mean", same), "live_qa_scorer")
-    assert m[ALPHA] == 1.0
-    assert m["mean"] == pytest.approx(0.7)
+    log = run_panel("mean", same)
+    assert figures(log, "verdicts")[ALPHA] == 1.0
+    assert figures(log, "live_qa_scorer")["mean"] == pytest.approx(0.7)
 
 
-def test_a_single_judge_reports_no_panel_figures() -> None:
-    m = figures(run_panel("mean", [scripted_model(lambda *_: verdict("1"), "solo")]))
-    assert not any(key.startswith("juror/") or key == ALPHA for key in m)
+def test_a_single_judge_reports_no_panel_figures_and_no_empty_rows() -> None:
+    """A metric with no values names no row: no `panel_figures nan` for one judge, even when
+    nothing was scored and Inspect asks every metric for its empty value."""
+    for reply in ("1", None):
+        solo = scripted_model(lambda *_, r=reply: verdict(r) if r else "?", f"solo{reply}")
+        log = run_panel("mean", [solo])
+        assert log.results is not None
+        keys = [key for score in log.results.scores for key in score.metrics]
+        assert not any(key.startswith("juror/") or key in (ALPHA, "panel_figures") for key in keys)
+        scored = 4 if reply else 0
+        assert figures(log, "verdicts") == {
+            "scored": scored,
+            "unscored": 4 - scored,
+            **({} if reply else {"unscored/grader_failed": 4}),
+        }
 
 
 def test_live_qa_judge_measures_a_bound_panel_and_each_juror() -> None:
     """Is a jury better than its best single judge? One command answers it."""
     log = run_bound_panel("majority", ["strict", "strict2"], limit=20)
-    m = figures(log, "judge_agreement_scorer")
+    m = {**figures(log, "judge_agreement_scorer"), **figures(log, "verdicts")}
     humans = [s.metadata["human_level"] for s in log.samples]
     share_zero = humans.count(0.0) / len(humans)
     assert m["exact_agreement"] == pytest.approx(share_zero)  # the majority says 0 throughout
@@ -130,14 +144,16 @@ def test_live_qa_judge_measures_a_bound_panel_and_each_juror() -> None:
 
 
 def panel_score(levels: list[float | None], value: float) -> Score:
+    """A verdicts score as the scorer writes it for one epoch of a two-juror panel."""
     jurors = [{"model": f"m{i}", "level": level} for i, level in enumerate(levels)]
-    return Score(value=value, metadata={"jurors": jurors})
+    metadata = {"level": value, "levels": LEVELS, "jurors": jurors}
+    return Score(value=1.0, metadata=metadata)
 
 
 def test_panel_figures_through_the_epoch_reducer() -> None:
     scores = [panel_score([1.0, 0.7], 0.85), panel_score([0.3, 0.3], 0.3)]
-    assert_agreeing_epochs_change_nothing([panel_figures()], scores)
-    values = run_metrics([panel_figures()], [[s] for s in scores])
+    assert_agreeing_epochs_change_nothing([verdict_figures()], scores)
+    values = run_metrics([verdict_figures()], [[s] for s in scores], reducer=judge_epochs())
     assert values["juror/m0/mean"] == pytest.approx(0.65)
     assert values["juror/m1/mean"] == pytest.approx(0.5)
 
@@ -145,8 +161,10 @@ def test_panel_figures_through_the_epoch_reducer() -> None:
 def test_juror_agreement_through_the_epoch_reducer() -> None:
     scores = [panel_score([1.0, 0.0], 0.5), panel_score([0.0, 0.0], 0.0)]
     meta = [{"human_level": 1.0}, {"human_level": 0.0}]
-    assert_agreeing_epochs_change_nothing([juror_agreement(LEVELS)], scores, metadata=meta)
-    values = run_metrics([juror_agreement(LEVELS)], [[s] for s in scores], metadata=meta)
+    assert_agreeing_epochs_change_nothing([verdict_figures()], scores, metadata=meta)
+    values = run_metrics(
+        [verdict_figures()], [[s] for s in scores], metadata=meta, reducer=judge_epochs()
+    )
     assert values["juror/m0/exact_agreement"] == 1.0
     assert values["juror/m1/exact_agreement"] == 0.5
 

@@ -222,14 +222,14 @@ def test_reference_metrics_are_reported_beside_the_judge_and_can_be_turned_off()
     judge = scripted_model(judge_script, "judge")
     log = run(scripted_model(subject_script), judge, limit=2)
     names = [score.name for score in log.results.scores]
-    assert names[0] == "live_qa_scorer"
+    assert names[:2] == ["live_qa_scorer", "verdicts"]
     assert {"exact_match", "rouge_l", "bleu_4", "f1_score"} <= set(names)
     rouge = next(s for s in log.results.scores if s.name == "rouge_l")
     assert 0.0 <= rouge.metrics["mean"].value < 0.1
     overlap = log.samples[0].scores["reference_overlap"]
     assert "rouge_l" in overlap.explanation and "best of 3 references" in overlap.explanation
     off = run(scripted_model(subject_script), judge, limit=2, reference_metrics=False)
-    assert [score.name for score in off.results.scores] == ["live_qa_scorer"]
+    assert [score.name for score in off.results.scores] == ["live_qa_scorer", "verdicts"]
 
 
 def test_a_bad_panel_argument_is_refused() -> None:

@@ -1,0 +1,125 @@
+"""A level between two levels: one symmetric rule, tested at the midpoints of every scale.
+
+A two-juror mean or median, or an epoch mean, can fall between levels. Kappa takes each value's
+place on the scale as it is; figures that need a level count a value at its nearest level, and a
+value exactly halfway half at each. Every expected figure is worked out by hand.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from inspect_ai.model import Model
+from pytest_inspect_evals.metrics import run_metrics
+
+from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_SCALE, CLAIM_SUPPORT_SCALE
+from liveqa_inspect.metrics.agreement import agreement, confusion
+from liveqa_inspect.metrics.claims import wrong_claim_detection
+from liveqa_inspect.metrics.reducers import judge_epochs
+from tests.helpers import (
+    between,
+    figures,
+    human_metadata,
+    judgments_file,
+    run_judge,
+    run_live_qa,
+    scripted_model,
+    verdict,
+)
+
+# (answer, NIST grade, juror 1's level, juror 2's level): a two-juror panel halfway between levels.
+HALFWAY = [
+    ("Answer one.", 1, "0", "0.3"),  # 0.15 against human 0
+    ("Answer two.", 4, "0.7", "1"),  # 0.85 against human 1
+    ("Answer three.", 2, "0.3", "0.7"),  # 0.5 against human 0.3
+    ("Answer four.", 3, "0.3", "0.7"),  # 0.5 against human 0.7
+]
+
+
+def juror(index: int) -> Model:
+    said = {row[0]: row[2 + index] for row in HALFWAY}
+    return scripted_model(lambda prompt, _: verdict(said[between(prompt, "answer")]), f"j{index}")
+
+
+@pytest.mark.parametrize("panel", ["mean", "median"])
+def test_a_two_juror_panel_halfway_between_levels(tmp_path: Path, panel: str) -> None:
+    lines = [
+        json.dumps({"question_id": f"TQ{n}", "answer": answer, "grade": grade})
+        for n, (answer, grade, _, _) in enumerate(HALFWAY, start=1)
+    ]
+    log = run_judge(
+        lambda *_: verdict("0"),
+        limit=4,
+        grader=[juror(0), juror(1)],
+        panel=panel,
+        judgments=str(judgments_file(tmp_path, *lines)),
+    )
+    m = figures(log, "judge_agreement_scorer")
+    # Each answer is halfway between the human's level and the next: exact half the time.
+    assert m["exact_agreement"] == 0.5
+    assert m["within_one"] == 1.0
+    halves = {
+        "human_0/judge_0", "human_0/judge_0.3", "human_1/judge_0.7", "human_1/judge_1",
+        "human_0.3/judge_0.3", "human_0.3/judge_0.7", "human_0.7/judge_0.3", "human_0.7/judge_0.7",
+    }  # fmt: skip
+    assert {key for key, value in m.items() if value == 0.5 and key.startswith("human_")} == halves
+    assert sum(value for key, value in m.items() if key.startswith("human_")) == 4
+    # Places: judge 0.5, 2.5, 1.5, 1.5 against human 0, 3, 1, 2. Observed 0.25; chance: judge
+    # variance 0.5 + human variance 1.25 + (1.5 - 1.5)^2 = 1.75; kappa 1 - 0.25 / 1.75 = 6/7.
+    assert m["kappa_quadratic"] == pytest.approx(6 / 7)
+    assert m["mae"] == pytest.approx((0.15 + 0.15 + 0.2 + 0.2) / 4)
+
+
+@pytest.mark.parametrize("panel", ["mean", "median"])
+def test_level_shares_of_a_panel_between_levels_add_up_to_one(panel: str) -> None:
+    """live_qa's shares: 0.5 (jurors 0.3 and 0.7) falls in share_0.3 and share_0.7 by half."""
+    said = {"ANSWER-ONE": "1", "ANSWER-SEVEN": "0.3", "ANSWER-THREE": "0", "ANSWER-ZERO": "0.7"}
+    other = {"ANSWER-ONE": "1", "ANSWER-SEVEN": "0.7", "ANSWER-THREE": "0.3", "ANSWER-ZERO": "1"}
+    jurors = [
+        scripted_model(lambda prompt, _, s=levels: verdict(s[between(prompt, "answer")]), name)
+        for name, levels in (("one", said), ("other", other))
+    ]
+    m = figures(run_live_qa(grader=jurors, limit=4, panel=panel), "live_qa_scorer")
+    # Levels 1, 0.5, 0.15, 0.85.
+    assert m["share_1"] == pytest.approx((1 + 0.5) / 4)
+    assert m["share_0.7"] == pytest.approx((0.5 + 0.5) / 4)
+    assert m["share_0.3"] == pytest.approx((0.5 + 0.5) / 4)
+    assert m["share_0"] == pytest.approx(0.5 / 4)
+
+
+def by_epochs(epochs: list[list[float]], human: list[float], levels: list[float]) -> dict:
+    """Figures of scores whose epochs average to a half-step, through the real epoch reducer."""
+    metrics = [agreement(levels), confusion(levels)]
+    if levels == list(CLAIM_CORRECTNESS_SCALE.levels):
+        metrics.append(wrong_claim_detection())
+    return run_metrics(metrics, epochs, metadata=human_metadata(human), reducer=judge_epochs())
+
+
+def test_half_steps_on_the_five_level_claims_scale() -> None:
+    levels = list(CLAIM_CORRECTNESS_SCALE.levels)
+    m = by_epochs([[1, 2], [2, 3], [3, 4], [4, 5]], [1, 2, 4, 5], levels)  # 1.5, 2.5, 3.5, 4.5
+    assert m["exact_agreement"] == 0.5
+    assert {key for key, value in m.items() if value == 0.5 and key.startswith("human_")} == {
+        "human_1/judge_1", "human_1/judge_2", "human_2/judge_2", "human_2/judge_3",
+        "human_4/judge_3", "human_4/judge_4", "human_5/judge_4", "human_5/judge_5",
+    }  # fmt: skip
+    # Places: judge 0.5, 1.5, 2.5, 3.5 against human 0, 1, 3, 4: observed 0.25, chance
+    # 1.25 + 2.5 + 0 = 3.75, kappa 1 - 1/15.
+    assert m["kappa_quadratic"] == pytest.approx(14 / 15)
+    # Wrong claims (expert 1 or 2) are the first two; 1.5 is flagged, 2.5 half flagged:
+    # 1.5 hits of 1.5 flags and 2 wrong claims.
+    assert m["incorrect_precision"] == 1.0
+    assert m["incorrect_recall"] == 0.75
+    assert m["incorrect_f1"] == pytest.approx(2 * 1.5 / (1.5 + 2))
+
+
+def test_half_steps_on_the_three_level_support_scale() -> None:
+    levels = list(CLAIM_SUPPORT_SCALE.levels)
+    m = by_epochs([[1, 2], [2, 3]], [1, 3], levels)  # 1.5 against 1, 2.5 against 3
+    assert m["exact_agreement"] == 0.5
+    assert m["human_1/judge_1"] == m["human_1/judge_2"] == 0.5
+    assert m["human_3/judge_2"] == m["human_3/judge_3"] == 0.5
+    # Places: judge 0.5, 1.5 against human 0, 2: observed 0.25, chance 0.25 + 1 + 0 = 1.25.
+    assert m["kappa_quadratic"] == pytest.approx(0.8)
