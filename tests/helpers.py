@@ -7,13 +7,11 @@ Inspect schedules samples.
 from __future__ import annotations
 
 import math
-import multiprocessing
 import os
 import subprocess
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
 
 import pytest
 from inspect_ai import Task, eval
@@ -52,20 +50,6 @@ def liveqa_data() -> Path:
 
 def expert_qa_data() -> Path:
     return Path(os.environ.get("EXPERTQA_DATA") or SHARED_DATA / "expertqa")
-
-
-T = TypeVar("T")
-
-
-def within(seconds: float, function: Callable[..., T], *args: Any) -> T:
-    """`function(*args)` in a child process, killed when it runs over `seconds`: a test proving
-    linear time then fails in seconds instead of hanging the suite for hours."""
-    with multiprocessing.get_context("fork").Pool(1) as pool:
-        pending = pool.apply_async(function, args)
-        try:
-            return pending.get(timeout=seconds)
-        except multiprocessing.TimeoutError:
-            pytest.fail(f"{function.__name__} ran over {seconds} s: not linear time")
 
 
 Script = Callable[[str, GenerateConfig], str]
