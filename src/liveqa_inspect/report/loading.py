@@ -71,6 +71,7 @@ class LoadedLog:
     them; empty for a log without that scorer."""
     scored: int
     unscored: int
+    """Sample ids the judge gave a level, in some epoch, and ids it gave none."""
     errored: int
     """Sample ids with no score because every epoch of theirs ended in an error."""
     missing: int
@@ -300,7 +301,8 @@ def load(path: str | Path) -> LoadedLog:
             "--no-log-samples)"
         )
     found = headline_scorer(log, kind, path)
-    values = reduced_values(log, found.name)
+    logged = {sample.id for sample in log.samples}
+    values = {i: value for i, value in reduced_values(log, found.name).items() if i in logged}
     graded = sum(not math.isnan(value) for value in values.values())
     judges, prompts = judge_identity(log.samples, found.name)
     metadata: dict[SampleId, dict[str, Any]] = {}
@@ -320,8 +322,8 @@ def load(path: str | Path) -> LoadedLog:
         scorer=found.name,
         figures=metric_values(found),
         verdicts=metric_values(verdicts) if verdicts is not None else {},
-        scored=int(found.scored_samples if found.scored_samples is not None else graded),
-        unscored=int(found.unscored_samples or 0),
+        scored=graded,
+        unscored=len(values) - graded,
         errored=errored,
         missing=missing,
         left_out=left_out,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,11 +14,12 @@ from inspect_ai import Task, eval, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import GenerateConfig
-from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
+from inspect_ai.scorer import Metric, SampleScore, Score, Target, accuracy, metric, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 
-from liveqa_inspect import expert_qa
-from liveqa_inspect.judging.prompts import LIVEQA_SCALE
+from liveqa_inspect import expert_qa, live_qa
+from liveqa_inspect.data.sources import EXPERT_QA_DOMAIN_TEST
+from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.metrics.agreement import FIGURES, agreement, confusion
 from liveqa_inspect.metrics.keys import (
     ALPHA,
@@ -32,6 +34,7 @@ from liveqa_inspect.report import main
 from liveqa_inspect.report.loading import load
 from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, canvas, title
 from liveqa_inspect.report.stats import kappa_difference, mean_difference
+from liveqa_inspect.tasks.common import provenance
 from tests.helpers import (
     Humans,
     Script,
@@ -169,7 +172,7 @@ def test_a_panel_s_jurors_in_a_model_log(capsys: pytest.CaptureFixture[str]) -> 
     assert section(out, "Panel: each juror's mean level") == [
         ["mockllm/exact", "0.667"], ["mockllm/harsh", "0.000"]
     ]  # fmt: skip
-    alpha = figures(log)[ALPHA]
+    alpha = figures(log, "verdicts")[ALPHA]
     assert f"Jurors' ordinal Krippendorff's alpha: {three(alpha)}" in out
     [row] = section(out, "The judge's mean level")
     assert row[:3] == ["mockllm/model", "mockllm/exact+mockllm/harsh", "0.333"]
@@ -333,7 +336,7 @@ def test_unscored_answers_and_epoch_agreement(
 
 def test_a_bound_panel_shows_each_juror(capsys: pytest.CaptureFixture[str]) -> None:
     log = run_bound_panel("median", ["strict", "strict"], limit=12)
-    m = figures(log, "judge_agreement_scorer")
+    m = {**figures(log, "judge_agreement_scorer"), **figures(log, "verdicts")}
     out = report(capsys, log.location)
     assert (
         "judge: mockllm/lenient+mockllm/strict+mockllm/strict "
@@ -463,7 +466,8 @@ def expert_qa_claims() -> Task:
         dataset=MemoryDataset(samples),
         solver=nothing(),
         scorer=claim_scorer(),
-        metadata={"scale": CLAIM_LEVELS, "measures_judge": True},
+        # This package's provenance, so the report reads it as one of its claims logs.
+        metadata=provenance(CLAIM_CORRECTNESS_JUDGE, True, None, EXPERT_QA_DOMAIN_TEST),
     )
 
 
@@ -543,6 +547,103 @@ def test_an_unknown_task_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     [log] = eval(other_task(), model=scripted_model(lambda *_: ""), display="none")
     line = refused(capsys, log.location)
     assert "task 'other_task'" in line and "live_qa_judge" in line
+
+
+@scorer(metrics=[accuracy()])
+def halves():
+    async def score(state: TaskState, _: Target) -> Score:
+        return Score(value=0.5, metadata={"judge_models": ["mockllm/model"]})
+
+    return score
+
+
+@task(name="live_qa")
+def someone_elses_live_qa() -> Task:
+    """Another package's task that happens to be named live_qa, with a scale in its metadata."""
+    return Task(
+        dataset=MemoryDataset([Sample(input="q", id="q")]),
+        solver=nothing(),
+        scorer=halves(),
+        metadata={"scale": list(LEVELS)},
+    )
+
+
+def test_a_log_another_package_wrote_is_refused_whatever_its_task_s_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    [log] = eval(someone_elses_live_qa(), model=scripted_model(lambda *_: ""), display="none")
+    assert log.status == "success" and log.eval.task == "live_qa"
+    assert refused(capsys, log.location) == (
+        f"error: {log.location} is a log of a task named 'live_qa' that liveqa_inspect did not "
+        "write (task 'live_qa', without liveqa_inspect's provenance in its metadata): its "
+        "figures would not mean what this report prints"
+    )
+
+
+def test_a_log_given_twice_or_copied_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = run_judge(lambda *_: verdict("0"), limit=2)
+    line = refused(capsys, log.location, log.location)
+    assert line == (
+        f"error: {log.location} is given twice: a log compared with itself says nothing; give "
+        "each log once"
+    )
+    copy = tmp_path / "copy.eval"
+    shutil.copy(log.location, copy)
+    line = refused(capsys, log.location, str(copy))
+    assert line.startswith(f"error: {copy} and {log.location} are the same run (eval id ")
+
+
+def test_figures_that_cannot_be_written_cost_the_figures_not_the_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The tables are printed first; an unwritable figure is one `error:` line naming the
+    folder. (The tests may run as root, which writes into read-only folders: a folder holding
+    a directory where a figure belongs, and a folder under a regular file, fail for root too.)"""
+    log = run_live_qa(answering("ANSWER-A"), limit=2)
+    taken = tmp_path / "taken"
+    (taken / f"{Path(log.location).stem}-means.png").mkdir(parents=True)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    for out, problem in ((taken, "cannot write the figures into"), (blocker / "figures", "")):
+        assert main([log.location, "--out", str(out)]) == 1
+        captured = capsys.readouterr()
+        assert "The judge's mean level" in captured.out and "figure:" not in captured.out
+        [line] = captured.err.splitlines()
+        assert line.startswith(f"error: {problem or 'cannot create the figure folder'} {out}")
+
+
+def test_errored_and_missing_samples_are_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With fail_on_error off a run with failed samples succeeds; the report counts them, and a
+    sample the log lost, beside the scored and unscored ones."""
+
+    def subject(prompt: str, config: GenerateConfig) -> str:
+        if "Noonan" in prompt or "amphetamine" in prompt:
+            raise RuntimeError("the subject failed")
+        return "ANSWER-ONE" if "Zolmitriptan" in prompt else "ANSWER-ZERO"
+
+    [log] = eval(
+        live_qa(reference_metrics=False),
+        model=scripted_model(subject),
+        model_roles={"grader": scripted_model(unreadable_zero, "judge")},
+        limit=6,
+        fail_on_error=False,
+        display="none",
+    )
+    assert log.status == "success"
+    out = report(capsys, log.location, "--out", str(tmp_path))
+    # TQ2 is graded 1; TQ4-TQ6 answer ANSWER-ZERO, which the judge cannot read.
+    assert "samples: 1 scored, 3 unscored (grader_failed 3), 2 errored, 0 missing" in out
+    full = read_eval_log(log.location)
+    assert full.samples is not None
+    full.samples = [s for s in full.samples if s.id != "TQ6"]
+    lost = tmp_path / "lost.eval"
+    write_eval_log(full, str(lost))
+    out = report(capsys, str(lost), "--out", str(tmp_path))
+    assert "samples: 1 scored, 2 unscored (grader_failed 2), 2 errored, 1 missing" in out
 
 
 def test_model_and_judge_logs_are_not_mixed(capsys: pytest.CaptureFixture[str]) -> None:
