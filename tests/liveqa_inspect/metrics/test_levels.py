@@ -23,9 +23,11 @@ from tests.helpers import (
     figures,
     human_metadata,
     judgments_file,
+    report,
     run_judge,
     run_live_qa,
     scripted_model,
+    section,
     verdict,
 )
 
@@ -44,7 +46,9 @@ def juror(index: int) -> Model:
 
 
 @pytest.mark.parametrize("panel", ["mean", "median"])
-def test_a_two_juror_panel_halfway_between_levels(tmp_path: Path, panel: str) -> None:
+def test_a_two_juror_panel_halfway_between_levels(
+    tmp_path: Path, panel: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     lines = [
         json.dumps({"question_id": f"TQ{n}", "answer": answer, "grade": grade})
         for n, (answer, grade, _, _) in enumerate(HALFWAY, start=1)
@@ -70,6 +74,15 @@ def test_a_two_juror_panel_halfway_between_levels(tmp_path: Path, panel: str) ->
     # variance 0.5 + human variance 1.25 + (1.5 - 1.5)^2 = 1.75; kappa 1 - 0.25 / 1.75 = 6/7.
     assert m["kappa_quadratic"] == pytest.approx(6 / 7)
     assert m["mae"] == pytest.approx((0.15 + 0.15 + 0.2 + 0.2) / 4)
+    # The report prints the half counts as they are, and says why.
+    out = report(capsys, log.location, "--out", str(tmp_path))
+    assert section(out, "Confusion matrix") == [
+        ["0", "0.5", "0.5", "0", "0", "1"],
+        ["0.3", "0", "0.5", "0.5", "0", "1"],
+        ["0.7", "0", "0.5", "0.5", "0", "1"],
+        ["1", "0", "0", "0.5", "0.5", "1"],
+    ]
+    assert "counts half in each of their columns" in out
 
 
 @pytest.mark.parametrize("panel", ["mean", "median"])

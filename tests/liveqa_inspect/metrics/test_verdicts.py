@@ -13,7 +13,15 @@ import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig, Model
 
-from tests.helpers import between, figures, judgments_file, run_judge, scripted_model, verdict
+from tests.helpers import (
+    between,
+    figures,
+    judgments_file,
+    report,
+    run_judge,
+    scripted_model,
+    verdict,
+)
 
 # Four judged answers: (answer, NIST-scale grade: 4 is level 1, 1 is level 0).
 GRADED = [("Answer one.", 4), ("Answer two.", 1), ("Answer three.", 4), ("Answer four.", 4)]
@@ -83,7 +91,9 @@ def epoch_log(folder: Path) -> EvalLog:
     return run_judge(epoch_judge, limit=4, epochs=3, judgments=graded(folder))
 
 
-def test_unread_epochs_are_counted_and_left_out_of_their_sample_s_mean(tmp_path: Path) -> None:
+def test_unread_epochs_are_counted_and_left_out_of_their_sample_s_mean(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     log = epoch_log(tmp_path)
     m = figures(log, "verdicts")
     assert (m["scored"], m["unscored"], m["unscored/grader_failed"]) == (3, 1, 1)
@@ -102,3 +112,10 @@ def test_unread_epochs_are_counted_and_left_out_of_their_sample_s_mean(tmp_path:
     # Observed: (0 + 0.25 + 1) / 3 = 5/12; chance: var 19/18 + var 2 + (11/6 - 2)^2 = 111/36.
     assert agreement["kappa_quadratic"] == pytest.approx(1 - 15 / 111)
     assert agreement["mae"] == pytest.approx(0.15) and agreement["bias"] == pytest.approx(-0.05)
+    # The report states the counts and the reducer's rule.
+    out = report(capsys, log.location, "--out", str(tmp_path))
+    assert "answers: 3 scored, 1 unscored (grader_failed 1), 0 errored, 0 missing" in out
+    assert (
+        "epochs left out of their sample's mean: 2 unreadable (a sample's level is the mean of "
+        "its epochs with a readable level; it is unscored when no epoch has one)"
+    ) in out
