@@ -1,13 +1,67 @@
-"""Each test gets its own caches and logs, and reads the upstream data from ../shared/data."""
+"""Each test gets its own caches and logs, and reads the upstream data the way the package does.
+
+The upstream files are never committed: a run uses LIVEQA_DATA and EXPERTQA_DATA when set, else
+the package's own verified download into its cache. Where neither gives them, the run stops
+before any test, once, naming the files and how to supply them.
+"""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from liveqa_inspect.data.sources import (
+    EXPERT_QA_DATA_ENV,
+    EXPERT_QA_FILES,
+    LIVEQA_DATA_ENV,
+    LIVEQA_JUDGMENTS,
+    LIVEQA_QUESTIONS,
+    Asset,
+    cache_dir,
+    fetch,
+)
+from liveqa_inspect.errors import DataError
 from tests.helpers import Humans, expert_qa_data, human_levels, liveqa_data
+
+UPSTREAM: tuple[Asset, ...] = (LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS, *EXPERT_QA_FILES.values())
+"""Every pinned file some test reads."""
+
+
+def upstream_folders() -> dict[str, str]:
+    """The folder of each data variable's verified files, fetched as a task fetches them; a
+    usage error, which pytest prints once as the run's only output, when some are missing."""
+    folders: dict[str, str] = {}
+    failed: list[tuple[Asset, DataError]] = []
+    for asset in UPSTREAM:
+        try:
+            folders[asset.env_var] = str(fetch(asset).path.parent)
+        except DataError as error:
+            failed.append((asset, error))
+    if failed:
+        wanted = {
+            env: ", ".join(a.filename for a in UPSTREAM if a.env_var == env)
+            for env in (LIVEQA_DATA_ENV, EXPERT_QA_DATA_ENV)
+        }
+        raise pytest.UsageError(
+            "The tests need the upstream data files, and "
+            f"{', '.join(asset.filename for asset, _ in failed)} could be neither read nor "
+            f"downloaded. Set {LIVEQA_DATA_ENV}=<folder holding {wanted[LIVEQA_DATA_ENV]}> and "
+            f"{EXPERT_QA_DATA_ENV}=<folder holding {wanted[EXPERT_QA_DATA_ENV]}>, or run once "
+            f"online so they are downloaded, verified, into {cache_dir()}. First reason: "
+            f"{failed[0][1]}"
+        )
+    return folders
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Before any test, and before xdist starts its workers (which inherit the variables set
+    here), point LIVEQA_DATA and EXPERTQA_DATA at verified copies."""
+    if not hasattr(session.config, "workerinput"):
+        os.environ.update(upstream_folders())
 
 
 @pytest.fixture(scope="session")

@@ -40,16 +40,14 @@ from liveqa_inspect.report.cli import build
 from liveqa_inspect.report.loading import load_all
 from liveqa_inspect.report.tables import Block, Table, cell
 
-SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
-
 
 def liveqa_data() -> Path:
-    """The upstream LiveQA files: LIVEQA_DATA, else ../shared/data/liveqa (never committed)."""
-    return Path(os.environ.get("LIVEQA_DATA") or SHARED_DATA / "liveqa")
+    """The folder of the verified upstream LiveQA files, as the session found it (conftest)."""
+    return Path(os.environ["LIVEQA_DATA"])
 
 
 def expert_qa_data() -> Path:
-    return Path(os.environ.get("EXPERTQA_DATA") or SHARED_DATA / "expertqa")
+    return Path(os.environ["EXPERTQA_DATA"])
 
 
 Script = Callable[[str, GenerateConfig], str]
