@@ -120,11 +120,11 @@ def contamination_dataset(
 ) -> tuple[MemoryDataset, list[str]]:
     """The split items of `part`, and the ids of those left out as too short."""
     check_part(part)
-    path = fetch(LIVEQA_QUESTIONS, data)
-    found = probed(parse_questions(path), part)
+    verified = fetch(LIVEQA_QUESTIONS, data)
+    found = probed(parse_questions(verified.path, verified.content), part)
     dataset = MemoryDataset(
         found.samples,
         name=f"live_qa_contamination_{part}",
-        location=location(LIVEQA_QUESTIONS, path),
+        location=location(LIVEQA_QUESTIONS, verified.path),
     )
     return dataset, found.left_out
