@@ -201,26 +201,6 @@ def confusion(levels: list[float]) -> Metric:
 
 
 @metric
-def epoch_agreement() -> Metric:
-    """Share of items whose level is the same in every epoch: 1 for a deterministic judge.
-
-    Read from the per-epoch levels the epoch reducer keeps; over items read in every epoch.
-    NaN with a single epoch, where there is nothing to compare.
-    """
-
-    def compute(scores: list[SampleScore]) -> float:
-        stable = []
-        for score in scores:
-            epochs = (score.score.metadata or {}).get("epoch_levels") or []
-            if len(epochs) < 2 or any(math.isnan(float(level)) for level in epochs):
-                continue
-            stable.append(len({float(level) for level in epochs}) == 1)
-        return float(np.mean(stable)) if stable else math.nan
-
-    return compute
-
-
-@metric
 def reference_spearman() -> Metric:
     """Rho of each reference-overlap metric with the human level: the floor a judge must beat."""
 

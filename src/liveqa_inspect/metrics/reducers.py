@@ -30,8 +30,8 @@ def judge_epochs() -> ScoreReducer:
     `verdicts` scorer counts those epochs (`unread_epochs`).
 
     Inspect's reducers keep the first epoch's metadata only, so a judge's self-consistency
-    across epochs (live_qa_judge's `epoch_agreement`), the unread epochs and each juror's level
-    could not be read back. This keeps every epoch's level (`epoch_levels`, NaN where unread) and
+    across epochs (`epoch_agreement`), the unread epochs and each juror's level could not be read
+    back. This keeps every epoch's level (`epoch_levels`, NaN where unread) and
     each juror's mean level over the epochs it gave a verdict in.
     """
     reduce_mean = mean_score()

@@ -3,11 +3,12 @@
 Inspect hands a scorer's metrics only the samples it scored, so the judge scorer's own metrics
 cannot see a sample the judge left unscored. The `verdicts` scorer scores every sample the judge
 saw (see scoring/verdicts.py), so these figures rest on all of them: how many the judge scored and
-left unscored, and why; how many epochs gave no readable level and were left out of their
-sample's mean; and for a panel, each juror's mean level, its agreement with the humans where the
-task has them, and the jurors' ordinal Krippendorff's alpha, each over every sample the juror gave
-a verdict on, whatever the panel's rule. Under `majority` the panel scores only the samples its
-jurors agree on: over those alone, jurors who disagree would look as if they always agreed.
+left unscored, and why; with several epochs, how many epochs gave no readable level and were left
+out of their sample's mean, and how often the judge gave the same level in every epoch; and for a
+panel, each juror's mean level, its agreement with the humans where the task has them, and the
+jurors' ordinal Krippendorff's alpha, each over every sample the juror gave a verdict on, whatever
+the panel's rule. Under `majority` the panel scores only the samples its jurors agree on: over
+those alone, jurors who disagree would look as if they always agreed.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, krippendorff_alpha, me
 from liveqa_inspect.metrics.agreement import agreement_figures
 from liveqa_inspect.metrics.keys import (
     ALPHA,
+    EPOCH_AGREEMENT,
     MEAN,
     SCORED,
     UNREAD_EPOCHS,
@@ -35,22 +37,30 @@ NO_REASON = "no_reason_recorded"
 
 
 def counts(scores: list[SampleScore]) -> dict[str, float]:
-    """Scored and unscored samples, the unscored by reason, and, over several epochs, the epochs
-    without a readable level in samples that still have one (their mean is over the others)."""
+    """Scored and unscored samples, and the unscored by reason."""
     read = [to_float(s.score.value) > 0 for s in scores]
     reasons = Counter(
         s.score.reason or NO_REASON for s, r in zip(scores, read, strict=True) if not r
     )
     result: dict[str, float] = {SCORED: sum(read), UNSCORED: len(scores) - sum(read)}
     result.update({unscored_key(reason): n for reason, n in sorted(reasons.items())})
-    epochs = [(s.score.metadata or {}).get("epoch_levels") or [] for s in scores]
-    if any(len(levels) > 1 for levels in epochs):
-        result[UNREAD_EPOCHS] = sum(
-            int(np.isnan(np.asarray(levels, dtype=float)).sum())
-            for levels, r in zip(epochs, read, strict=True)
-            if r
-        )
     return result
+
+
+def epoch_figures(scores: list[SampleScore]) -> dict[str, float]:
+    """With several epochs (none with one, where there is nothing to count or compare): the
+    epochs without a readable level in samples that still have one (their mean is over the
+    others), and the share of samples read in every epoch whose level is the same in each, 1
+    for a deterministic judge (NaN when no sample was read in every epoch)."""
+    epochs = [np.asarray((s.score.metadata or {}).get("epoch_levels") or [], float) for s in scores]
+    if not any(len(levels) > 1 for levels in epochs):
+        return {}
+    unread = [int(np.isnan(levels).sum()) for levels in epochs]
+    stable = [len(set(levels)) == 1 for levels, n in zip(epochs, unread, strict=True) if not n]
+    return {
+        UNREAD_EPOCHS: sum(n for levels, n in zip(epochs, unread, strict=True) if n < len(levels)),
+        EPOCH_AGREEMENT: float(np.mean(stable)) if stable else math.nan,
+    }
 
 
 def juror_levels(scores: list[SampleScore]) -> tuple[list[str], np.ndarray]:
@@ -107,6 +117,6 @@ def verdict_figures() -> Metric:
     """The counts, always; for a panel also its jurors' figures (see the module docstring)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return {**counts(scores), **panel_figures(scores)}
+        return {**counts(scores), **epoch_figures(scores), **panel_figures(scores)}
 
     return compute

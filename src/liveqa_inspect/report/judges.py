@@ -263,7 +263,7 @@ def judge_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         return blocks, [*charts, kappa_chart(logs)]
     [log] = logs
     blocks = [*header(log), agreement_table(log)]
-    stability = log.figures.get(EPOCH_AGREEMENT, math.nan)
+    stability = log.verdicts.get(EPOCH_AGREEMENT, math.nan)
     if not math.isnan(stability):
         blocks.append(f"epoch agreement (same level in every epoch): {fmt(stability)}")
     optional = (floor_table(log), juror_table(log), extras_table(log), field_table(log))

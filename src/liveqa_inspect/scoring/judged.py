@@ -26,7 +26,7 @@ from liveqa_inspect.judging.prompts import (
     JudgePrompt,
 )
 from liveqa_inspect.judging.settings import DEFAULT_JUDGE
-from liveqa_inspect.metrics.agreement import agreement, confusion, epoch_agreement
+from liveqa_inspect.metrics.agreement import agreement, confusion
 from liveqa_inspect.metrics.claims import majority_share, wrong_claim_detection
 from liveqa_inspect.metrics.judged import judge_metrics
 
@@ -147,7 +147,7 @@ def agreement_metrics(levels: list[float]) -> list[Metric]:
     """What every judge-against-humans scorer reports, on its scale. A panel's jurors are
     measured by the `verdicts` scorer of the same run, so a jury and its members are measured by
     one run."""
-    return [agreement(levels), confusion(levels), epoch_agreement()]
+    return [agreement(levels), confusion(levels)]
 
 
 @scorer(metrics=agreement_metrics(_LEVELS))

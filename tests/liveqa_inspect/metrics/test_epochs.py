@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import math
-
 import pytest
 from inspect_ai import score
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Score
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 
-from liveqa_inspect.metrics.agreement import epoch_agreement
+from liveqa_inspect.metrics.reducers import judge_epochs
+from liveqa_inspect.metrics.verdicts import verdict_figures
 from liveqa_inspect.scoring.judged import live_qa_scorer
 from tests.helpers import (
     between,
@@ -40,12 +39,12 @@ def test_epoch_agreement_is_one_for_a_deterministic_judge_and_less_for_a_noisy_o
         return verdict("1" if flips else "0")
 
     steady = run_judge(lambda *_: verdict("0.3"), "steady", limit=6, epochs=3)
-    assert figures(steady, "judge_agreement_scorer")["epoch_agreement"] == 1.0
+    assert figures(steady, "verdicts")["epoch_agreement"] == 1.0
     log = run_judge(noisy, "noisy", limit=6, epochs=3)
     assert log.samples is not None
     flipping = {s.id for s in log.samples if str(s.metadata["answer"]).startswith("Noonan")}
     assert 0 < len(flipping) < 6
-    m = figures(log, "judge_agreement_scorer")
+    m = figures(log, "verdicts")
     assert m["epoch_agreement"] == pytest.approx(1 - len(flipping) / 6)
 
 
@@ -93,12 +92,26 @@ def test_the_cache_key_follows_the_config_sent() -> None:
     assert {(c.max_tokens, c.temperature) for _, c in other.calls} == {(500, 0.5)}
 
 
-def epoch_score(levels: list[float]) -> Score:
-    return Score(value=sum(levels) / len(levels), metadata={"epoch_levels": levels})
+def epoch_score(level: float | None) -> Score:
+    """One epoch's verdicts score: the judge's level, or None where it gave none."""
+    return Score(
+        value=0.0 if level is None else 1.0,
+        metadata={"level": level, "levels": [0.0, 0.3, 0.7, 1.0], "jurors": []},
+    )
 
 
-def test_epoch_agreement_metric() -> None:
-    scores = [epoch_score([1.0, 1.0]), epoch_score([0.3, 0.7]), epoch_score([0.0, math.nan])]
-    assert_agreeing_epochs_change_nothing([epoch_agreement()], scores)
-    values = run_metrics([epoch_agreement()], [[s] for s in scores])
-    assert values["epoch_agreement"] == 0.5  # the unread epoch leaves its item out
+def test_epoch_figures_through_the_epoch_reducer() -> None:
+    """Epoch agreement over the samples read in every epoch; unread epochs of the others."""
+    assert_agreeing_epochs_change_nothing(
+        [verdict_figures()], [epoch_score(1.0), epoch_score(None)]
+    )
+    epochs = [[1.0, 1.0], [0.3, 0.7], [0.0, None], [None, None]]
+    values = run_metrics(
+        [verdict_figures()], [[epoch_score(e) for e in sample] for sample in epochs],
+        reducer=judge_epochs(),
+    )  # fmt: skip
+    assert values["epoch_agreement"] == 0.5  # the unread epoch leaves its sample out
+    assert values["unread_epochs"] == 1  # the last sample, unread throughout, is unscored
+    assert (values["scored"], values["unscored"]) == (3, 1)
+    one = run_metrics([verdict_figures()], [[epoch_score(1.0)], [epoch_score(None)]])
+    assert one == {"scored": 1, "unscored": 1, "unscored/no_reason_recorded": 1}

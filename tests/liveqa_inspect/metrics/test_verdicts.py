@@ -98,6 +98,7 @@ def test_unread_epochs_are_counted_and_left_out_of_their_sample_s_mean(
     m = figures(log, "verdicts")
     assert (m["scored"], m["unscored"], m["unscored/grader_failed"]) == (3, 1, 1)
     assert m["unread_epochs"] == 2  # answer one's epoch 2 and answer two's epoch 3
+    assert m["epoch_agreement"] == 1.0  # only answer four is read in every epoch: 0.7 each time
     assert log.reductions is not None
     [reduced] = [r for r in log.reductions if r.scorer == "judge_agreement_scorer"]
     levels = {s.sample_id: s.value for s in reduced.samples}

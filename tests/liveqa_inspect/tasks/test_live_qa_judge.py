@@ -127,7 +127,8 @@ def test_a_perfect_judge_through_eval(humans: Humans) -> None:
         for name in ("exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4")
     }
     assert 0.0 < floor["rouge_l_spearman_rho"] < 1.0
-    assert math.isnan(m["epoch_agreement"])  # one epoch: nothing to compare
+    # One epoch: nothing to compare, and no epoch row at all (not a bare nan).
+    assert not {"epoch_agreement", "unread_epochs"} & {*m, *figures(log, "verdicts")}
 
 
 def test_a_constant_judge_has_zero_kappa() -> None:
