@@ -22,7 +22,7 @@ from inspect_ai.scorer import Metric, SampleScore, metric
 
 from liveqa_inspect.metrics.bootstrap import percentile_interval, resample_rows
 from liveqa_inspect.metrics.keys import KAPPA, ci_keys, confusion_key, floor_key
-from liveqa_inspect.metrics.levels import Placed
+from liveqa_inspect.metrics.levels import Placed, counted
 from liveqa_inspect.metrics.values import human_levels, score_values
 
 
@@ -49,12 +49,12 @@ class Pairs:
         self.judge_codes = value_codes(judge)[draw]
         self.human_codes = value_codes(human)[draw]
 
-    def counted(self) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
-        """(human level index, judge level index, weight) of every way an item counts: one way
-        with weight 1 when both are on a level, two or four ways when a value is halfway."""
-        for human, human_weight in self.human_placed.counted():
-            for judge, judge_weight in self.judge_placed.counted():
-                yield human, judge, human_weight * judge_weight
+    def counted(self) -> Iterator[tuple[np.ndarray, np.ndarray, float]]:
+        """(human level index, judge level index, weight) of each way the items count: once
+        when every rating is on a level, else at their lower and their upper levels, half each
+        (metrics/levels.py)."""
+        for weight, (human, judge) in counted(self.human_placed, self.judge_placed):
+            yield human, judge, weight
 
 
 def value_codes(values: np.ndarray) -> np.ndarray:
@@ -189,7 +189,7 @@ def confusion(levels: list[float]) -> Metric:
         p = Pairs(score_values(scores), human_levels(scores), levels)
         k = len(levels)
         counts = sum(
-            np.bincount(h[0] * k + j[0], weights=w[0], minlength=k * k) for h, j, w in p.counted()
+            w * np.bincount(h[0].astype(int) * k + j[0], minlength=k * k) for h, j, w in p.counted()
         ).reshape(k, k)
         return {
             confusion_key(levels[h], levels[j]): float(counts[h, j])

@@ -8,8 +8,10 @@ verdict unreadable on either side is left out of every figure and counted (`<nam
 For each perturbation: the share of its pairs that moved as they should (unchanged, for one
 expected to hold; lowered, for one expected to lower) and the mean shift (perturbed minus
 original), each with a seeded paired-bootstrap interval (pairs resampled whole). Levels are
-compared as levels: an epoch-averaged level counts as its nearest level, as in the agreement
-figures; the shift uses the values themselves.
+compared as levels, under the agreement figures' one rule (metrics/levels.py): a panel's or an
+epoch mean counts at its nearest level, half at each if halfway (a pair at its lower levels for
+one half and its upper for the other), so such a pair can count half as moved; the shift uses
+the values themselves.
 
 Two summaries: robustness, the unchanged share over every pair of the perturbations that should
 hold, and sensitivity, the lowered share over every pair of those that should lower. One
@@ -21,14 +23,13 @@ pairs: the figure of a resample is its pairs' hits over its pairs.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Score, metric
 
 from liveqa_inspect.judging.perturbations import ORIGINAL, PERTURBATIONS, Expect, expected
-from liveqa_inspect.metrics.agreement import juror_levels, level_index
 from liveqa_inspect.metrics.bootstrap import mean_interval, percentile_interval, resample_rows
 from liveqa_inspect.metrics.keys import (
     LOWERED,
@@ -42,7 +43,8 @@ from liveqa_inspect.metrics.keys import (
     juror_key,
     pair_key,
 )
-from liveqa_inspect.metrics.values import to_float
+from liveqa_inspect.metrics.levels import Placed, counted
+from liveqa_inspect.metrics.values import juror_levels, to_float
 
 SUMMARIES: dict[str, Expect] = {ROBUSTNESS: "hold", SENSITIVITY: "lower"}
 """Each summary and the perturbations it pools: those expected to hold, or to lower."""
@@ -81,10 +83,36 @@ def versions_of(values: Sequence[Mapping[str, float]], names: Sequence[str]) -> 
     )
 
 
-def moves(versions: Versions, name: str, scale: np.ndarray) -> np.ndarray:
-    """Levels moved, perturbed minus original, on every answer (meaningless where not read)."""
+Moved = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""Whether a pair moved one way, from its original's level index to its perturbed one's."""
+
+AS_EXPECTED: dict[Expect, Moved] = {
+    "hold": lambda start, end: end == start,
+    "lower": lambda start, end: end < start,
+}
+"""Moved as it should: unchanged, for a perturbation expected to hold; lowered, for one expected
+to lower."""
+
+
+def share_moved(
+    original: np.ndarray, perturbed: np.ndarray, scale: np.ndarray, moved: Moved
+) -> np.ndarray:
+    """For each pair, the share of it that moved the `moved` way: 1 or 0 on levels, and a half
+    where a level is halfway between two, both levels of the pair counted at their lower levels
+    for one half and their upper for the other (metrics/levels.py), so an unmoved value is
+    unchanged. Meaningless where a level is not read."""
+    before = Placed.on(np.nan_to_num(original, nan=scale[0]), scale)
+    after = Placed.on(np.nan_to_num(perturbed, nan=scale[0]), scale)
+    share = np.zeros(len(original))
+    for weight, (start, end) in counted(before, after):
+        share += weight * moved(start, end)
+    return share
+
+
+def moved_as_expected(versions: Versions, name: str, scale: np.ndarray) -> np.ndarray:
+    """The share of each of one perturbation's pairs that moved as it should, on every answer."""
     original, perturbed, _, _ = versions.pairs(name)
-    return level_index(perturbed, scale) - level_index(original, scale)
+    return share_moved(original, perturbed, scale, AS_EXPECTED[expected(name)])
 
 
 def estimate(name: str, values: np.ndarray) -> dict[str, float]:
@@ -94,21 +122,15 @@ def estimate(name: str, values: np.ndarray) -> dict[str, float]:
     return {name: float(values.mean()) if len(values) else math.nan, low_key: low, high_key: high}
 
 
-def expected_moves(moved: np.ndarray, expect: Expect) -> np.ndarray:
-    """Whether each pair moved as it should: unchanged for `hold`, lowered for `lower`."""
-    return moved == 0 if expect == "hold" else moved < 0
-
-
 def pair_figures(versions: Versions, name: str, scale: np.ndarray) -> dict[str, float]:
     """One perturbation's pairs read and left out, the share that moved as they should
     (unchanged, or lowered) and the mean shift, each share with its interval."""
     original, perturbed, read, applied = versions.pairs(name)
-    moved = moves(versions, name, scale)[read]
     share = UNCHANGED if expected(name) == "hold" else LOWERED
     return {
         pair_key(name, PAIRS): float(read.sum()),
         pair_key(name, UNREADABLE): float((applied & ~read).sum()),
-        **estimate(pair_key(name, share), expected_moves(moved, expected(name)).astype(float)),
+        **estimate(pair_key(name, share), moved_as_expected(versions, name, scale)[read]),
         **estimate(pair_key(name, SHIFT), (perturbed - original)[read]),
     }
 
@@ -124,7 +146,7 @@ def outcomes(
         if expected(name) != expect:
             continue
         _, _, read, _ = versions.pairs(name)
-        hits += read & expected_moves(moves(versions, name, scale), expect)
+        hits += read * moved_as_expected(versions, name, scale)
         counts += read
     return hits, counts
 

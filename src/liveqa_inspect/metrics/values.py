@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from inspect_ai.scorer import SampleScore, value_to_float
+
+from liveqa_inspect.metrics.keys import juror_names
 
 to_float = value_to_float()
 """Inspect's own reading of a score value as a float (NaN for an unscored one)."""
@@ -17,3 +21,19 @@ def score_values(scores: list[SampleScore]) -> np.ndarray:
 def human_levels(scores: list[SampleScore]) -> np.ndarray:
     """Each item's human level, as its sample's metadata holds it."""
     return np.array([float((s.sample_metadata or {})["human_level"]) for s in scores])
+
+
+def juror_levels(scores: list[SampleScore]) -> tuple[list[str], np.ndarray]:
+    """Juror names and an items-by-jurors matrix of their levels (NaN where one gave none).
+
+    An empty answer is scored without asking anyone: its row is all NaN.
+    """
+    rosters = [(s.score.metadata or {}).get("jurors") or [] for s in scores]
+    panel = next((roster for roster in rosters if roster), [])
+    names = juror_names(str(juror["model"]) for juror in panel)
+    matrix = np.full((len(scores), len(names)), math.nan)
+    for row, roster in enumerate(rosters):
+        for column, juror in enumerate(roster[: len(names)]):
+            if juror["level"] is not None:
+                matrix[row, column] = float(juror["level"])
+    return names, matrix

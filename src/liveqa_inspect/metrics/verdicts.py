@@ -28,10 +28,9 @@ from liveqa_inspect.metrics.keys import (
     UNREAD_EPOCHS,
     UNSCORED,
     juror_key,
-    juror_names,
     unscored_key,
 )
-from liveqa_inspect.metrics.values import to_float
+from liveqa_inspect.metrics.values import juror_levels, to_float
 
 NO_REASON = "no_reason_recorded"
 
@@ -61,22 +60,6 @@ def epoch_figures(scores: list[SampleScore]) -> dict[str, float]:
         UNREAD_EPOCHS: sum(n for levels, n in zip(epochs, unread, strict=True) if n < len(levels)),
         EPOCH_AGREEMENT: float(np.mean(stable)) if stable else math.nan,
     }
-
-
-def juror_levels(scores: list[SampleScore]) -> tuple[list[str], np.ndarray]:
-    """Juror names and an items-by-jurors matrix of their levels (NaN where one gave none).
-
-    An empty answer is scored without asking anyone: its row is all NaN.
-    """
-    rosters = [(s.score.metadata or {}).get("jurors") or [] for s in scores]
-    panel = next((roster for roster in rosters if roster), [])
-    names = juror_names(str(juror["model"]) for juror in panel)
-    matrix = np.full((len(scores), len(names)), math.nan)
-    for row, roster in enumerate(rosters):
-        for column, juror in enumerate(roster[: len(names)]):
-            if juror["level"] is not None:
-                matrix[row, column] = float(juror["level"])
-    return names, matrix
 
 
 def jurors_alpha(matrix: np.ndarray) -> float:

@@ -337,22 +337,16 @@ def load(path: str | Path) -> LoadedLog:
 
 def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
     """Every log once, all of one kind: a model's mean and a judge's agreement share no table,
-    and a log compared with itself (given twice, or a copy of the same run) says nothing."""
+    and a log compared with itself says nothing."""
     logs = [load(path) for path in paths]
-    seen: dict[tuple[str, str], LoadedLog] = {}
+    seen: set[Path] = set()
     for log in logs:
-        run = (log.log.eval.eval_id, log.log.eval.run_id)
-        if run in seen:
-            earlier = seen[run].path
-            same = (
-                "is given twice"
-                if earlier.resolve() == log.path.resolve()
-                else (f"and {earlier} are the same run (eval id {run[0]})")
-            )
+        if log.path.resolve() in seen:
             raise ReportError(
-                f"{log.path} {same}: a log compared with itself says nothing; give each log once"
+                f"{log.path} is given twice: a log compared with itself says nothing; give each "
+                "log once"
             )
-        seen[run] = log
+        seen.add(log.path.resolve())
     kinds = {log.kind for log in logs}
     if len(kinds) > 1:
         listed = "; ".join(f"{log.path} ({log.task})" for log in logs)

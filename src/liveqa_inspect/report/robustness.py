@@ -14,8 +14,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from liveqa_inspect.judging.perturbations import ORIGINAL, expected
-from liveqa_inspect.metrics.agreement import level_index
+from liveqa_inspect.judging.perturbations import ORIGINAL, Expect, expected
 from liveqa_inspect.metrics.bootstrap import percentile_interval, resample_rows
 from liveqa_inspect.metrics.keys import (
     LOWERED,
@@ -31,10 +30,12 @@ from liveqa_inspect.metrics.keys import (
 )
 from liveqa_inspect.metrics.robustness import (
     SUMMARIES,
+    Moved,
     Versions,
     outcomes,
     pooled,
     selected,
+    share_moved,
     versions_of,
 )
 from liveqa_inspect.report.comparison import (
@@ -174,10 +175,19 @@ def answer_versions(log: LoadedLog) -> dict[SampleId, dict[str, float]]:
     return {s.sample_id: dict(s.value) for s in reduction.samples if s.sample_id is not None}  # type: ignore[arg-type]
 
 
+AGAINST_EXPECTATION: dict[Expect, Moved] = {
+    "hold": lambda start, end: end != start,
+    "lower": lambda start, end: end > start,
+}
+
+
 def against_expectation(level: float, before: float, name: str, scale: np.ndarray) -> bool:
-    """A level that moved where it should have held, or rose where it should have fallen."""
-    after, start = level_index(np.array([level, before]), scale)
-    return bool(after != start if expected(name) == "hold" else after > start)
+    """A level that moved where it should have held, or rose where it should have fallen: in
+    whole, or in part where a level is halfway between two (metrics/levels.py)."""
+    moved = share_moved(
+        np.array([before]), np.array([level]), scale, AGAINST_EXPECTATION[expected(name)]
+    )
+    return bool(moved[0] > 0)
 
 
 def moved_table(log: LoadedLog) -> Table:
