@@ -6,7 +6,7 @@ derived from it: N counts changes that make scores incomparable with earlier log
 changes of interface only. A test checks that eval.yaml states the same version.
 """
 
-__version__ = "4.0"
+__version__ = "3.0"
 
 _comparability, _interface = __version__.split(".")
 EVAL_VERSION = f"{_comparability}-{chr(ord('A') + int(_interface))}"
