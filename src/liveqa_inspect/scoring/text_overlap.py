@@ -13,9 +13,9 @@ quasi-exact match and F1 separately. Here:
 - BLEU-1 and BLEU-4 count their n-grams once, from the same tokens.
 
 What follows the counting is the libraries' own arithmetic, step for step (rouge-score's
-`fmeasure`, nltk's `brevity_penalty`, its unsmoothed precisions and `fsum` of logs), so each value
-is the same float, not merely a close one: `tests/scoring/test_text_overlap.py` holds every metric
-to rouge-score and nltk on all NIST answers and on long ones.
+`fmeasure`, nltk's `brevity_penalty`, its unsmoothed precisions and logs), so each value is the
+same float, not merely a close one: `tests/liveqa_inspect/scoring/test_text_overlap.py` holds
+every metric to rouge-score and nltk on all NIST answers and on long ones.
 
 nltk loads with this module (about a second): the scorers import it when a task is built, so
 neither that nor any later stemming runs inside a sample's scoring on the event loop.
@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+import regex
 from nltk.stem.porter import PorterStemmer
 from nltk.tokenize.destructive import NLTKWordTokenizer
 from nltk.translate.bleu_score import brevity_penalty
@@ -43,10 +44,9 @@ _TEXTS = 1024
 (an answer is met once for each reference of its question)."""
 
 _STEMMER = PorterStemmer()  # rouge-score's DefaultTokenizer(use_stemmer=True): NLTK_EXTENSIONS.
-_TREEBANK = NLTKWordTokenizer()  # What word_tokenize(text, preserve_line=True) runs on the text.
 _DROP_PUNCTUATION = str.maketrans("", "", string.punctuation)
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
-_BLEU_ORDERS = 4
+_BLEU_ORDERS = (1, 4)
 
 
 def normalize_text(text: str) -> str:
@@ -65,16 +65,18 @@ def _words(text: str) -> frozenset[str]:
 
 
 @lru_cache(maxsize=1 << 16)
-def _stem(word: str) -> str:
-    """rouge-score stems only words of more than 3 characters."""
-    return _STEMMER.stem(word) if len(word) > 3 else word
+def _token(word: str) -> str:
+    """The word's ROUGE token, or "" to drop it. rouge-score stems only words of more than 3
+    characters, then drops what is not alphanumeric."""
+    stem = _STEMMER.stem(word) if len(word) > 3 else word
+    return stem if VALID_TOKEN_RE.match(stem) else ""
 
 
 @lru_cache(maxsize=_TEXTS)
 def rouge_tokens(text: str) -> tuple[str, ...]:
     """rouge-score's `tokenize(text, PorterStemmer())`: lowercase alphanumeric runs, stemmed."""
     words = SPACES_RE.split(NON_ALPHANUM_RE.sub(" ", text.lower()))
-    return tuple(token for token in map(_stem, words) if VALID_TOKEN_RE.match(token))
+    return tuple(token for token in map(_token, words) if token)
 
 
 class _RougeReference:
@@ -102,29 +104,44 @@ def _rouge_reference(text: str) -> _RougeReference:
 
 
 class _Ngrams:
-    """A text's Treebank tokens counted as 1- to 4-grams, as nltk's `modified_precision` counts."""
+    """A text's Treebank tokens counted as unigrams and 4-grams, as nltk's `modified_precision`
+    counts them: the orders HELM's BLEU-1 and BLEU-4 weigh."""
 
     __slots__ = ("counts", "length")
 
     def __init__(self, tokens: Sequence[str]) -> None:
         self.length = len(tokens)
         # The n-grams are the n shifted copies zipped, the shortest setting the count.
-        self.counts = [
-            Counter(zip(*(tokens[i:] for i in range(n)), strict=False))
-            for n in range(1, _BLEU_ORDERS + 1)
-        ]
+        self.counts = {
+            n: Counter(zip(*(tokens[i:] for i in range(n)), strict=False)) for n in _BLEU_ORDERS
+        }
 
-    def precisions(self, reference: _Ngrams) -> list[tuple[int, int]]:
-        """(clipped matches, n-grams) of each order against one reference; at least 1 n-gram."""
-        return [
-            (
-                sum(min(count, ref[gram]) for gram, count in own.items() if gram in ref),
-                max(1, self.length - order + 1),
-            )
-            for order, own, ref in zip(
-                range(1, _BLEU_ORDERS + 1), self.counts, reference.counts, strict=True
-            )
-        ]
+    def precision(self, reference: _Ngrams, order: int) -> tuple[int, int]:
+        """(clipped matches, n-grams) of one order against one reference; at least 1 n-gram."""
+        own, ref = self.counts[order], reference.counts[order]
+        matches = sum(min(own[gram], ref[gram]) for gram in own.keys() & ref.keys())
+        return matches, max(1, self.length - order + 1)
+
+
+def _untimed(rules: list[tuple[regex.Pattern, str]]) -> list[tuple[regex.Pattern, str]]:
+    return [(regex.compile(pattern.pattern, pattern.flags), repl) for pattern, repl in rules]
+
+
+def _treebank() -> NLTKWordTokenizer:
+    """What `word_tokenize(text, preserve_line=True)` runs, with nltk's own patterns compiled by
+    the same engine (`regex`), but without the wall-clock timeout nltk wraps every substitution
+    in: that guard is for patterns a caller supplies, these are nltk's fixed ones, and it nearly
+    doubles the tokenizer's time."""
+    tokenizer = NLTKWordTokenizer()
+    tokenizer.STARTING_QUOTES = _untimed(NLTKWordTokenizer.STARTING_QUOTES)
+    tokenizer.PUNCTUATION = _untimed(NLTKWordTokenizer.PUNCTUATION)
+    [tokenizer.PARENS_BRACKETS] = _untimed([NLTKWordTokenizer.PARENS_BRACKETS])
+    [tokenizer.DOUBLE_DASHES] = _untimed([NLTKWordTokenizer.DOUBLE_DASHES])
+    tokenizer.ENDING_QUOTES = _untimed(NLTKWordTokenizer.ENDING_QUOTES)
+    return tokenizer
+
+
+_TREEBANK = _treebank()
 
 
 @lru_cache(maxsize=_TEXTS)
@@ -132,17 +149,18 @@ def _ngrams(text: str) -> _Ngrams:
     return _Ngrams(_TREEBANK.tokenize(text))
 
 
-def _bleu(gold: str, pred: str, weights: tuple[float, ...]) -> float:
-    """nltk's unsmoothed `sentence_bleu([gold tokens], pred tokens, weights)`, from the counts."""
+def _bleu(gold: str, pred: str, order: int) -> float:
+    """nltk's unsmoothed `sentence_bleu([gold tokens], pred tokens, weights)` with HELM's weights,
+    all on `order`. nltk adds `w * log(p)` over four orders with `math.fsum`; the orders weighted
+    0 add exact zeros, so only `order`'s term is computed, and the rest is nltk's arithmetic."""
     reference, hypothesis = _ngrams(gold), _ngrams(pred)
-    precisions = hypothesis.precisions(reference)
-    if precisions[0][0] == 0:
+    unigrams = hypothesis.precision(reference, 1)
+    if unigrams[0] == 0:  # nltk returns 0 when no unigram matches
         return 0.0
-    penalty = brevity_penalty(reference.length, hypothesis.length)
+    matches, total = unigrams if order == 1 else hypothesis.precision(reference, order)
     # nltk's method0: an order with no match counts as the smallest float, not as 0.
-    p_n = [matches / total if matches else sys.float_info.min for matches, total in precisions]
-    logs = (w * math.log(p) for w, p in zip(weights, p_n, strict=True))
-    return float(penalty * math.exp(math.fsum(logs)))
+    p = matches / total if matches else sys.float_info.min
+    return float(brevity_penalty(reference.length, hypothesis.length) * math.exp(math.log(p)))
 
 
 def exact_match(gold: str, pred: str) -> float:
@@ -180,12 +198,12 @@ def rouge_l(gold: str, pred: str) -> float:
 
 def bleu_1(gold: str, pred: str) -> float:
     """Unigram precision times the brevity penalty."""
-    return _bleu(gold, pred, (1, 0, 0, 0))
+    return _bleu(gold, pred, 1)
 
 
 def bleu_4(gold: str, pred: str) -> float:
     """4-gram precision alone times the brevity penalty (HELM's weights (0, 0, 0, 1))."""
-    return _bleu(gold, pred, (0, 0, 0, 1))
+    return _bleu(gold, pred, 4)
 
 
 METRICS: dict[str, Callable[[str, str], float]] = {

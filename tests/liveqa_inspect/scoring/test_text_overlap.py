@@ -1,6 +1,6 @@
 """The fast reference metrics give exactly what rouge-score and nltk give, as HELM calls them.
 
-The reference implementation below is the package's former one, kept here as the oracle: the
+The oracle (helm_reference.py, beside this file) is the package's former implementation: the
 libraries called per (reference, answer) pair. Values must agree to 1e-12; in practice they are
 the same floats.
 """
@@ -10,25 +10,16 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import re
-import string
 import subprocess
 import sys
 import threading
-import warnings
-from functools import cache
 from pathlib import Path
-from typing import Any
 
 import pytest
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ModelName
 from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
-from nltk.metrics.scores import f_measure
-from nltk.tokenize import word_tokenize
-from nltk.translate.bleu_score import sentence_bleu
-from rouge_score import rouge_scorer
 
 from liveqa_inspect.data.live_qa import live_qa_dataset
 from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
@@ -36,57 +27,9 @@ from liveqa_inspect.scoring import text_overlap
 from liveqa_inspect.scoring.reference import METRIC_NAMES, reference_overlap
 from liveqa_inspect.scoring.text_overlap import METRICS, reference_scores
 from tests.helpers import output
+from tests.liveqa_inspect.scoring.helm_reference import ORACLE, long_answer, oracle_scores
 
 TOLERANCE = 1e-12
-
-# The oracle: rouge-score and nltk as the package called them before the fast path ------------
-
-_PUNCTUATION = frozenset(string.punctuation)
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-
-
-@cache
-def _rouge() -> Any:
-    return rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
-
-
-def _normalize(text: str) -> str:
-    text = "".join(ch for ch in text.lower() if ch not in _PUNCTUATION)
-    return " ".join(_ARTICLES.sub(" ", text).split())
-
-
-def _bleu(gold: str, pred: str, weights: tuple[float, ...]) -> float:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
-        return float(
-            sentence_bleu(
-                [word_tokenize(gold, preserve_line=True)],
-                word_tokenize(pred, preserve_line=True),
-                weights=weights,
-            )
-        )
-
-
-def _f1(gold: str, pred: str) -> float:
-    result = f_measure(set(_normalize(gold).split()), set(_normalize(pred).split()))
-    return 0.0 if result is None else float(result)
-
-
-ORACLE = {
-    "exact_match": lambda gold, pred: float(bool(pred) and gold.strip() == pred.strip()),
-    "quasi_exact_match": lambda gold, pred: float(
-        bool(pred) and _normalize(gold) == _normalize(pred)
-    ),
-    "f1_score": _f1,
-    "rouge_l": lambda gold, pred: float(_rouge().score(gold, pred)["rougeL"].fmeasure),
-    "bleu_1": lambda gold, pred: _bleu(gold, pred, (1, 0, 0, 0)),
-    "bleu_4": lambda gold, pred: _bleu(gold, pred, (0, 0, 0, 1)),
-}
-
-
-def oracle_scores(answer: str, references: list[str]) -> dict[str, float]:
-    pred = answer.strip()
-    return {name: max(m(gold, pred) for gold in references) for name, m in ORACLE.items()}
 
 
 def mismatches(gold: str, pred: str) -> dict[str, tuple[float, float]]:
@@ -113,21 +56,6 @@ def nist_answers(liveqa_data_dir: Path) -> list[tuple[str, list[str]]]:
         (s.metadata["answer"], references(s))
         for s in live_qa_judge_dataset(data=liveqa_data_dir)  # type: ignore[index]
     ]
-
-
-def long_answer(words: list[str], length: int, seed: int) -> str:
-    """Text of `length` characters from real answers' words, with the punctuation, case, digits
-    and line breaks that the tokenizers treat differently."""
-    rng = random.Random(seed)
-    separators = [" ", " ", " ", ", ", ". ", "; ", "\n", " - ", " (", ") ", "'s ", "\n\n"]
-    parts: list[str] = []
-    size = 0
-    while size < length:
-        word = rng.choice(words)
-        word = word.upper() if rng.random() < 0.05 else word
-        parts.append(word + rng.choice(separators))
-        size += len(parts[-1])
-    return "".join(parts)[:length]
 
 
 # Parity -------------------------------------------------------------------------------------
