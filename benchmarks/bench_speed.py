@@ -3,13 +3,15 @@
 Why: the metrics are CPU work done while a sample is scored, so besides their own cost they can
 hold up other samples' model calls. One command measures, side by side:
 
-1. `metrics`: the reference metrics of one live_qa-sized sample (a 2,000-character answer,
-   three references) and of live_qa_judge's floor (the 581 NIST answers, 935 answer-reference
-   pairs), computed by the libraries (rouge-score and nltk, called as the package did before:
-   the oracle tests/scoring holds the fast path to) and by `scoring/text_overlap.py`.
+1. `metrics`: the reference metrics as one live_qa run scores them (a 2,000-character answer
+   to each of the 104 questions, every cache cold at the start; the 8 questions with three
+   references apart) and live_qa_judge's floor (the 581 NIST answers), computed by the
+   libraries (rouge-score and nltk, called as the package did before: the oracle tests/scoring
+   holds the fast path to) and by `scoring/text_overlap.py`.
 2. `live_qa`: `inspect eval` of live_qa at N connections with `--max-samples 2N`, L seconds a
    request, ~2,000-character answers, all 104 questions, with and without reference metrics;
-   `added` is the wall time the metrics add.
+   `added` is what the metrics add to the wall time, and to the process's CPU time (which
+   load from other work inflates least).
 3. `live_qa_judge`: `inspect eval` of live_qa_judge over the 581 NIST answers with an instant
    judge (L = 0).
 
@@ -29,6 +31,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -43,6 +46,7 @@ from inspect_ai.scorer import Target
 
 from liveqa_inspect.datasets.live_qa import live_qa_dataset
 from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
+from liveqa_inspect.scoring import text_overlap
 from liveqa_inspect.scoring.text_overlap import reference_scores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -81,8 +85,16 @@ def responder(vocabulary: list[str], answer_chars: int) -> Callable[[list[dict],
 # 1. The metrics alone --------------------------------------------------------------------------
 
 
-def seconds(compute: Callable[[str, list[str]], object], pairs: Pairs) -> list[float]:
-    """Each sample's time."""
+def cold() -> None:
+    """Empty every cache of the fast path, stems included: the state a run starts in."""
+    for value in vars(text_overlap).values():
+        if hasattr(value, "cache_clear"):
+            value.cache_clear()
+
+
+def run_times(compute: Callable[[str, list[str]], object], pairs: Pairs) -> list[float]:
+    """Each sample's time in one run's scoring, from cold caches."""
+    cold()
     times = []
     for answer, golds in pairs:
         start = time.perf_counter()
@@ -91,31 +103,48 @@ def seconds(compute: Callable[[str, list[str]], object], pairs: Pairs) -> list[f
     return times
 
 
-def metrics_table(questions: Pairs, nist: Pairs, vocabulary: list[str]) -> str:
-    """The fast path runs first, on cold caches: a question's first answer prepares its
-    references, which its later answers reuse (live_qa_judge; live_qa with epochs)."""
-    three = [golds for _, golds in questions if len(golds) == 3]
-    first = [(long_answer(vocabulary, ANSWER_CHARS, f"first {i}"), g) for i, g in enumerate(three)]
-    later = [(long_answer(vocabulary, ANSWER_CHARS, f"later {i}"), g) for i, g in enumerate(three)]
-    rows = [
+def metrics_table(questions: list[list[str]], nist: Pairs, vocabulary: list[str], runs: int) -> str:
+    """Each run asks every question once with an answer of its own, as live_qa does; medians
+    over `runs` runs, each from cold caches."""
+    rows: list[tuple[str, float, float]] = []
+    per_sample: dict[str, list[list[float]]] = {"fast": [], "oracle": []}
+    for run in range(runs):
+        pairs = [
+            (long_answer(vocabulary, ANSWER_CHARS, f"run {run} question {i}"), golds)
+            for i, golds in enumerate(questions)
+        ]
+        per_sample["fast"].append(run_times(reference_scores, pairs))
+        per_sample["oracle"].append(run_times(oracle_scores, pairs))
+    three = [i for i, golds in enumerate(questions) if len(golds) == 3]
+    for label, pick, middle in (
         (
-            f"live_qa sample, {ANSWER_CHARS:,}-char answer x 3 references, first answer to its "
-            f"question (median of {len(first)}), ms",
-            1000 * statistics.median(seconds(reference_scores, first)),
-            1000 * statistics.median(seconds(oracle_scores, first)),
+            f"live_qa sample, mean over the {len(questions)} questions",
+            range(len(questions)),
+            statistics.mean,
         ),
         (
-            f"the same, a later answer to the question (median of {len(later)}), ms",
-            1000 * statistics.median(seconds(reference_scores, later)),
-            1000 * statistics.median(seconds(oracle_scores, later)),
+            f"live_qa sample with three references (median of the {len(three)})",
+            three,
+            statistics.median,
         ),
+    ):
+        fast, slow = (
+            statistics.median(middle([times[i] for i in pick]) for times in per_sample[side])
+            for side in ("fast", "oracle")
+        )
+        rows.append((f"{label}, ms", 1000 * fast, 1000 * slow))
+    floor = [
+        (sum(run_times(reference_scores, nist)), sum(run_times(oracle_scores, nist)))
+        for _ in range(runs)
+    ]
+    rows.append(
         (
             f"live_qa_judge floor: {len(nist)} NIST answers, "
-            f"{sum(len(g) for _, g in nist)} pairs, total s",
-            sum(seconds(reference_scores, nist)),
-            sum(seconds(oracle_scores, nist)),
-        ),
-    ]
+            f"{sum(len(g) for _, g in nist)} answer-reference pairs, total s",
+            statistics.median(fast for fast, _ in floor),
+            statistics.median(slow for _, slow in floor),
+        )
+    )
     lines = [
         "| reference metrics | text_overlap | rouge-score + nltk | speed-up |",
         "|---|---:|---:|---:|",
@@ -133,8 +162,15 @@ class Run:
     wall: float
     served: float
     """First request received to last reply sent."""
+    cpu: float
+    """User and system time of the `inspect eval` process: what load from others inflates least."""
     samples: int
     status: str
+
+
+def child_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def timed_eval(
@@ -161,11 +197,11 @@ def timed_eval(
         if source is not None:
             env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(source), env.get("PYTHONPATH")]))
         command = [sys.executable, "-m", "inspect_ai", "eval", task, *args, "--display", "none"]
-        start = time.monotonic()
+        start, cpu = time.monotonic(), child_cpu()
         result = subprocess.run(
             command, check=False, env=env, cwd=REPO, capture_output=True, text=True
         )
-        wall = time.monotonic() - start
+        wall, cpu = time.monotonic() - start, child_cpu() - cpu
         if result.returncode != 0:
             raise SystemExit(
                 f"inspect eval failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}"
@@ -175,7 +211,8 @@ def timed_eval(
         # A record is stamped after the injected latency, so a request arrived `latency` earlier.
         stamps = [r.at for r in server.requests]
         served = max(stamps) - (min(stamps) - latency) if stamps else math.nan
-        return Run(wall, served, log.results.total_samples if log.results else 0, log.status)
+        samples = log.results.total_samples if log.results else 0
+        return Run(wall, served, cpu, samples, log.status)
 
 
 def median_runs(runs: Iterable[Run]) -> Run:
@@ -183,6 +220,7 @@ def median_runs(runs: Iterable[Run]) -> Run:
     return Run(
         wall=statistics.median(r.wall for r in runs),
         served=statistics.median(r.served for r in runs),
+        cpu=statistics.median(r.cpu for r in runs),
         samples=runs[0].samples,
         status=",".join(sorted({r.status for r in runs})),
     )
@@ -197,9 +235,9 @@ def live_qa_table(
     source: Path | None,
 ) -> str:
     lines = [
-        "| N | max_samples | reference metrics | samples | wall s | served s | added wall "
-        "| added served | status |",
-        "|---:|---:|---|---:|---:|---:|---:|---:|---|",
+        "| N | max_samples | reference metrics | samples | wall s | served s | cpu s | added wall "
+        "| added cpu | status |",
+        "|---:|---:|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     for n in connections:
         args = [
@@ -221,13 +259,13 @@ def live_qa_table(
             False: ["", ""],
             True: [
                 f"{100 * (on.wall / off.wall - 1):+.0f}%",
-                f"{100 * (on.served / off.served - 1):+.0f}%",
+                f"{100 * (on.cpu / off.cpu - 1):+.0f}%",
             ],
         }
         for metrics, run in ((False, off), (True, on)):
             cells = [
                 n, 2 * n, "on" if metrics else "off", run.samples, f"{run.wall:.1f}",
-                f"{run.served:.1f}", *added[metrics], run.status,
+                f"{run.served:.1f}", f"{run.cpu:.1f}", *added[metrics], run.status,
             ]  # fmt: skip
             lines.append("| " + " | ".join(str(c) for c in cells) + " |")
     return "\n".join(lines)
@@ -250,10 +288,10 @@ def judge_table(
     run = median_runs(runs)
     return "\n".join(
         [
-            "| task | N | samples | wall s | served s | status |",
-            "|---|---:|---:|---:|---:|---|",
+            "| task | N | samples | wall s | served s | cpu s | status |",
+            "|---|---:|---:|---:|---:|---:|---|",
             f"| live_qa_judge, instant judge | {connections} | {run.samples} | {run.wall:.1f} | "
-            f"{run.served:.1f} | {run.status} |",
+            f"{run.served:.1f} | {run.cpu:.1f} | {run.status} |",
         ]
     )
 
@@ -273,14 +311,15 @@ def main() -> None:
     parts = set(args.parts.split(","))
 
     data = data_path()
-    questions = [("", references(s)) for s in live_qa_dataset("summary", data)]
-    vocabulary = " ".join(g for _, golds in questions for g in golds).split()
+    questions = [references(s) for s in live_qa_dataset("summary", data)]
+    vocabulary = " ".join(g for golds in questions for g in golds).split()
     respond = responder(vocabulary, ANSWER_CHARS)
     print(f"Load average before the run: {os.getloadavg()[0]:.1f} (2 cores).\n")
     if "metrics" in parts:
         judged = list(live_qa_judge_dataset(data=data))[: args.limit]
         nist = [(str((s.metadata or {})["answer"]), references(s)) for s in judged]
-        print(metrics_table(questions, nist, vocabulary), end="\n\n")
+        print(f"Reference metrics, median of {args.repeats} runs from cold caches:\n")
+        print(metrics_table(questions, nist, vocabulary, args.repeats), end="\n\n")
     if "live_qa" in parts:
         connections = [int(n) for n in args.connections.split(",")]
         print(
