@@ -6,8 +6,8 @@ hold up other samples' model calls. One command measures, side by side:
 1. `metrics`: the reference metrics as one live_qa run scores them (a 2,000-character answer
    to each of the 104 questions, every cache cold at the start; the 8 questions with three
    references apart) and live_qa_judge's floor (the 581 NIST answers), computed by the
-   libraries (rouge-score and nltk, called as the package did before: the oracle tests/scoring
-   holds the fast path to) and by `scoring/text_overlap.py`.
+   libraries (rouge-score and nltk, called as the package did before: the oracle the parity
+   tests hold the fast path to) and by `scoring/text_overlap.py`.
 2. `live_qa`: `inspect eval` of live_qa at N connections with `--max-samples 2N`, L seconds a
    request, ~2,000-character answers, all 104 questions, with and without reference metrics;
    `added` is what the metrics add to the wall time, and to the process's CPU time (which
@@ -44,8 +44,8 @@ from pathlib import Path
 from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.scorer import Target
 
-from liveqa_inspect.datasets.live_qa import live_qa_dataset
-from liveqa_inspect.datasets.live_qa_judge import live_qa_judge_dataset
+from liveqa_inspect.data.live_qa import live_qa_dataset
+from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.scoring import text_overlap
 from liveqa_inspect.scoring.text_overlap import reference_scores
 
@@ -54,8 +54,8 @@ from bench_throughput import JUDGE, REPO, SUBJECT  # noqa: E402
 from peer_task import data_path  # noqa: E402
 
 sys.path.insert(0, str(REPO))  # for tests.*
+from tests.liveqa_inspect.scoring.helm_reference import long_answer, oracle_scores  # noqa: E402
 from tests.openai_server import Faults, OpenAIServer  # noqa: E402
-from tests.scoring.helm_reference import long_answer, oracle_scores  # noqa: E402
 
 ANSWER_CHARS = 2_000
 LEVELS = ("0", "0.3", "0.7", "1")
