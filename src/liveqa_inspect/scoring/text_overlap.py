@@ -10,7 +10,9 @@ quasi-exact match and F1 separately. Here:
   themselves, because rapidfuzz would compare tokens by their hash);
 - each word is stemmed once per process, and each text (an answer, or a reference shared by
   every answer to its question) is tokenized once per way a metric reads it;
-- BLEU-1 and BLEU-4 count their n-grams once, from the same tokens.
+- BLEU counts only the orders HELM's weights use (unigrams and 4-grams);
+- nltk's Treebank tokenizer runs its own patterns without nltk's per-call timeout, and with the
+  GIL released while they match (see `_Pattern`).
 
 What follows the counting is the libraries' own arithmetic, step for step (rouge-score's
 `fmeasure`, nltk's `brevity_penalty`, its unsmoothed precisions and logs), so each value is the
@@ -30,6 +32,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
 import regex
 from nltk.stem.porter import PorterStemmer
@@ -123,21 +126,33 @@ class _Ngrams:
         return matches, max(1, self.length - order + 1)
 
 
-def _untimed(rules: list[tuple[regex.Pattern, str]]) -> list[tuple[regex.Pattern, str]]:
-    return [(regex.compile(pattern.pattern, pattern.flags), repl) for pattern, repl in rules]
+class _Pattern:
+    """One of nltk's Treebank patterns, compiled by the same engine (`regex`) but matched without
+    the wall-clock timeout nltk wraps each call in, and with the GIL released. The timeout guards
+    patterns a caller supplies (these are nltk's own) and nearly doubles the tokenizer's time;
+    with the GIL released, the event loop runs while a worker thread tokenizes."""
+
+    __slots__ = ("_compiled",)
+
+    def __init__(self, timed: Any) -> None:
+        self._compiled = regex.compile(timed.pattern, timed.flags)
+
+    def sub(self, repl: str, text: str) -> str:
+        return self._compiled.sub(repl, text, concurrent=True)
+
+
+def _patterns(rules: list[tuple[Any, str]]) -> list[tuple[_Pattern, str]]:
+    return [(_Pattern(pattern), repl) for pattern, repl in rules]
 
 
 def _treebank() -> NLTKWordTokenizer:
-    """What `word_tokenize(text, preserve_line=True)` runs, with nltk's own patterns compiled by
-    the same engine (`regex`), but without the wall-clock timeout nltk wraps every substitution
-    in: that guard is for patterns a caller supplies, these are nltk's fixed ones, and it nearly
-    doubles the tokenizer's time."""
+    """What `word_tokenize(text, preserve_line=True)` runs, on `_Pattern`s."""
     tokenizer = NLTKWordTokenizer()
-    tokenizer.STARTING_QUOTES = _untimed(NLTKWordTokenizer.STARTING_QUOTES)
-    tokenizer.PUNCTUATION = _untimed(NLTKWordTokenizer.PUNCTUATION)
-    [tokenizer.PARENS_BRACKETS] = _untimed([NLTKWordTokenizer.PARENS_BRACKETS])
-    [tokenizer.DOUBLE_DASHES] = _untimed([NLTKWordTokenizer.DOUBLE_DASHES])
-    tokenizer.ENDING_QUOTES = _untimed(NLTKWordTokenizer.ENDING_QUOTES)
+    tokenizer.STARTING_QUOTES = _patterns(NLTKWordTokenizer.STARTING_QUOTES)
+    tokenizer.PUNCTUATION = _patterns(NLTKWordTokenizer.PUNCTUATION)
+    [tokenizer.PARENS_BRACKETS] = _patterns([NLTKWordTokenizer.PARENS_BRACKETS])
+    [tokenizer.DOUBLE_DASHES] = _patterns([NLTKWordTokenizer.DOUBLE_DASHES])
+    tokenizer.ENDING_QUOTES = _patterns(NLTKWordTokenizer.ENDING_QUOTES)
     return tokenizer
 
 

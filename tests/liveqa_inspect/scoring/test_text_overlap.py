@@ -13,6 +13,7 @@ import random
 import subprocess
 import sys
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -164,6 +165,7 @@ def test_scorer_computes_in_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> 
     assert len(threads) == 1 and threads[0] != threading.get_ident()
 
 
+@pytest.mark.slow
 def test_nltk_loads_when_the_scorer_is_built_not_when_it_first_scores() -> None:
     code = (
         "import sys, json\n"
@@ -185,3 +187,16 @@ def test_references_of_live_qa_are_each_prepared_once(liveqa_data_dir: Path) -> 
     before = text_overlap._rouge_reference.cache_info().hits
     reference_scores("a second answer about the heart", golds)
     assert text_overlap._rouge_reference.cache_info().hits - before == len(golds)
+
+
+def test_many_threads_at_once_give_the_values_of_one(
+    nist_answers: list[tuple[str, list[str]]],
+) -> None:
+    """Scorers run the metrics in worker threads side by side: the caches and the tokenizer's
+    GIL-free matching must not mix one text's work into another's."""
+    text_overlap.rouge_tokens.cache_clear()
+    text_overlap._ngrams.cache_clear()
+    answers = nist_answers[::5]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        together = list(pool.map(lambda pair: reference_scores(*pair), answers))
+    assert together == [oracle_scores(*pair) for pair in answers]
