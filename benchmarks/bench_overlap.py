@@ -34,8 +34,7 @@ import time
 from dataclasses import dataclass
 
 from bench_throughput import JUDGE, REPO, SUBJECT, respond
-
-SHARED_DATA = REPO.parents[1] / "shared" / "data" / "liveqa"
+from peer_task import data_path
 
 
 @dataclass
@@ -93,7 +92,8 @@ def run_eval(connections: int, max_samples: int | None, latency: float, limit: i
             "INSPECT_LOG_DIR": f"{tmp}/logs",
             "INSPECT_CACHE_DIR": f"{tmp}/cache",
         }
-        env.setdefault("LIVEQA_DATA", str(SHARED_DATA))
+        if data_path() is not None:
+            env["LIVEQA_DATA"] = str(data_path())
         command = [
             sys.executable, "-m", "inspect_ai", "eval", "liveqa_inspect/live_qa",
             "--model", f"openai/{SUBJECT}", "--model-role", f"grader=openai/{JUDGE}",

@@ -163,7 +163,9 @@ def prompt_overhead_table() -> str:
         references = list(Target(sample.target).target)
         content = [question, *references, FIXED_ANSWER]
         chars, toks = sum(len(c) for c in content), sum(words(c) for c in content)
-        ours = build_judge_prompt(LIVEQA_JUDGE, question, references, FIXED_ANSWER)
+        ours = build_judge_prompt(
+            LIVEQA_JUDGE, question=question, references=references, answer=FIXED_ANSWER
+        )
         peer = model_scoring_prompt(
             template=DEFAULT_MODEL_GRADED_QA_TEMPLATE,
             question=question,

@@ -18,12 +18,15 @@ from liveqa_inspect.data.live_qa import live_qa_dataset
 from liveqa_inspect.tasks.common import SUBJECT_CONFIG
 from liveqa_inspect.tasks.templates import SOLVER_TEMPLATE
 
+REPO = Path(__file__).resolve().parents[1]
 
-def data_path() -> Path | None:
-    """LIVEQA_DATA if set, else the shared data folder the tests use, else the task's download."""
+
+def data_path(repo: Path = REPO) -> Path | None:
+    """LIVEQA_DATA if set, else the shared data folder beside the repository (where the tests
+    look), else None: the task's download."""
     if os.environ.get("LIVEQA_DATA"):
         return Path(os.environ["LIVEQA_DATA"])
-    shared = Path(__file__).resolve().parents[2] / "shared" / "data" / "liveqa"
+    shared = repo.parent / "shared" / "data" / "liveqa"
     return shared if shared.exists() else None
 
 

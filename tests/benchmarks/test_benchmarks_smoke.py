@@ -1,0 +1,132 @@
+"""The README's benchmark commands keep working: each runs end to end at tiny sizes.
+
+The full runs start a server and several `inspect eval` processes, so they are slow tests
+(`--runslow` or RUN_SLOW_TESTS=1); the parts that broke before (the judge prompt of the
+throughput table, where the data is looked for) are also checked in the default run.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+BENCHMARKS = REPO / "benchmarks"
+
+
+@pytest.fixture
+def benchmarks(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The benchmarks folder importable, as its scripts import each other."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    import bench_throughput
+
+    return bench_throughput
+
+
+def table_rows(output: str, first_cell: str) -> list[list[str]]:
+    """The cells of every Markdown table row whose first cell is `first_cell`."""
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in output.splitlines()]
+    return [row for row in rows if row[0] == first_cell]
+
+
+def test_throughput_prompt_table_measures_both_judge_prompts(benchmarks: ModuleType) -> None:
+    table = benchmarks.prompt_overhead_table()
+    [ours] = table_rows(table, "live_qa")
+    [peer] = table_rows(table, "model_graded_qa")
+    # Columns: chars, content chars, overhead chars, tokens, content tokens, overhead tokens.
+    chars, content, overhead = (int(cell) for cell in ours[1:4])
+    assert content == int(peer[2]) > 0  # the same question, references and answer
+    assert chars - content == overhead > 0
+    assert int(ours[3]) > int(peer[3]) > 0  # our rubric is the longer one
+
+
+def test_data_is_looked_for_beside_the_repository(
+    benchmarks: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from peer_task import data_path
+
+    monkeypatch.delenv("LIVEQA_DATA")
+    repo = tmp_path / "repo"
+    assert data_path(repo) is None  # nothing there: the task downloads
+    shared = tmp_path / "shared" / "data" / "liveqa"
+    shared.mkdir(parents=True)
+    assert data_path(repo) == shared
+    monkeypatch.setenv("LIVEQA_DATA", str(tmp_path / "elsewhere"))
+    assert data_path(repo) == tmp_path / "elsewhere"
+
+
+def run(script: str, *args: str) -> str:
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / script), *args],
+        check=False,
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    return result.stdout
+
+
+@pytest.mark.slow
+def test_bench_throughput_runs() -> None:
+    out = run("bench_throughput.py", "--latency", "0.05", "--connections", "2", "--limit", "1")
+    for task in ("live_qa", "model_graded_qa"):
+        [row] = table_rows(out, task)[:1]
+        # task, C, samples, wall, served, ideal, served/ideal, requests/sample, status
+        assert row[1:3] == ["2", "1"] and row[7:] == ["2.00", "success"], row
+    assert len(table_rows(out, "live_qa")) == 2  # the throughput row and the prompt-size row
+
+
+@pytest.mark.slow
+def test_bench_overlap_runs() -> None:
+    out = run(
+        "bench_overlap.py", "--latency", "0.05", "--connections", "2", "--limit", "1",
+        "--import-runs", "0",
+    )  # fmt: skip
+    rows = table_rows(out, "2")
+    # N, max_samples, samples, ..., requests/sample, status: Inspect's default, then 2N.
+    assert [row[1:3] for row in rows] == [["default", "1"], ["4", "1"]]
+    assert all(row[-2:] == ["2.00", "success"] for row in rows)
+
+
+def test_bench_speed_metrics_table_compares_both_implementations(
+    benchmarks: ModuleType, liveqa_data_dir: Path
+) -> None:
+    import bench_speed
+
+    from liveqa_inspect.data.live_qa import live_qa_dataset
+
+    questions = [bench_speed.references(s) for s in live_qa_dataset("summary", liveqa_data_dir)]
+    one = next(golds for golds in questions if len(golds) == 1)
+    three = [golds for golds in questions if len(golds) == 3][:2]
+    nist = [("The cat sat on the mat.", ["the cat sat on the mat", "a dog"])]
+    table = bench_speed.metrics_table([one, *three], nist, ["heart", "rate"], runs=1)
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in table.splitlines()[2:]]
+    assert [row[0].split(",")[0] for row in rows] == [
+        "live_qa sample",
+        "live_qa sample with three references (median of the 2)",
+        "live_qa_judge floor: 1 NIST answers",
+    ]
+    # text_overlap, rouge-score + nltk, speed-up: times too short to trust, but all there.
+    assert all(float(fast) >= 0 <= float(slow) and up[-1] == "x" for _, fast, slow, up in rows)
+
+
+@pytest.mark.slow
+def test_bench_speed_runs() -> None:
+    out = run(
+        "bench_speed.py", "--parts", "live_qa,live_qa_judge", "--latency", "0.05",
+        "--connections", "2", "--limit", "2", "--repeats", "1", "--judge-connections", "2",
+    )  # fmt: skip
+    # N, max_samples, metrics, samples, wall, served, cpu, added wall, added cpu, status
+    live_qa = table_rows(out, "2")
+    assert [(row[2], row[3], row[-1]) for row in live_qa] == [
+        ("off", "2", "success"),
+        ("on", "2", "success"),
+    ]
+    [judge] = table_rows(out, "live_qa_judge, instant judge")
+    assert judge[1:3] == ["2", "2"] and judge[-1] == "success"

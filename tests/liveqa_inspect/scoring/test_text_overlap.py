@@ -1,0 +1,203 @@
+"""The fast reference metrics give exactly what rouge-score and nltk give, as HELM calls them.
+
+The oracle (helm_reference.py, beside this file) is the package's former implementation: the
+libraries called per (reference, answer) pair. Values must agree to 1e-12; in practice they are
+the same floats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from inspect_ai.dataset import Sample
+from inspect_ai.model import ModelName
+from inspect_ai.scorer import Target
+from inspect_ai.solver import TaskState
+
+from liveqa_inspect.data.live_qa import live_qa_dataset
+from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
+from liveqa_inspect.scoring import text_overlap
+from liveqa_inspect.scoring.reference import METRIC_NAMES, reference_overlap
+from liveqa_inspect.scoring.text_overlap import METRICS, reference_scores
+from tests.helpers import output
+from tests.liveqa_inspect.scoring.helm_reference import ORACLE, long_answer, oracle_scores
+
+TOLERANCE = 1e-12
+
+
+def mismatches(gold: str, pred: str) -> dict[str, tuple[float, float]]:
+    """Every metric on which the fast path and the oracle differ by more than TOLERANCE."""
+    found = {}
+    for name, fast in METRICS.items():
+        ours, theirs = fast(gold, pred), ORACLE[name](gold, pred)
+        if abs(ours - theirs) > TOLERANCE:
+            found[name] = (ours, theirs)
+    return found
+
+
+# The data -----------------------------------------------------------------------------------
+
+
+def references(sample: Sample) -> list[str]:
+    return list(Target(sample.target).target)
+
+
+@pytest.fixture(scope="module")
+def nist_answers(liveqa_data_dir: Path) -> list[tuple[str, list[str]]]:
+    """Each of the 581 NIST-judged answers with its question's references."""
+    return [
+        (s.metadata["answer"], references(s))
+        for s in live_qa_judge_dataset(data=liveqa_data_dir)  # type: ignore[index]
+    ]
+
+
+# Parity -------------------------------------------------------------------------------------
+
+
+def test_metric_names_are_the_scorers() -> None:
+    assert tuple(METRICS) == METRIC_NAMES
+
+
+def assert_parity(answers: list[tuple[str, list[str]]]) -> None:
+    """Every metric on every (reference, answer) pair, and the scorer's best over references."""
+    pairs = [(gold, answer.strip()) for answer, golds in answers for gold in golds]
+    differing = {(gold[:40], pred[:40]): m for gold, pred in pairs if (m := mismatches(gold, pred))}
+    assert differing == {}
+    for answer, golds in answers:
+        fast, slow = reference_scores(answer, golds), oracle_scores(answer, golds)
+        assert all(abs(fast[name] - slow[name]) <= TOLERANCE for name in METRIC_NAMES)
+
+
+def test_every_metric_matches_the_libraries_on_every_tenth_nist_answer(
+    nist_answers: list[tuple[str, list[str]]],
+) -> None:
+    """A tenth of the answers in the default run; the slow test below takes all 581."""
+    assert len(nist_answers[::10]) == 59
+    assert_parity(nist_answers[::10])
+
+
+@pytest.mark.slow
+def test_every_metric_matches_the_libraries_on_all_581_nist_answers(
+    nist_answers: list[tuple[str, list[str]]],
+) -> None:
+    assert len(nist_answers) == 581
+    assert sum(len(golds) for _, golds in nist_answers) == 935
+    assert_parity(nist_answers)
+
+
+@pytest.mark.parametrize(("length", "seed"), [(2_000, 1), (2_000, 2), (20_000, 3)])
+def test_every_metric_matches_the_libraries_on_long_answers(
+    nist_answers: list[tuple[str, list[str]]], liveqa_data_dir: Path, length: int, seed: int
+) -> None:
+    words = " ".join(answer for answer, _ in nist_answers).split()
+    answer = long_answer(words, length, seed)
+    questions = [references(q) for q in live_qa_dataset("summary", liveqa_data_dir)]
+    # The 8 questions with three references, as the live_qa samples the issue measured.
+    three = [golds for golds in questions if len(golds) == 3]
+    assert len(three) == 8
+    # rouge-score's table for 20,000 characters takes seconds a reference: two questions do.
+    for golds in three if length < 20_000 else three[:2]:
+        assert reference_scores(answer, golds) == oracle_scores(answer, golds)
+    # The answer against itself: every overlap is perfect.
+    assert reference_scores(answer, [answer]) == dict.fromkeys(METRIC_NAMES, 1.0)
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred"),
+    [
+        ("", "anything"),
+        ("anything", ""),
+        ("   ", "..."),
+        ("!!! ???", "!!!"),
+        ("the a an", "the"),
+        ("Cat", "cat"),
+        ("cat sat", "cat sat"),  # no 4-gram: BLEU-4 is nltk's ~1e-308
+        ("cats running quickly", "cat runs quick"),  # the stems meet
+        ("is it was its", "it is its was"),  # words of 3 characters or fewer are not stemmed
+        ("Don't stop; it's 2 mg/kg, q.d.", "don't STOP - it's 2mg / kg q.d."),
+        ("Café İstanbul naïve résumé", "cafe istanbul naive resume"),  # non-ASCII lowercasing
+        ("a b a b a b a", "b a b a b a b"),  # repeats: clipping and several LCS paths
+        ("the cat sat on the mat.", "the cat sat on the mat. It hurts. See a doctor."),
+        ("1st 2nd 3rd 10mg 2017", "2017 10 mg 1st 3rd"),
+    ],
+)
+def test_every_metric_matches_the_libraries_on_edge_cases(gold: str, pred: str) -> None:
+    assert mismatches(gold, pred) == {}
+    assert reference_scores(pred, [gold]) == oracle_scores(pred, [gold])
+
+
+def test_rouge_l_matches_on_random_token_sequences_with_many_repeats() -> None:
+    """Few distinct words, so many common subsequences of the same length exist."""
+    rng = random.Random(0)
+    vocabulary = ["heart", "hearts", "rate", "rates", "is", "the", "of", "beat", "beating"]
+    for _ in range(200):
+        gold = " ".join(rng.choices(vocabulary, k=rng.randint(0, 60)))
+        pred = " ".join(rng.choices(vocabulary, k=rng.randint(0, 60)))
+        assert text_overlap.rouge_l(gold, pred) == ORACLE["rouge_l"](gold, pred), (gold, pred)
+
+
+# Off the event loop -------------------------------------------------------------------------
+
+
+def test_scorer_computes_in_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The metrics run in a worker thread, so the event loop stays free for other samples."""
+    threads: list[int] = []
+
+    def recorded(answer: str, golds: list[str]) -> dict[str, float]:
+        threads.append(threading.get_ident())
+        return reference_scores(answer, golds)
+
+    monkeypatch.setattr(text_overlap, "reference_scores", recorded)
+    score = reference_overlap()
+    state = TaskState(
+        ModelName("mockllm/model"), "q1", 1, "q1", [], output=output("the cat sat on the mat")
+    )
+    result = asyncio.run(score(state, Target(["a dog", "the cat sat on the mat"])))
+
+    assert result is not None and result.value == dict.fromkeys(METRIC_NAMES, 1.0)
+    assert len(threads) == 1 and threads[0] != threading.get_ident()
+
+
+@pytest.mark.slow
+def test_nltk_loads_when_the_scorer_is_built_not_when_it_first_scores() -> None:
+    code = (
+        "import sys, json\n"
+        "from liveqa_inspect.scoring.reference import reference_overlap\n"
+        "before = 'nltk' in sys.modules\n"
+        "reference_overlap()\n"
+        "print(json.dumps([before, 'nltk' in sys.modules, 'rapidfuzz' in sys.modules]))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=120
+    )
+    assert json.loads(result.stdout.strip().splitlines()[-1]) == [False, True, True]
+
+
+def test_references_of_live_qa_are_each_prepared_once(liveqa_data_dir: Path) -> None:
+    """A question's references are tokenized for its first answer and reused by the next."""
+    golds = references(next(iter(live_qa_dataset("summary", liveqa_data_dir))))
+    reference_scores("a first answer about the heart", golds)
+    before = text_overlap._rouge_reference.cache_info().hits
+    reference_scores("a second answer about the heart", golds)
+    assert text_overlap._rouge_reference.cache_info().hits - before == len(golds)
+
+
+def test_many_threads_at_once_give_the_values_of_one(
+    nist_answers: list[tuple[str, list[str]]],
+) -> None:
+    """Scorers run the metrics in worker threads side by side: the caches and the tokenizer's
+    GIL-free matching must not mix one text's work into another's."""
+    text_overlap.rouge_tokens.cache_clear()
+    text_overlap._ngrams.cache_clear()
+    answers = nist_answers[::5]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        together = list(pool.map(lambda pair: reference_scores(*pair), answers))
+    assert together == [oracle_scores(*pair) for pair in answers]
