@@ -2,7 +2,7 @@
 
 Two measures a completion, each against the remainder of the text:
 
-- ROUGE-L F-measure, the very function the reference metrics use (`scoring.reference.rouge_l`),
+- ROUGE-L F-measure, the very function the reference metrics use (`text_overlap.rouge_l`),
   as Golchin & Surdeanu measure overlap;
 - the longest run of consecutive words shared with the remainder: one long run is what a
   reproduced text leaves and a paraphrase does not. Words here are runs of letters and digits,
@@ -18,9 +18,12 @@ answer cut mid-sentence does not open that way, unless its remainder does.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from functools import cache
 
+from anyio import to_thread
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
@@ -34,7 +37,6 @@ from liveqa_inspect.metrics.keys import (
 )
 from liveqa_inspect.probes.ask import Replies
 from liveqa_inspect.probes.instructions import GENERAL, GUIDED
-from liveqa_inspect.scoring.reference import rouge_l
 
 _WORD = re.compile(r"[^\W_]+")
 _REFUSAL = re.compile(
@@ -81,13 +83,22 @@ class Overlap:
     refused: bool
 
 
+@cache
+def rouge_l_function() -> Callable[[str, str], float]:
+    """The reference metrics' ROUGE-L, loaded when the task is built (it loads nltk), not when
+    the package is imported nor inside the first sample's scoring."""
+    from liveqa_inspect.scoring.text_overlap import rouge_l
+
+    return rouge_l
+
+
 def overlap(remainder: str, completion: str, stop_reason: str = "stop") -> Overlap:
     if is_refusal(completion, stop_reason, remainder):
         return Overlap(0.0, 0, "", verbatim=False, refused=True)
     said, rest = words(completion), words(remainder)
     run, start = longest_run(rest, said)
     return Overlap(
-        rouge_l(remainder, completion.strip()),
+        rouge_l_function()(remainder, completion.strip()),
         run,
         " ".join(said[start : start + run]),
         verbatim=run > 0 and run >= min(VERBATIM_WORDS, len(rest)),
@@ -104,11 +115,15 @@ def described(name: str, found: Overlap) -> str:
 @scorer(metrics=[completion_figures()])
 def completion_overlap() -> Scorer:
     """Each instruction's overlap with the remainder, and guided minus general."""
+    rouge_l_function()
 
     async def score(state: TaskState, target: Target) -> Score:
         replies = state.store_as(Replies)
+        # CPU-bound on long texts: a worker thread keeps it off the event loop.
         found = {
-            name: overlap(target.text, replies.completions[name], replies.stop_reasons[name])
+            name: await to_thread.run_sync(
+                overlap, target.text, replies.completions[name], replies.stop_reasons[name]
+            )
             for name in (GUIDED, GENERAL)
         }
         value: dict[str, float] = {DIFFERENCE: found[GUIDED].rouge_l - found[GENERAL].rouge_l}

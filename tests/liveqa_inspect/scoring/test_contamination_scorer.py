@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from liveqa_inspect.scoring import contamination, reference
+from liveqa_inspect.scoring import contamination, text_overlap
 from liveqa_inspect.scoring.contamination import VERBATIM_WORDS, overlap, words
 
 REMAINDER = "Take 2 tablets, twice a day, with food. Do not drive if you feel drowsy."
@@ -18,9 +18,9 @@ def test_a_reproduction_overlaps_fully() -> None:
 
 def test_rouge_l_is_the_reference_metrics_own() -> None:
     """One implementation of ROUGE-L: the one the reference metrics report (and HELM uses)."""
-    assert contamination.rouge_l is reference.rouge_l
+    assert contamination.rouge_l_function() is text_overlap.rouge_l
     completion = "Take two tablets a day with food, and do not drive."
-    assert overlap(REMAINDER, completion).rouge_l == reference.rouge_l(REMAINDER, completion)
+    assert overlap(REMAINDER, completion).rouge_l == text_overlap.rouge_l(REMAINDER, completion)
 
 
 def test_case_and_punctuation_do_not_break_a_run() -> None:
