@@ -1,4 +1,4 @@
-"""The llama.cpp servers this process starts: one per model file and options, stopped at exit.
+"""The llama.cpp servers this process starts: one per model file, stopped when the process exits.
 
 Inspect's helpers for the servers its vLLM and SGLang providers start (`inspect_ai._util.
 local_server`) are private and send the server's output to the logger; here it goes to a file,
@@ -10,6 +10,7 @@ llama.cpp server answers one request at a time, so a second one would only split
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 import socket
 import subprocess
@@ -27,6 +28,8 @@ import httpx
 
 from liveqa_inspect.errors import LiveQAError
 from liveqa_inspect.providers.model_files import ModelFile
+
+logger = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"
 DEFAULT_OPTIONS = {"n_ctx": 8192}
@@ -54,7 +57,7 @@ class LocalServer:
     port: int
     log_path: Path
     process: subprocess.Popen[bytes]
-    command: list[str] = field(default_factory=list)
+    options: dict[str, object] = field(default_factory=dict)
     _turn: tuple[anyio.lowlevel.EventLoopToken, anyio.Lock] | None = None
 
     @property
@@ -87,13 +90,13 @@ class LocalServer:
 
     def describe(self) -> str:
         return (
-            f"the llama.cpp server for {self.model.name} (sha256 {self.model.sha256[:12]}, "
+            f"The llama.cpp server for {self.model.name} (sha256 {self.model.sha256[:12]}, "
             f"{HOST}:{self.port}, pid {self.process.pid})"
         )
 
     def died(self) -> ServerDiedError:
         return ServerDiedError(
-            f"{self.describe().capitalize()} stopped during the run (exit code "
+            f"{self.describe()} stopped during the run (exit code "
             f"{self.process.poll()}). Finish the run with `inspect eval-retry` on this log, "
             f"which starts a new server. The server's last lines ({self.log_path}):\n{self.tail()}"
         )
@@ -110,19 +113,27 @@ class LocalServer:
             self.log_path.unlink(missing_ok=True)
 
 
-_servers: dict[tuple[Path, tuple[tuple[str, str], ...]], LocalServer] = {}
+_servers: dict[Path, LocalServer] = {}
 _lock = threading.Lock()
 
 
 def server_for(model: ModelFile, options: dict[str, object], start_timeout: float) -> LocalServer:
-    """The running server for this file and options, started if there is none (or it died)."""
-    merged = {**DEFAULT_OPTIONS, **options}
-    key = (model.path, tuple(sorted((name, str(value)) for name, value in merged.items())))
+    """The running server for this file, started if there is none (or it died).
+
+    The first model to start a file's server sets its options (`-M` applies to the evaluated
+    model only, so a judge role on the same file shares that model's server and options); a later
+    model asking for other values is told they are not applied.
+    """
     with _lock:
-        server = _servers.get(key)
+        server = _servers.get(model.path)
         if server is None or not server.alive():
-            server = start(model, merged, start_timeout)
-            _servers[key] = server
+            server = start(model, {**DEFAULT_OPTIONS, **options}, start_timeout)
+            _servers[model.path] = server
+        elif ignored := {k: v for k, v in options.items() if server.options.get(k) != v}:
+            logger.warning(
+                f"{server.describe()} is already running with {server.options}; "
+                f"{ignored} not applied."
+            )
         return server
 
 
@@ -144,7 +155,7 @@ def start(model: ModelFile, options: dict[str, object], start_timeout: float) ->
         process = subprocess.Popen(
             command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
         )
-    server = LocalServer(model, port, Path(name), process, command)
+    server = LocalServer(model, port, Path(name), process, options)
     wait_ready(server, start_timeout)
     return server
 
@@ -155,7 +166,7 @@ def wait_ready(server: LocalServer, timeout: float) -> None:
     while time.monotonic() < deadline:
         if not server.alive():
             raise ServerStartError(
-                f"{server.describe().capitalize()} exited while starting (exit code "
+                f"{server.describe()} exited while starting (exit code "
                 f"{server.process.poll()}). Its last lines:\n{server.tail()}"
             )
         try:
@@ -167,7 +178,7 @@ def wait_ready(server: LocalServer, timeout: float) -> None:
     tail = server.tail()
     server.stop()
     raise ServerStartError(
-        f"{server.describe().capitalize()} did not answer within {timeout:g} s (raise it with "
+        f"{server.describe()} did not answer within {timeout:g} s (raise it with "
         f"-M start_timeout=...). Its last lines:\n{tail}"
     )
 
