@@ -118,7 +118,9 @@ def test_live_qa_judge_with_the_embedded_judge_gives_finite_agreement_figures(
     assert math.isfinite(figures(judged, "reference_floor")["rouge_l_spearman_rho"])
 
 
-@pytest.mark.parametrize("prompt", [CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE], ids=str)
+@pytest.mark.parametrize(
+    "prompt", [CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE], ids=lambda p: p.name
+)
 def test_the_claim_judges_grammar_gets_a_verdict_on_their_own_scale(prompt: JudgePrompt) -> None:
     fields = {
         "field": "Healthcare / Medicine",
