@@ -5,7 +5,7 @@ Left free, a small open-weight model rarely writes the `<score>` tags our prompt
 grammar with the request and samples only replies it accepts, so the reply is exactly the format
 every judge prompt asks for: a reasoning, then one of the scale's levels, spelled as the rubric
 spells it. The reasoning is bounded, so a model that would ramble cannot run out of tokens before
-its verdict, and the judge's token budget is raised to what the longest accepted reply needs.
+its verdict: with no token cap (ours sets none), the grammar alone ends the reply.
 """
 
 from __future__ import annotations
@@ -20,9 +20,8 @@ from liveqa_inspect.judging.prompts import Scale
 REASONING_CHARS = 600
 """Room for the "at most three sentences" the prompts ask for (about 60 words), twice over."""
 
-REASONING_CHAR_CLASS = r"[\n -;=-~]"
-"""Printable ASCII and newlines, less `<`: no tag can open inside the reasoning, and each
-character is at least one token, so the longest reply has a known token count."""
+REASONING_CHAR_CLASS = "[^<]"
+"""Anything but `<`: no tag can open inside the reasoning."""
 
 OPEN = "<reasoning>"
 BETWEEN = "</reasoning>\n<score>"
@@ -49,13 +48,6 @@ def gbnf(scale: Scale) -> str:
     )
 
 
-def longest_reply_tokens(scale: Scale) -> int:
-    """Tokens enough for the longest reply the grammar accepts (a token holds at least one
-    character), so a token cap cannot cut a verdict off."""
-    longest_level = max(len(name) for name in level_names(scale))
-    return len(OPEN) + REASONING_CHARS + len(BETWEEN) + longest_level + len(CLOSE)
-
-
 def served_by_llama_cpp(judge: Model) -> bool:
     return str(judge).split("/", 1)[0] in LLAMA_CPP_APIS
 
@@ -66,12 +58,9 @@ def verdict_grammar(judge: Model, user: GenerateConfig, scale: Scale) -> dict[st
     Nothing for other APIs, nor when the user constrains the reply already (a grammar of their
     own in `extra_body`, or a `response_schema`): theirs is kept as it is. The grammar goes in
     `extra_body`, next to whatever else the user put there, and so into the config recorded with
-    every score and into Inspect's cache key. The token cap is raised only if the user set none.
+    every score and into Inspect's cache key.
     """
     extra = user.extra_body or {}
     if not served_by_llama_cpp(judge) or "grammar" in extra or user.response_schema is not None:
         return {}
-    fill: dict[str, Any] = {"extra_body": {**extra, "grammar": gbnf(scale)}}
-    if user.max_tokens is None:
-        fill["max_tokens"] = longest_reply_tokens(scale)
-    return fill
+    return {"extra_body": {**extra, "grammar": gbnf(scale)}}

@@ -1,7 +1,7 @@
 """A llama.cpp server the user runs: judged through it, sent the grammar, and none started.
 
 The server here is the suite's scripted OpenAI-compatible one, so what is checked is the request
-on the wire: the grammar in the body, next to the raised token cap, for this package's `gguf/`
+on the wire: the grammar in the body, for this package's `gguf/`
 provider and for Inspect's own `llama-cpp-python/` one.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from inspect_ai.model import get_model
 
-from liveqa_inspect.judging.grammar import gbnf, longest_reply_tokens
-from liveqa_inspect.prompts import LIVEQA_SCALE
+from liveqa_inspect.judging.grammar import gbnf
+from liveqa_inspect.judging.prompts import LIVEQA_SCALE
 from liveqa_inspect.providers import server
 from tests.helpers import run_live_qa, verdict
 from tests.openai_server import OpenAIServer
@@ -25,7 +25,7 @@ def test_a_judge_on_the_users_llama_cpp_server_is_sent_the_grammar(api: str) -> 
     assert log.samples is not None
     assert [s.scores["live_qa_scorer"].value for s in log.samples] == [0.3, 0.3]
     bodies = [r.body for r in fake.requests]
-    assert [(b["model"], b["grammar"], b["max_tokens"]) for b in bodies] == [
-        ("their-model", gbnf(LIVEQA_SCALE), longest_reply_tokens(LIVEQA_SCALE))
+    assert [(b["model"], b["grammar"], b.get("max_tokens")) for b in bodies] == [
+        ("their-model", gbnf(LIVEQA_SCALE), None)
     ] * 2
     assert server._servers == {}

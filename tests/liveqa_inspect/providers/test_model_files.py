@@ -11,7 +11,7 @@ import pytest
 from liveqa_inspect.errors import LiveQAError
 from liveqa_inspect.providers.gguf import check_same_weights, identity, user_server
 from liveqa_inspect.providers.model_files import model_file
-from tests.providers.local import SMOLLM2, SMOLLM2_SHA256, needs_smollm2
+from tests.liveqa_inspect.providers.local import SMOLLM2, SMOLLM2_SHA256, needs_smollm2
 
 
 def gguf(folder: Path, name: str = "tiny.gguf", body: bytes = b"weights") -> Path:

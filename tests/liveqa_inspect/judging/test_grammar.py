@@ -8,7 +8,6 @@ import re
 import pytest
 from inspect_ai.model import GenerateConfig, Model, get_model
 
-from liveqa_inspect.judge import JUDGE_DEFAULTS, call_config, parse_verdict
 from liveqa_inspect.judging.grammar import (
     BETWEEN,
     CLOSE,
@@ -16,9 +15,8 @@ from liveqa_inspect.judging.grammar import (
     REASONING_CHARS,
     gbnf,
     level_names,
-    longest_reply_tokens,
 )
-from liveqa_inspect.prompts import (
+from liveqa_inspect.judging.prompts import (
     CLAIM_CORRECTNESS_JUDGE,
     CLAIM_CORRECTNESS_SCALE,
     CLAIM_SUPPORT_JUDGE,
@@ -28,6 +26,8 @@ from liveqa_inspect.prompts import (
     LIVEQA_SCALE,
     JudgePrompt,
 )
+from liveqa_inspect.judging.settings import call_config
+from liveqa_inspect.judging.verdict import parse_verdict
 
 PROMPTS = [LIVEQA_JUDGE, EXPERT_QA_JUDGE, CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE]
 UNREACHABLE = "http://127.0.0.1:9/v1"
@@ -47,7 +47,7 @@ def judge(name: str, **config: object) -> Model:
 def test_the_live_qa_grammar_allows_a_bounded_reasoning_then_one_of_four_levels() -> None:
     assert gbnf(LIVEQA_SCALE) == (
         'root ::= "<reasoning>" reasoning "</reasoning>\\n<score>" level "</score>"\n'
-        "reasoning ::= [\\n -;=-~]{1,600}\n"
+        "reasoning ::= [^<]{1,600}\n"
         'level ::= "0" | "0.3" | "0.7" | "1"\n'
     )
 
@@ -70,29 +70,24 @@ def test_each_prompt_asks_for_the_reply_shape_the_grammar_allows(prompt: JudgePr
 
 @pytest.mark.parametrize("prompt", PROMPTS, ids=lambda p: p.name)
 def test_every_reply_the_grammar_allows_is_read_as_its_level(prompt: JudgePrompt) -> None:
-    """Longest reasoning, each level: the parser reads what the grammar lets through, and the
-    token cap holds the longest such reply (a token is at least one character)."""
+    """The longest reasoning the grammar allows, with each level: the parser reads each."""
+    reasoning = ("Because; x = 2 > 1, \u00e9t\u00e9.\n" * 40)[:REASONING_CHARS]
     for name, level in zip(level_names(prompt.scale), prompt.scale.levels, strict=True):
-        reply = f"{OPEN}{'Because; x = 2 > 1.' * 40}"[: len(OPEN) + REASONING_CHARS]
-        reply += f"{BETWEEN}{name}{CLOSE}"
-        verdict = parse_verdict(reply, prompt.scale)
+        verdict = parse_verdict(f"{OPEN}{reasoning}{BETWEEN}{name}{CLOSE}", prompt.scale)
         assert verdict is not None and verdict.level == level
-        assert len(reply) <= longest_reply_tokens(prompt.scale)
-    assert longest_reply_tokens(LIVEQA_SCALE) == 11 + 600 + 20 + 3 + 8
+        assert verdict.reasoning == reasoning.strip()
 
 
 @pytest.mark.parametrize("api", ["gguf/local-judge", "llama-cpp-python/local-judge"])
 def test_a_llama_cpp_judge_is_sent_the_grammar_of_the_prompts_scale(api: str) -> None:
     config = call_config(judge(api), CLAIM_CORRECTNESS_SCALE, attempt=1, epoch=1)
     assert config.extra_body == {"grammar": gbnf(CLAIM_CORRECTNESS_SCALE)}
-    assert config.max_tokens == longest_reply_tokens(CLAIM_CORRECTNESS_SCALE)
-    assert (config.temperature, config.seed) == (0.0, 43)
+    assert (config.temperature, config.seed, config.max_tokens) == (0.0, 43, None)
 
 
 def test_other_judges_are_sent_no_grammar() -> None:
     config = call_config(judge("openai-api/local/gpt-4o"), LIVEQA_SCALE, attempt=0, epoch=1)
-    assert config.extra_body is None
-    assert config.max_tokens == JUDGE_DEFAULTS.max_tokens
+    assert (config.extra_body, config.temperature, config.seed) == (None, 0.0, 42)
 
 
 def test_the_users_own_constraint_is_kept_and_their_other_fields_too() -> None:
@@ -101,7 +96,6 @@ def test_the_users_own_constraint_is_kept_and_their_other_fields_too() -> None:
     assert kept.extra_body is None  # not passed: the role's own extra_body goes as it is
     schema = judge("gguf/j", response_schema={"name": "verdict", "json_schema": {"type": "object"}})
     assert call_config(schema, LIVEQA_SCALE, 0, 1).extra_body is None
-    other = judge("gguf/j", extra_body={"n_probs": 2}, max_tokens=900)
+    other = judge("gguf/j", extra_body={"n_probs": 2})
     merged = call_config(other, LIVEQA_SCALE, 0, 1)
     assert merged.extra_body == {"n_probs": 2, "grammar": gbnf(LIVEQA_SCALE)}
-    assert merged.max_tokens is None  # the user's 900 stands, from the role's config

@@ -20,18 +20,18 @@ from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import GenerateConfig, get_model
 
 from liveqa_inspect import live_qa, live_qa_judge
-from liveqa_inspect.judge import grade
-from liveqa_inspect.judging.grammar import gbnf, longest_reply_tokens
-from liveqa_inspect.metric_keys import KAPPA
-from liveqa_inspect.prompts import (
+from liveqa_inspect.judging.grade import grade
+from liveqa_inspect.judging.grammar import gbnf
+from liveqa_inspect.judging.prompts import (
     CLAIM_CORRECTNESS_JUDGE,
     CLAIM_SUPPORT_JUDGE,
     LIVEQA_SCALE,
     JudgePrompt,
 )
+from liveqa_inspect.metrics.keys import KAPPA
 from liveqa_inspect.providers.server import stop_all
 from tests.helpers import figures
-from tests.providers.local import SMOLLM2, SMOLLM2_SHA256, needs_llama_cpp
+from tests.liveqa_inspect.providers.local import SMOLLM2, SMOLLM2_SHA256, needs_llama_cpp
 
 pytestmark = [pytest.mark.slow, needs_llama_cpp]
 
@@ -93,7 +93,6 @@ def test_live_qa_on_the_embedded_model_scores_every_sample_and_names_the_weights
         assert score.value in LIVEQA_SCALE.levels, score.explanation
         [juror] = score.metadata["jurors"]
         assert juror["config"]["extra_body"] == {"grammar": gbnf(LIVEQA_SCALE)}
-        assert juror["config"]["max_tokens"] == longest_reply_tokens(LIVEQA_SCALE)
         [answer], [verdict] = model_events(sample, None), model_events(sample, "grader")
         assert answer.output.metadata == WEIGHTS == verdict.output.metadata
         assert verdict.config.extra_body == {"grammar": gbnf(LIVEQA_SCALE)}
