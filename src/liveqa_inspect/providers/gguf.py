@@ -23,15 +23,10 @@ from functools import cache
 from typing import Any
 
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, modelapi
-
-# Private, pinned below 0.4: Inspect exports no base class for an OpenAI-compatible provider;
-# its own llama-cpp-python, vLLM and SGLang providers all derive from this one.
-from inspect_ai.model._providers.openai_compatible import (  # inspect-evals-lint: ignore[private_api_imports] -- no public base class  # noqa: E501
-    OpenAICompatibleAPI,
-)
 from inspect_ai.tool import ToolChoice, ToolInfo
 from typing_extensions import override
 
+from liveqa_inspect._inspect_private import OpenAICompatibleAPI
 from liveqa_inspect.providers.model_files import ModelFile, ModelFileError, model_file
 from liveqa_inspect.providers.server import START_TIMEOUT, LocalServer, server_for
 
