@@ -58,7 +58,9 @@ class LocalServer:
     log_path: Path
     process: subprocess.Popen[bytes]
     options: dict[str, object] = field(default_factory=dict)
-    _turn: tuple[anyio.lowlevel.EventLoopToken, anyio.Lock] | None = None
+    _turn: tuple[anyio.lowlevel.EventLoopToken, anyio.Lock] | None = field(
+        default=None, init=False, repr=False
+    )
 
     @property
     def url(self) -> str:
