@@ -7,6 +7,12 @@ from __future__ import annotations
 
 from inspect_ai.model import GenerateConfig, Model
 from inspect_ai.model._model import active_model
+from inspect_ai.model._providers.openai_compatible import OpenAICompatibleAPI
+
+__all__ = ["OpenAICompatibleAPI", "eval_is_building_tasks", "resolved_config"]
+"""`OpenAICompatibleAPI` is the base of Inspect's own llama-cpp-python, vLLM and SGLang providers,
+and of `gguf/` (providers/gguf.py): Inspect exports no public base for an OpenAI-compatible
+provider. `gguf/` relies on it making its client from `base_url` once, when constructed."""
 
 
 def resolved_config(model: Model) -> GenerateConfig:

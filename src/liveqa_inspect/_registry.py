@@ -1,4 +1,4 @@
-"""What the `inspect_ai` entry point registers: every task of the package."""
+"""What the `inspect_ai` entry point registers: every task of the package, and its model API."""
 
 from liveqa_inspect import (
     expert_qa,
@@ -8,10 +8,12 @@ from liveqa_inspect import (
     live_qa_judge,
     live_qa_judge_robustness,
 )
+from liveqa_inspect.providers.gguf import gguf
 
 __all__ = [
     "expert_qa",
     "expert_qa_claims",
+    "gguf",
     "live_qa",
     "live_qa_contamination",
     "live_qa_judge",

@@ -6,7 +6,11 @@ from inspect_ai import Task, eval, task
 from inspect_ai.dataset import Sample
 from inspect_ai.model import GenerateConfig, get_model
 
-from liveqa_inspect._inspect_private import eval_is_building_tasks, resolved_config
+from liveqa_inspect._inspect_private import (
+    OpenAICompatibleAPI,
+    eval_is_building_tasks,
+    resolved_config,
+)
 
 
 def test_resolved_config_is_the_model_s_own_config_with_nothing_passed() -> None:
@@ -28,3 +32,10 @@ def test_eval_is_building_tasks_only_inside_eval() -> None:
     [log] = eval(build, model="mockllm/model", display="none")
     assert log.status == "success"
     assert seen == [False, True]
+
+
+def test_the_openai_compatible_base_makes_its_client_from_base_url_once() -> None:
+    """gguf/ records the weights in `base_url` after the client is made with the port."""
+    api = OpenAICompatibleAPI("m", base_url="http://127.0.0.1:9/v1", api_key="k", service="x")
+    api.base_url = "local-gguf:m.gguf#sha256=0"
+    assert str(api.client.base_url) == "http://127.0.0.1:9/v1/"

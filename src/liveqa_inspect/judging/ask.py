@@ -48,7 +48,7 @@ async def ask_juror(
     differs, and Inspect's cache key holds the config sent. API failures are not caught: after
     Inspect's retries they raise, named.
     """
-    effective = user_config(juror).merge(call_config(juror, 0, epoch, repeat))
+    effective = user_config(juror).merge(call_config(juror, scale, 0, epoch, repeat))
     call = JurorCall(model=str(juror), config=effective.model_dump(exclude_none=True))
     for attempt in range(JUDGE_ATTEMPTS):
         policy: CachePolicy | bool = (
@@ -58,7 +58,7 @@ async def ask_juror(
         )
         try:
             output = await juror.generate(
-                prompt_text, config=call_config(juror, attempt, epoch, repeat), cache=policy
+                prompt_text, config=call_config(juror, scale, attempt, epoch, repeat), cache=policy
             )
         except LimitExceededError:
             raise

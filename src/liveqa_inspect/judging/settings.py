@@ -5,6 +5,8 @@ from __future__ import annotations
 from inspect_ai.model import GenerateConfig, Model
 
 from liveqa_inspect._inspect_private import resolved_config
+from liveqa_inspect.judging.grammar import verdict_grammar
+from liveqa_inspect.judging.prompts import Scale
 
 DEFAULT_JUDGE = "openai/gpt-4o-2024-05-13"
 """HELM's live_qa judge, pinned by date so a run is repeatable; override with the grader role."""
@@ -42,14 +44,17 @@ def asks_for_reasoning(config: GenerateConfig) -> bool:
     return config.reasoning_effort not in (None, "none") or bool(config.reasoning_tokens)
 
 
-def call_config(judge: Model, attempt: int, epoch: int, repeat: int = 0) -> GenerateConfig:
+def call_config(
+    judge: Model, scale: Scale, attempt: int, epoch: int, repeat: int = 0
+) -> GenerateConfig:
     """The config passed with one request: our defaults where the user set nothing, and a seed.
 
     A config passed to `generate()` wins over the model's own, so only fields the user left
     unset are passed, and the seed. The seed starts at the user's (or ours) and moves with each
     attempt and epoch: a retry gets a real second chance, and each epoch is a new draw for a
     judge sampled above temperature 0. `repeat` counts the earlier jurors of the same model in
-    the panel, so a model listed twice gives two draws, not one copied.
+    the panel, so a model listed twice gives two draws, not one copied. A judge on a llama.cpp
+    server is also sent a grammar of a verdict on `scale`, unless the user constrains it already.
     """
     user = user_config(judge)
     fill = {
@@ -60,4 +65,5 @@ def call_config(judge: Model, attempt: int, epoch: int, repeat: int = 0) -> Gene
     }
     base = user.seed if user.seed is not None else JUDGE_SEED
     fill["seed"] = base + attempt + JUDGE_ATTEMPTS * (epoch - 1) + REPEAT_SEED_STRIDE * repeat
+    fill.update(verdict_grammar(judge, user, scale))
     return GenerateConfig(**fill)

