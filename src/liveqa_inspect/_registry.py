@@ -1,21 +1,7 @@
 """What the `inspect_ai` entry point registers: every task of the package, and its model API."""
 
-from liveqa_inspect import (
-    expert_qa,
-    expert_qa_claims,
-    live_qa,
-    live_qa_contamination,
-    live_qa_judge,
-    live_qa_judge_robustness,
-)
+from liveqa_inspect import *  # noqa: F403 (every task, as the package exports them)
+from liveqa_inspect import __all__ as tasks
 from liveqa_inspect.providers.gguf import gguf
 
-__all__ = [
-    "expert_qa",
-    "expert_qa_claims",
-    "gguf",
-    "live_qa",
-    "live_qa_contamination",
-    "live_qa_judge",
-    "live_qa_judge_robustness",
-]
+__all__ = [*tasks, "gguf"]
