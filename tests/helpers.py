@@ -147,7 +147,7 @@ def run_live_qa(
         model_roles={"grader": bound},
         limit=limit,
         epochs=epochs,
-        display="none",
+        display="log",
     )
     assert log.status == "success", log.error
     return log
@@ -172,7 +172,7 @@ def run_judge(
         model_roles={"grader": grader} if grader else None,
         limit=limit,
         epochs=epochs,
-        display="none",
+        display="log",
     )
     assert log.status == "success", log.error
     return log
@@ -216,7 +216,7 @@ def run_contamination(
         live_qa_contamination(**args),  # type: ignore[arg-type]
         model=scripted_model(script, name),
         limit=limit,
-        display="none",
+        display="log",
     )
     assert log.status == "success", log.error
     return log

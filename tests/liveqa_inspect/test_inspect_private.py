@@ -29,7 +29,7 @@ def test_eval_is_building_tasks_only_inside_eval() -> None:
 
     assert not eval_is_building_tasks()
     build()
-    [log] = eval(build, model="mockllm/model", display="none")
+    [log] = eval(build, model="mockllm/model", display="log")
     assert log.status == "success"
     assert seen == [False, True]
 

@@ -16,10 +16,10 @@ from typing import Any, Literal
 
 import numpy as np
 from inspect_ai.log import EvalLog, EvalSample, EvalScore, read_eval_log
-from inspect_ai.scorer import value_to_float
 
 from liveqa_inspect.judging.perturbations import ORIGINAL
 from liveqa_inspect.metrics.keys import KAPPA, VERDICTS
+from liveqa_inspect.metrics.values import to_float
 
 Kind = Literal["model", "judge", "contamination", "robustness"]
 
@@ -37,8 +37,6 @@ ROBUSTNESS_TASKS = ("live_qa_judge_robustness",)
 """Tasks grading a judge on perturbed answers: the report shows how its level moved."""
 
 SampleId = int | str
-
-_to_float = value_to_float()
 
 
 class ReportError(Exception):
@@ -187,7 +185,7 @@ def headline_value(log: EvalLog, value: Any) -> float:
         value = value[ORIGINAL]
     elif isinstance(value, dict) and log.eval.headline_metric is not None:
         value = value[log.eval.headline_metric.metric]
-    return _to_float(value)
+    return to_float(value)
 
 
 def reduced_values(log: EvalLog, scorer: str) -> dict[SampleId, float]:
@@ -250,7 +248,7 @@ def coverage(
             score = (epoch.scores or {}).get(scorer)
             if score is None:
                 left_out["errored"] += 1
-            elif math.isnan(_to_float(score.value)):
+            elif math.isnan(headline_value(log, score.value)):
                 left_out["unreadable"] += 1
     return errored, max(0, planned - len(runs)), left_out
 

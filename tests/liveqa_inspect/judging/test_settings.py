@@ -21,7 +21,7 @@ def thinking_judge(_: str, config: GenerateConfig) -> str:
 
 def test_a_judge_that_thinks_by_default_is_not_starved() -> None:
     judge = scripted_model(thinking_judge, "thinker")
-    [log] = eval(live_qa_judge(), model=judge, limit=2, display="none")
+    [log] = eval(live_qa_judge(), model=judge, limit=2, display="log")
     assert log.status == "success", log.error
     scores = [sample.scores["judge_agreement_scorer"] for sample in log.samples]
     assert [score.value for score in scores] == [1.0, 1.0]
@@ -30,6 +30,6 @@ def test_a_judge_that_thinks_by_default_is_not_starved() -> None:
 
 def test_a_cap_the_user_sets_is_kept() -> None:
     judge = scripted_model(thinking_judge, "thinker", max_tokens=2000)
-    [log] = eval(live_qa_judge(), model=judge, limit=1, display="none")
+    [log] = eval(live_qa_judge(), model=judge, limit=1, display="log")
     assert {config.max_tokens for _, config in judge.calls} == {2000}
     assert log.samples[0].scores["judge_agreement_scorer"].value == 1.0

@@ -133,7 +133,7 @@ def test_claim_passage_overlap_scorer_through_eval(tmp_path: Path) -> None:
         ]
     )
     task = Task(dataset=dataset, solver=[], scorer=claim_passage_overlap())
-    [log] = eval(task, model="mockllm/model", log_dir=str(tmp_path), display="none")
+    [log] = eval(task, model="mockllm/model", log_dir=str(tmp_path), display="log")
     assert log.status == "success", log.error
     assert log.samples is not None and log.results is not None
     values = [s.scores["claim_passage_overlap"].value["rouge_l"] for s in log.samples]  # type: ignore[index]

@@ -14,7 +14,7 @@ def test_the_control_never_sees_the_guided_exchange() -> None:
     model = scripted_model(lambda prompt, _: "REMEMBERED" if probe(prompt)[0] else "GUESSED")
     sample = Sample(id="TQ9", input="shown words", metadata={"part": "question", "qid": "TQ9"})
     [log] = eval(
-        Task(dataset=[sample], solver=guided_and_general()), model=model, display="none"
+        Task(dataset=[sample], solver=guided_and_general()), model=model, display="log"
     )
     assert log.status == "success", log.error
     [(guided, _), (general, _)] = model.calls  # type: ignore[attr-defined]

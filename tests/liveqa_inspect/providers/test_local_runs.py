@@ -58,7 +58,7 @@ def judge_run(sample_id: list[str], **grader: object) -> EvalLog:
         model=MODEL,
         model_roles={"grader": judge},
         sample_id=sample_id,
-        display="none",
+        display="log",
     )
     assert log.status == "success", log.error
     return log
@@ -84,7 +84,7 @@ def test_live_qa_on_the_embedded_model_scores_every_sample_and_names_the_weights
         model_roles={"grader": MODEL},
         sample_id=QUESTIONS,
         max_tokens=SUBJECT_TOKENS,
-        display="none",
+        display="log",
     )
     assert log.status == "success", log.error
     assert log.samples is not None and sorted(s.id for s in log.samples) == sorted(QUESTIONS)

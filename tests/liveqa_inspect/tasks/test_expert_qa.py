@@ -21,7 +21,7 @@ def test_expert_qa_scorer_through_eval() -> None:
     grader = scripted_model(judge, "judge")
     model = scripted_model(subject)
     [log] = eval(
-        expert_qa(), model=model, model_roles={"grader": grader}, limit=3, display="none"
+        expert_qa(), model=model, model_roles={"grader": grader}, limit=3, display="log"
     )
     assert log.status == "success", log.error
     prompt, config = model.calls[0]

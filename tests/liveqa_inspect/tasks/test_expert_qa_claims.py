@@ -65,7 +65,7 @@ def oracle_logs(module_env: None) -> dict[str, EvalLog]:
             expert_qa_claims(aspect=aspect),  # type: ignore[arg-type]
             model=scripted_model(script, "oracle"),
             sample_id=ids,
-            display="none",
+            display="log",
         )
         assert logs[aspect].status == "success", logs[aspect].error
         assert len(logs[aspect].samples) == len(set(ids))
@@ -79,7 +79,7 @@ def constant_log(oracle_logs: dict[str, EvalLog]) -> EvalLog:
         expert_qa_claims(),
         model=scripted_model(lambda *_: verdict("5"), "constant"),
         sample_id=[sample.id for sample in oracle_logs["correctness"].samples],
-        display="none",
+        display="log",
     )
     return log
 

@@ -21,7 +21,7 @@ from tests.helpers import figures, judge_script, scripted_model, subject_script,
 def run(subject: Model, judge: Model | None, limit: int = 4, **args: object) -> EvalLog:
     roles = {"grader": judge} if judge is not None else {}
     [log] = eval(
-        live_qa(**args), model=subject, model_roles=roles, limit=limit, display="none"
+        live_qa(**args), model=subject, model_roles=roles, limit=limit, display="log"
     )
     return log
 
