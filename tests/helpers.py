@@ -35,9 +35,10 @@ from liveqa_inspect.data.contamination import contamination_dataset
 from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.judging.perturbations import sentences
 from liveqa_inspect.judging.render import neutralise
-from liveqa_inspect.report import main
+from liveqa_inspect.report import cli, main
 from liveqa_inspect.report.cli import build
-from liveqa_inspect.report.loading import load_all
+from liveqa_inspect.report.loading import LoadedLog
+from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.tables import Block, Table, cell
 
 
@@ -94,6 +95,11 @@ def between(prompt: str, tag: str) -> str:
     return prompt.split(f"<{tag}>\n", 1)[1].split(f"\n</{tag}>", 1)[0]
 
 
+QUIET: dict[str, object] = {"display": "log", "log_realtime": False}
+"""eval() settings for a test: Inspect's rich display, even with `display="none"`, renders every
+results table (~1 s an eval), and the realtime sample buffer is a SQLite database no test reads."""
+
+
 def question_and_answer(prompt: str) -> tuple[str, str]:
     """(question, answer) as the LiveQA judge prompt shows them."""
     return between(prompt, "question"), between(prompt, "answer")
@@ -147,7 +153,7 @@ def run_live_qa(
         model_roles={"grader": bound},
         limit=limit,
         epochs=epochs,
-        display="log",
+        **QUIET,
     )
     assert log.status == "success", log.error
     return log
@@ -172,7 +178,7 @@ def run_judge(
         model_roles={"grader": grader} if grader else None,
         limit=limit,
         epochs=epochs,
-        display="log",
+        **QUIET,
     )
     assert log.status == "success", log.error
     return log
@@ -216,7 +222,7 @@ def run_contamination(
         live_qa_contamination(**args),  # type: ignore[arg-type]
         model=scripted_model(script, name),
         limit=limit,
-        display="log",
+        **QUIET,
     )
     assert log.status == "success", log.error
     return log
@@ -342,13 +348,21 @@ class Printed(str):
 
 
 def report(capsys: pytest.CaptureFixture[str], *args: str) -> Printed:
-    assert main(list(args)) == 0
+    """The CLI's output, and the tables it built for it (kept as `build` returns them)."""
+    built: list[Block] = []
+
+    def keeping(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+        blocks, charts = build(logs)
+        built.extend(blocks)
+        return blocks, charts
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(cli, "build", keeping)
+        assert main(list(args)) == 0
     captured = capsys.readouterr()
     assert captured.err == ""
     printed = Printed(captured.out)
-    logs = [arg for arg, before in zip(args, ("", *args), strict=False) if not arg.startswith("--")
-            and before != "--out"]  # fmt: skip
-    printed.tables = [block for block in build(load_all(logs))[0] if isinstance(block, Table)]
+    printed.tables = [block for block in built if isinstance(block, Table)]
     return printed
 
 

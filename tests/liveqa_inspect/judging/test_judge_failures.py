@@ -10,7 +10,7 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from liveqa_inspect import live_qa
-from tests.helpers import inspect_cli, scripted_model, subject_script
+from tests.helpers import QUIET, inspect_cli, scripted_model, subject_script
 from tests.openai_server import Faults, OpenAIServer
 
 pytestmark = pytest.mark.slow
@@ -24,7 +24,7 @@ def test_judges_ready_stops_a_run_whose_judge_has_no_key_before_any_answer(
     subject = scripted_model(subject_script)
     task = live_qa(reference_metrics=False)
     assert task.setup is not None and "judges_ready" in str(task.setup)
-    [log] = eval(task, model=subject, limit=4, display="log")
+    [log] = eval(task, model=subject, limit=4, **QUIET)
     assert log.status == "error"
     assert "OPENAI_API_KEY" in str(log.error)
     assert subject.calls == []  # no answer generated, none paid for

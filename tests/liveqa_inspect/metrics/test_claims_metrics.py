@@ -22,7 +22,7 @@ from liveqa_inspect.metrics.keys import (
 )
 from liveqa_inspect.scoring.claims import claim_passage_overlap, passage_overlap
 from liveqa_inspect.scoring.text_overlap import rouge_l
-from tests.helpers import human_metadata
+from tests.helpers import QUIET, human_metadata
 
 HUMAN = [5.0, 4.0, 3.0, 2.0, 1.0, 5.0, 2.0, 4.0, 1.0, 3.0]
 
@@ -133,7 +133,7 @@ def test_claim_passage_overlap_scorer_through_eval(tmp_path: Path) -> None:
         ]
     )
     task = Task(dataset=dataset, solver=[], scorer=claim_passage_overlap())
-    [log] = eval(task, model="mockllm/model", log_dir=str(tmp_path), display="log")
+    [log] = eval(task, model="mockllm/model", log_dir=str(tmp_path), **QUIET)
     assert log.status == "success", log.error
     assert log.samples is not None and log.results is not None
     values = [s.scores["claim_passage_overlap"].value["rouge_l"] for s in log.samples]  # type: ignore[index]

@@ -7,14 +7,14 @@ from inspect_ai.dataset import Sample
 
 from liveqa_inspect.probes.ask import Replies, guided_and_general
 from liveqa_inspect.probes.instructions import GENERAL, GUIDED
-from tests.helpers import probe, scripted_model
+from tests.helpers import QUIET, probe, scripted_model
 
 
 def test_the_control_never_sees_the_guided_exchange() -> None:
     model = scripted_model(lambda prompt, _: "REMEMBERED" if probe(prompt)[0] else "GUESSED")
     sample = Sample(id="TQ9", input="shown words", metadata={"part": "question", "qid": "TQ9"})
     [log] = eval(
-        Task(dataset=[sample], solver=guided_and_general()), model=model, display="log"
+        Task(dataset=[sample], solver=guided_and_general()), model=model, **QUIET
     )
     assert log.status == "success", log.error
     [(guided, _), (general, _)] = model.calls  # type: ignore[attr-defined]

@@ -30,7 +30,7 @@ from liveqa_inspect.judging.prompts import (
 )
 from liveqa_inspect.metrics.keys import KAPPA
 from liveqa_inspect.providers.server import stop_all
-from tests.helpers import figures
+from tests.helpers import QUIET, figures
 from tests.liveqa_inspect.providers.local import SMOLLM2, SMOLLM2_SHA256, needs_llama_cpp
 
 pytestmark = [pytest.mark.slow, needs_llama_cpp]
@@ -58,7 +58,7 @@ def judge_run(sample_id: list[str], **grader: object) -> EvalLog:
         model=MODEL,
         model_roles={"grader": judge},
         sample_id=sample_id,
-        display="log",
+        **QUIET,
     )
     assert log.status == "success", log.error
     return log
@@ -84,7 +84,7 @@ def test_live_qa_on_the_embedded_model_scores_every_sample_and_names_the_weights
         model_roles={"grader": MODEL},
         sample_id=QUESTIONS,
         max_tokens=SUBJECT_TOKENS,
-        display="log",
+        **QUIET,
     )
     assert log.status == "success", log.error
     assert log.samples is not None and sorted(s.id for s in log.samples) == sorted(QUESTIONS)

@@ -35,6 +35,7 @@ from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, canvas, title
 from liveqa_inspect.report.stats import kappa_difference, mean_difference
 from liveqa_inspect.tasks.common import provenance
 from tests.helpers import (
+    QUIET,
     Humans,
     Script,
     between,
@@ -143,7 +144,7 @@ def test_one_expert_qa_log_by_field(tmp_path: Path, capsys: pytest.CaptureFixtur
         expert_qa(field=["Anthropology", "Geography"]),
         model=scripted_model(lambda *_: "An answer."),
         model_roles={"grader": scripted_model(by_field, "judge")},
-        display="log",
+        **QUIET,
     )
     assert log.status == "success", log.error
     out = report(capsys, log.location, "--out", str(tmp_path))
@@ -471,7 +472,7 @@ def expert_qa_claims() -> Task:
 
 
 def test_a_claims_log_on_its_own_scale(capsys: pytest.CaptureFixture[str]) -> None:
-    [log] = eval(expert_qa_claims(), model=scripted_model(lambda *_: ""), display="log")
+    [log] = eval(expert_qa_claims(), model=scripted_model(lambda *_: ""), **QUIET)
     assert log.status == "success", log.error
     out = report(capsys, log.location)
     assert "expert_qa_claims report" in out and "scale: 1, 2, 3, 4, 5" in out
@@ -543,7 +544,7 @@ def other_task() -> Task:
 
 
 def test_an_unknown_task_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    [log] = eval(other_task(), model=scripted_model(lambda *_: ""), display="log")
+    [log] = eval(other_task(), model=scripted_model(lambda *_: ""), **QUIET)
     line = refused(capsys, log.location)
     assert "task 'other_task'" in line and "live_qa_judge" in line
 
@@ -570,7 +571,7 @@ def someone_elses_live_qa() -> Task:
 def test_a_log_another_package_wrote_is_refused_whatever_its_task_s_name(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    [log] = eval(someone_elses_live_qa(), model=scripted_model(lambda *_: ""), display="log")
+    [log] = eval(someone_elses_live_qa(), model=scripted_model(lambda *_: ""), **QUIET)
     assert log.status == "success" and log.eval.task == "live_qa"
     assert refused(capsys, log.location) == (
         f"error: {log.location} is a log of a task named 'live_qa' that liveqa_inspect did not "
@@ -626,7 +627,7 @@ def test_errored_and_missing_samples_are_counted(
         model_roles={"grader": scripted_model(unreadable_zero, "judge")},
         limit=6,
         fail_on_error=False,
-        display="log",
+        **QUIET,
     )
     assert log.status == "success"
     out = report(capsys, log.location, "--out", str(tmp_path))

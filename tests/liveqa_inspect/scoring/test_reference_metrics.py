@@ -22,7 +22,7 @@ from liveqa_inspect.scoring.text_overlap import (
     reference_scores,
     rouge_l,
 )
-from tests.helpers import output
+from tests.helpers import QUIET, output
 
 
 def test_normalize_text_drops_case_punctuation_articles_and_extra_spaces() -> None:
@@ -132,7 +132,7 @@ def test_scorer_reports_each_metric_mean_through_inspect_eval(tmp_path: Path) ->
     )
     task = Task(dataset=dataset, solver=generate(), scorer=reference_overlap())
     # One sample at a time, so the scripted outputs meet the samples in order.
-    [log] = eval(task, model=model, max_samples=1, log_dir=str(tmp_path), display="log")
+    [log] = eval(task, model=model, max_samples=1, log_dir=str(tmp_path), **QUIET)
 
     assert log.status == "success", log.error
     assert log.results is not None

@@ -93,7 +93,10 @@ def test_every_metric_matches_the_libraries_on_all_581_nist_answers(
     assert_parity(nist_answers)
 
 
-@pytest.mark.parametrize(("length", "seed"), [(2_000, 1), (2_000, 2), (20_000, 3)])
+@pytest.mark.parametrize(
+    ("length", "seed"),
+    [(2_000, 1), (2_000, 2), pytest.param(20_000, 3, marks=pytest.mark.slow)],
+)
 def test_every_metric_matches_the_libraries_on_long_answers(
     nist_answers: list[tuple[str, list[str]]], liveqa_data_dir: Path, length: int, seed: int
 ) -> None:
@@ -195,9 +198,11 @@ def test_many_threads_at_once_give_the_values_of_one(
 ) -> None:
     """Scorers run the metrics in worker threads side by side: the caches and the tokenizer's
     GIL-free matching must not mix one text's work into another's."""
-    text_overlap.rouge_tokens.cache_clear()
-    text_overlap._ngrams.cache_clear()
     answers = nist_answers[::5]
+    one = [reference_scores(*pair) for pair in answers]
+    for cached in vars(text_overlap).values():
+        if hasattr(cached, "cache_clear"):
+            cached.cache_clear()
     with ThreadPoolExecutor(max_workers=8) as pool:
         together = list(pool.map(lambda pair: reference_scores(*pair), answers))
-    assert together == [oracle_scores(*pair) for pair in answers]
+    assert together == one

@@ -8,7 +8,7 @@ from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import expert_qa
 from liveqa_inspect.judging.prompts import EXPERT_QA_JUDGE
-from tests.helpers import scripted_model, verdict
+from tests.helpers import QUIET, scripted_model, verdict
 
 
 def test_expert_qa_scorer_through_eval() -> None:
@@ -21,7 +21,7 @@ def test_expert_qa_scorer_through_eval() -> None:
     grader = scripted_model(judge, "judge")
     model = scripted_model(subject)
     [log] = eval(
-        expert_qa(), model=model, model_roles={"grader": grader}, limit=3, display="log"
+        expert_qa(), model=model, model_roles={"grader": grader}, limit=3, **QUIET
     )
     assert log.status == "success", log.error
     prompt, config = model.calls[0]

@@ -16,6 +16,7 @@ from liveqa_inspect.judging.render import build_judge_prompt
 from liveqa_inspect.metrics.keys import INCORRECT_AUROC, INCORRECT_F1
 from liveqa_inspect.scoring.judged import correctness_fields, support_fields
 from tests.helpers import (
+    QUIET,
     Script,
     figures,
     report,
@@ -65,7 +66,7 @@ def oracle_logs(module_env: None) -> dict[str, EvalLog]:
             expert_qa_claims(aspect=aspect),  # type: ignore[arg-type]
             model=scripted_model(script, "oracle"),
             sample_id=ids,
-            display="log",
+            **QUIET,
         )
         assert logs[aspect].status == "success", logs[aspect].error
         assert len(logs[aspect].samples) == len(set(ids))
@@ -79,7 +80,7 @@ def constant_log(oracle_logs: dict[str, EvalLog]) -> EvalLog:
         expert_qa_claims(),
         model=scripted_model(lambda *_: verdict("5"), "constant"),
         sample_id=[sample.id for sample in oracle_logs["correctness"].samples],
-        display="log",
+        **QUIET,
     )
     return log
 

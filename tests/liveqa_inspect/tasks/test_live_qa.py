@@ -15,13 +15,13 @@ from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
 from liveqa_inspect.judging.settings import DEFAULT_JUDGE, JUDGE_ATTEMPTS, JUDGE_MAX_RETRIES
 from liveqa_inspect.tasks.templates import INSTRUCTION
-from tests.helpers import figures, judge_script, scripted_model, subject_script, verdict
+from tests.helpers import QUIET, figures, judge_script, scripted_model, subject_script, verdict
 
 
 def run(subject: Model, judge: Model | None, limit: int = 4, **args: object) -> EvalLog:
     roles = {"grader": judge} if judge is not None else {}
     [log] = eval(
-        live_qa(**args), model=subject, model_roles=roles, limit=limit, display="log"
+        live_qa(**args), model=subject, model_roles=roles, limit=limit, **QUIET
     )
     return log
 

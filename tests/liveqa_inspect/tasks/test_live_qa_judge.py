@@ -28,6 +28,7 @@ from liveqa_inspect.errors import ArgumentError, DataError
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.metrics.agreement import agreement, agreement_figures, confusion
 from tests.helpers import (
+    QUIET,
     Humans,
     figures,
     judgments_file,
@@ -158,7 +159,7 @@ def test_unreadable_verdicts_are_counted_not_scored() -> None:
 
 def test_the_judge_sees_live_qa_s_prompt_with_our_settings_as_task_defaults() -> None:
     judge = scripted_model(lambda *_: verdict("1"), "judge")
-    [log] = eval(live_qa_judge(), model=judge, limit=1, display="log")
+    [log] = eval(live_qa_judge(), model=judge, limit=1, **QUIET)
     # given_answer() puts the judged answer where a generated one would be: one call, the judge's.
     assert len(judge.calls) == 1
     assert log.samples[0].output.completion == log.samples[0].metadata["answer"]
@@ -180,7 +181,7 @@ def test_inspect_s_generation_flags_reach_the_evaluated_judge() -> None:
     """`--max-tokens 1000 --temperature 0.9 --seed 7` win over the task's judge defaults."""
     judge = scripted_model(lambda *_: verdict("1"), "judge")
     eval(
-        live_qa_judge(), model=judge, limit=1, display="log",
+        live_qa_judge(), model=judge, limit=1, **QUIET,
         max_tokens=1000, temperature=0.9, seed=7,
     )  # fmt: skip
     [(_, config)] = judge.calls
@@ -201,7 +202,7 @@ def test_an_evaluated_reasoning_judge_gets_no_token_cap_or_temperature_of_ours()
     """`--reasoning-effort high` on the evaluated judge: the provider fixes its temperature."""
     judge = scripted_model(lambda *_: verdict("1"), "judge")
     [log] = eval(
-        live_qa_judge(), model=judge, limit=1, display="log", reasoning_effort="high"
+        live_qa_judge(), model=judge, limit=1, **QUIET, reasoning_effort="high"
     )
     [(_, config)] = judge.calls
     assert config.max_tokens is None and config.temperature is None
@@ -215,7 +216,7 @@ def test_a_bound_grader_is_the_judge_measured() -> None:
     grader = scripted_model(lambda *_: verdict("1"), "grader")
     [log] = eval(
         live_qa_judge(), model=evaluated, model_roles={"grader": grader}, limit=2,
-        display="log",
+        **QUIET,
     )  # fmt: skip
     assert evaluated.calls == [] and len(grader.calls) == 2
     assert {s.scores["judge_agreement_scorer"].value for s in log.samples} == {1.0}
