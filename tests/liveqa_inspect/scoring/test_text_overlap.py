@@ -7,27 +7,19 @@ the same floats.
 
 from __future__ import annotations
 
-import asyncio
-import json
 import random
-import subprocess
-import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from inspect_ai.dataset import Sample
-from inspect_ai.model import ModelName
 from inspect_ai.scorer import Target
-from inspect_ai.solver import TaskState
 
 from liveqa_inspect.data.live_qa import live_qa_dataset
 from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.scoring import text_overlap
-from liveqa_inspect.scoring.reference import METRIC_NAMES, reference_overlap
+from liveqa_inspect.scoring.reference import METRIC_NAMES
 from liveqa_inspect.scoring.text_overlap import METRICS, reference_scores
-from tests.helpers import output
 from tests.liveqa_inspect.scoring.helm_reference import ORACLE, long_answer, oracle_scores
 
 TOLERANCE = 1e-12
@@ -144,41 +136,7 @@ def test_rouge_l_matches_on_random_token_sequences_with_many_repeats() -> None:
         assert text_overlap.rouge_l(gold, pred) == ORACLE["rouge_l"](gold, pred), (gold, pred)
 
 
-# Off the event loop -------------------------------------------------------------------------
-
-
-def test_scorer_computes_in_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The metrics run in a worker thread, so the event loop stays free for other samples."""
-    threads: list[int] = []
-
-    def recorded(answer: str, golds: list[str]) -> dict[str, float]:
-        threads.append(threading.get_ident())
-        return reference_scores(answer, golds)
-
-    monkeypatch.setattr(text_overlap, "reference_scores", recorded)
-    score = reference_overlap()
-    state = TaskState(
-        ModelName("mockllm/model"), "q1", 1, "q1", [], output=output("the cat sat on the mat")
-    )
-    result = asyncio.run(score(state, Target(["a dog", "the cat sat on the mat"])))
-
-    assert result is not None and result.value == dict.fromkeys(METRIC_NAMES, 1.0)
-    assert len(threads) == 1 and threads[0] != threading.get_ident()
-
-
-@pytest.mark.slow
-def test_nltk_loads_when_the_scorer_is_built_not_when_it_first_scores() -> None:
-    code = (
-        "import sys, json\n"
-        "from liveqa_inspect.scoring.reference import reference_overlap\n"
-        "before = 'nltk' in sys.modules\n"
-        "reference_overlap()\n"
-        "print(json.dumps([before, 'nltk' in sys.modules, 'rapidfuzz' in sys.modules]))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=120
-    )
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == [False, True, True]
+# Caches and threads -------------------------------------------------------------------------
 
 
 def test_references_of_live_qa_are_each_prepared_once(liveqa_data_dir: Path) -> None:
