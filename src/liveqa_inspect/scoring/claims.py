@@ -6,34 +6,30 @@ floor metric as live_qa_judge's) is the floor a support judge must beat with no 
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from anyio import to_thread
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from liveqa_inspect.metrics.agreement import reference_spearman
+from liveqa_inspect.scoring import worker
 
 
-def passage_overlap(claim: str, passages: list[str], rouge_l: Callable[[str, str], float]) -> float:
+def passage_overlap(claim: str, passages: list[str]) -> float:
     """The best ROUGE-L F of the claim against any one of its passages."""
     if not passages:
         raise ValueError("claim_passage_overlap needs a sample with at least one passage")
+    from liveqa_inspect.scoring.text_overlap import rouge_l  # loaded when the worker starts
+
     return max(rouge_l(passage, claim) for passage in passages)
 
 
 @scorer(metrics=[reference_spearman()])
 def claim_passage_overlap() -> Scorer:
     """Score a support sample by its claim's best ROUGE-L against its passages; no model asked."""
-    # nltk loads here, when the task is built, rather than in the first sample's scoring.
-    from liveqa_inspect.scoring.text_overlap import rouge_l
+    worker.started()
 
     async def score(state: TaskState, target: Target) -> Score:
         claim = state.metadata["claim"]
-        # CPU-bound on long passages: a worker thread keeps it off the event loop.
-        value = await to_thread.run_sync(
-            passage_overlap, claim, state.metadata["passages"], rouge_l
-        )
-        return Score(value={"rouge_l": value}, answer=claim)
+        overlap = await worker.run(passage_overlap, claim, state.metadata["passages"])
+        return Score(value={"rouge_l": overlap}, answer=claim)
 
     return score

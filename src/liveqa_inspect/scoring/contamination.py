@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cache
 
-from anyio import to_thread
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
@@ -37,6 +36,7 @@ from liveqa_inspect.metrics.keys import (
 )
 from liveqa_inspect.probes.ask import Replies
 from liveqa_inspect.probes.instructions import GENERAL, GUIDED
+from liveqa_inspect.scoring import worker
 
 _WORD = re.compile(r"[^\W_]+")
 _REFUSAL = re.compile(
@@ -85,8 +85,8 @@ class Overlap:
 
 @cache
 def rouge_l_function() -> Callable[[str, str], float]:
-    """The reference metrics' ROUGE-L, loaded when the task is built (it loads nltk), not when
-    the package is imported nor inside the first sample's scoring."""
+    """The reference metrics' ROUGE-L. It loads nltk: the scorer computes `overlap` in the
+    worker process (scoring/worker.py), which imported it when the task was built."""
     from liveqa_inspect.scoring.text_overlap import rouge_l
 
     return rouge_l
@@ -115,13 +115,12 @@ def described(name: str, found: Overlap) -> str:
 @scorer(metrics=[completion_figures()])
 def completion_overlap() -> Scorer:
     """Each instruction's overlap with the remainder, and guided minus general."""
-    rouge_l_function()
+    worker.started()
 
     async def score(state: TaskState, target: Target) -> Score:
         replies = state.store_as(Replies)
-        # CPU-bound on long texts: a worker thread keeps it off the event loop.
         found = {
-            name: await to_thread.run_sync(
+            name: await worker.run(
                 overlap, target.text, replies.completions[name], replies.stop_reasons[name]
             )
             for name in (GUIDED, GENERAL)

@@ -32,46 +32,37 @@ the same. BLEU on multi-sentence answers can therefore differ slightly from HELM
 An empty answer scores 0 on every metric, as in HELM (its exact-match functions return 0 for an
 empty prediction and the overlap metrics have nothing to overlap).
 
-The values are computed by ``scoring/text_overlap.py``: the same floats as rouge-score and nltk
-give, at a tenth of the time or less.
+The values are computed by ``scoring/text_overlap.py``, the same floats as rouge-score and nltk
+give at a tenth of the time or less, in the worker process of ``scoring/worker.py``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from anyio import to_thread
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from liveqa_inspect.metrics.agreement import reference_spearman
+from liveqa_inspect.scoring import worker
 
 METRIC_NAMES = ("exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4")
 """HELM's names for the metrics, in the order the scorer reports them: the keys of
 text_overlap.METRICS, spelled out here because that module loads nltk (a test keeps them equal)."""
 
-ReferenceScores = Callable[[str, Sequence[str]], dict[str, float]]
 
-
-def _reference_scores() -> ReferenceScores:
-    """Called when a task is built: loads nltk then, not during the first sample's scoring.
-
-    Importing the package must not load it (every `inspect` command imports the package).
-    """
+def _in_worker(answer: str, references: Sequence[str]) -> dict[str, float]:
+    """text_overlap's scores, called in the worker process, which imported it when it started."""
     from liveqa_inspect.scoring.text_overlap import reference_scores
 
-    return reference_scores
+    return reference_scores(answer, references)
 
 
-async def _reference_score(
-    reference_scores: ReferenceScores, state: TaskState, target: Target
-) -> Score:
+async def _reference_score(state: TaskState, target: Target) -> Score:
     # target.target keeps the references apart; Target.text would join them into one.
     completion = state.output.completion
     references = list(target.target)
-    # CPU-bound (milliseconds for a long answer): on the event loop it would hold up every other
-    # sample's model calls, so it runs in a worker thread.
-    values = await to_thread.run_sync(reference_scores, completion, references)
+    values = await worker.run(_in_worker, completion, references)
     figures = ", ".join(f"{name} {value:.3g}" for name, value in values.items())
     return Score(
         value=values,
@@ -86,10 +77,10 @@ async def _reference_score(
 @scorer(metrics={name: [mean(), stderr()] for name in METRIC_NAMES})
 def reference_overlap() -> Scorer:
     """HELM's reference-overlap metrics of the completion against every reference answer."""
-    reference_scores = _reference_scores()
+    worker.started()
 
     async def score(state: TaskState, target: Target) -> Score:
-        return await _reference_score(reference_scores, state, target)
+        return await _reference_score(state, target)
 
     return score
 
@@ -97,9 +88,9 @@ def reference_overlap() -> Scorer:
 @scorer(metrics=[reference_spearman()])
 def reference_floor() -> Scorer:
     """The same metrics on human-judged answers, reported as their rho with the human grades."""
-    reference_scores = _reference_scores()
+    worker.started()
 
     async def score(state: TaskState, target: Target) -> Score:
-        return await _reference_score(reference_scores, state, target)
+        return await _reference_score(state, target)
 
     return score

@@ -17,7 +17,7 @@ from inspect_ai.log import list_eval_logs
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, cache_dir, cached_path
 from tests.helpers import inspect_cli
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("errors cli")]  # one server a module
+pytestmark = pytest.mark.slow
 
 MAX_LINES = 15
 """A message and its blank lines; today's tracebacks ran to 220-275 lines."""

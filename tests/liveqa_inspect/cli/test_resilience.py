@@ -29,7 +29,7 @@ from liveqa_inspect.tasks.templates import INSTRUCTION
 from tests.helpers import inspect_cli, liveqa_data
 from tests.openai_server import Faults, OpenAIServer, RequestRecord, Responder
 
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("resilience")]  # one server a module
+pytestmark = pytest.mark.slow
 
 SUBJECT = "gpt-4o-mini-2024-07-18"
 JUDGE = "gpt-4o-2024-05-13"

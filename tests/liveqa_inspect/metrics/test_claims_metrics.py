@@ -21,7 +21,6 @@ from liveqa_inspect.metrics.keys import (
     INCORRECT_RECALL,
 )
 from liveqa_inspect.scoring.claims import claim_passage_overlap, passage_overlap
-from liveqa_inspect.scoring.text_overlap import rouge_l
 from tests.helpers import QUIET, human_metadata
 
 HUMAN = [5.0, 4.0, 3.0, 2.0, 1.0, 5.0, 2.0, 4.0, 1.0, 3.0]
@@ -113,11 +112,12 @@ def test_rouge_l_spearman_hand_checked() -> None:
 def test_passage_overlap_is_the_best_passage() -> None:
     claim = "the cat on the mat"
     # Against "the cat sat on the mat": LCS 5 of 5 and 6 tokens, F = 10/11; the other shares none.
-    passages = ["dogs bark loudly", "the cat sat on the mat"]
-    assert passage_overlap(claim, passages, rouge_l) == pytest.approx(10 / 11)
-    assert passage_overlap(claim, ["dogs bark loudly"], rouge_l) == 0.0
+    assert passage_overlap(claim, ["dogs bark loudly", "the cat sat on the mat"]) == pytest.approx(
+        10 / 11
+    )
+    assert passage_overlap(claim, ["dogs bark loudly"]) == 0.0
     with pytest.raises(ValueError, match="at least one passage"):
-        passage_overlap(claim, [], rouge_l)
+        passage_overlap(claim, [])
 
 
 def test_claim_passage_overlap_scorer_through_eval(tmp_path: Path) -> None:

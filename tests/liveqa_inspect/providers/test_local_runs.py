@@ -31,14 +31,9 @@ from liveqa_inspect.judging.prompts import (
 from liveqa_inspect.metrics.keys import KAPPA
 from liveqa_inspect.providers.server import stop_all
 from tests.helpers import QUIET, figures
-from tests.liveqa_inspect.providers.local import (
-    SMOLLM2,
-    SMOLLM2_SHA256,
-    needs_llama_cpp,
-    on_the_llama_worker,
-)
+from tests.liveqa_inspect.providers.local import SMOLLM2, SMOLLM2_SHA256, needs_llama_cpp
 
-pytestmark = [pytest.mark.slow, needs_llama_cpp, on_the_llama_worker]
+pytestmark = [pytest.mark.slow, needs_llama_cpp]
 
 MODEL = "gguf/smollm2"
 QUESTIONS = ["TQ33", "TQ71", "TQ35"]

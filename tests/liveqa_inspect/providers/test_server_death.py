@@ -20,9 +20,9 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
 from tests.helpers import inspect_cli
-from tests.liveqa_inspect.providers.local import SMOLLM2, needs_llama_cpp, on_the_llama_worker
+from tests.liveqa_inspect.providers.local import SMOLLM2, needs_llama_cpp
 
-pytestmark = [pytest.mark.slow, needs_llama_cpp, on_the_llama_worker]
+pytestmark = [pytest.mark.slow, needs_llama_cpp]
 
 QUESTIONS = "TQ33,TQ71"
 RUN = (

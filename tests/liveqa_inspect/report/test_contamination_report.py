@@ -29,8 +29,6 @@ from tests.helpers import (
     written,
 )
 
-pytestmark = pytest.mark.xdist_group("contamination report runs")  # its module fixture runs once
-
 SCORER = "completion_overlap"
 GUESS = "and what should I do about it now?"
 

@@ -7,27 +7,19 @@ the same floats.
 
 from __future__ import annotations
 
-import asyncio
-import json
 import random
-import subprocess
-import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from inspect_ai.dataset import Sample
-from inspect_ai.model import ModelName
 from inspect_ai.scorer import Target
-from inspect_ai.solver import TaskState
 
 from liveqa_inspect.data.live_qa import live_qa_dataset
 from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.scoring import text_overlap
-from liveqa_inspect.scoring.reference import METRIC_NAMES, reference_overlap
+from liveqa_inspect.scoring.reference import METRIC_NAMES
 from liveqa_inspect.scoring.text_overlap import METRICS, reference_scores
-from tests.helpers import output
 from tests.liveqa_inspect.scoring.helm_reference import ORACLE, long_answer, oracle_scores
 
 TOLERANCE = 1e-12
@@ -130,6 +122,9 @@ def test_every_metric_matches_the_libraries_on_long_answers(
         ("a b a b a b a", "b a b a b a b"),  # repeats: clipping and several LCS paths
         ("the cat sat on the mat.", "the cat sat on the mat. It hurts. See a doctor."),
         ("1st 2nd 3rd 10mg 2017", "2017 10 mg 1st 3rd"),
+        # nltk's contractions, split when one occurs (long s matches s when case is ignored).
+        ("You CANNOT stop; gimme more'n that, 'tis", "we cannot, gonna wanna go 'twas d'ye"),
+        ("lemme see 'tiſ gotta", "Lemme see 'tis GOTTA wanna\tgo"),
     ],
 )
 def test_every_metric_matches_the_libraries_on_edge_cases(gold: str, pred: str) -> None:
@@ -147,41 +142,7 @@ def test_rouge_l_matches_on_random_token_sequences_with_many_repeats() -> None:
         assert text_overlap.rouge_l(gold, pred) == ORACLE["rouge_l"](gold, pred), (gold, pred)
 
 
-# Off the event loop -------------------------------------------------------------------------
-
-
-def test_scorer_computes_in_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The metrics run in a worker thread, so the event loop stays free for other samples."""
-    threads: list[int] = []
-
-    def recorded(answer: str, golds: list[str]) -> dict[str, float]:
-        threads.append(threading.get_ident())
-        return reference_scores(answer, golds)
-
-    monkeypatch.setattr(text_overlap, "reference_scores", recorded)
-    score = reference_overlap()
-    state = TaskState(
-        ModelName("mockllm/model"), "q1", 1, "q1", [], output=output("the cat sat on the mat")
-    )
-    result = asyncio.run(score(state, Target(["a dog", "the cat sat on the mat"])))
-
-    assert result is not None and result.value == dict.fromkeys(METRIC_NAMES, 1.0)
-    assert len(threads) == 1 and threads[0] != threading.get_ident()
-
-
-@pytest.mark.slow
-def test_nltk_loads_when_the_scorer_is_built_not_when_it_first_scores() -> None:
-    code = (
-        "import sys, json\n"
-        "from liveqa_inspect.scoring.reference import reference_overlap\n"
-        "before = 'nltk' in sys.modules\n"
-        "reference_overlap()\n"
-        "print(json.dumps([before, 'nltk' in sys.modules, 'rapidfuzz' in sys.modules]))\n"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=120
-    )
-    assert json.loads(result.stdout.strip().splitlines()[-1]) == [False, True, True]
+# Caches and threads -------------------------------------------------------------------------
 
 
 def test_references_of_live_qa_are_each_prepared_once(liveqa_data_dir: Path) -> None:
@@ -196,8 +157,8 @@ def test_references_of_live_qa_are_each_prepared_once(liveqa_data_dir: Path) -> 
 def test_many_threads_at_once_give_the_values_of_one(
     nist_answers: list[tuple[str, list[str]]],
 ) -> None:
-    """Scorers run the metrics in worker threads side by side: the caches and the tokenizer's
-    GIL-free matching must not mix one text's work into another's."""
+    """Called from several threads at once, as any caller may, the caches mix no text's work
+    into another's."""
     answers = nist_answers[::5]
     one = [reference_scores(*pair) for pair in answers]
     for cached in vars(text_overlap).values():

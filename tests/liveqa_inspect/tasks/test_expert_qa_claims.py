@@ -27,8 +27,6 @@ from tests.helpers import (
     written,
 )
 
-pytestmark = pytest.mark.xdist_group("expert_qa_claims runs")  # its module fixture runs once
-
 ASPECTS = {
     "correctness": (CLAIM_CORRECTNESS_JUDGE, correctness_fields, "claim_correctness_scorer"),
     "support": (CLAIM_SUPPORT_JUDGE, support_fields, "claim_support_scorer"),

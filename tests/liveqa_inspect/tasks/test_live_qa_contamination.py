@@ -25,8 +25,6 @@ from liveqa_inspect.probes.instructions import GENERAL, GUIDED, INSTRUCTIONS
 from liveqa_inspect.scoring.contamination import VERBATIM_WORDS
 from tests.helpers import Script, figures, probe, remainders, run_contamination
 
-pytestmark = pytest.mark.xdist_group("contamination runs")  # its module fixture runs once
-
 SCORER = "completion_overlap"
 GUESS = "and I would like to know what the doctor thinks about it."
 """A plausible continuation of any question, known without having seen the test set."""

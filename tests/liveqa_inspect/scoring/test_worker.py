@@ -1,0 +1,62 @@
+"""The overlap metrics run in a worker process that has them loaded before the first sample."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from liveqa_inspect.scoring import worker
+
+
+def loaded(modules: list[str]) -> list[bool]:
+    """Run in the worker: which of `modules` it has imported."""
+    return [name in sys.modules for name in modules]
+
+
+def test_the_worker_is_another_process_with_the_metrics_already_imported() -> None:
+    pool = worker.started()
+    assert pool is worker.started()  # one worker for every scorer of a process
+    # The worker's first task after start: its initializer has already imported them.
+    assert pool.submit(loaded, [worker.PRELOADED, "nltk", "rapidfuzz"]).result() == [True] * 3
+    assert pool.submit(os.getpid).result() != os.getpid()
+
+
+def test_run_awaits_the_workers_result() -> None:
+    async def both() -> list[int]:
+        return list(await asyncio.gather(worker.run(os.getpid), worker.run(abs, -3)))
+
+    pid, three = asyncio.run(both())
+    assert pid != os.getpid() and three == 3
+
+
+@pytest.mark.slow
+def test_scoring_leaves_nltk_out_of_inspects_process() -> None:
+    """A fresh interpreter builds the scorer and scores an answer: the values come back, and
+    neither nltk nor the metrics module was imported there."""
+    code = """
+import asyncio, json, sys
+from inspect_ai.model import ModelName, ModelOutput
+from inspect_ai.scorer import Target
+from inspect_ai.solver import TaskState
+from liveqa_inspect.scoring.reference import reference_overlap
+
+score = reference_overlap()
+output = ModelOutput.from_content("mockllm/model", "the cat sat on the mat")
+state = TaskState(ModelName("mockllm/model"), "q1", 1, "q1", [], output=output)
+result = asyncio.run(score(state, Target(["a dog", "the cat sat on the mat"])))
+here = [name in sys.modules for name in ("nltk", "liveqa_inspect.scoring.text_overlap")]
+print(json.dumps([result.value, here]))
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=120
+    )
+    values, here = json.loads(result.stdout.strip().splitlines()[-1])
+    assert values == dict.fromkeys(
+        ["exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4"], 1.0
+    )
+    assert here == [False, False]
