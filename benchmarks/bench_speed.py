@@ -50,7 +50,7 @@ from liveqa_inspect.scoring import text_overlap
 from liveqa_inspect.scoring.text_overlap import reference_scores
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_throughput import JUDGE, REPO, SUBJECT  # noqa: E402
+from bench_throughput import JUDGE, REPO, SUBJECT, eval_env  # noqa: E402
 from peer_task import data_path  # noqa: E402
 
 sys.path.insert(0, str(REPO))  # for tests.*
@@ -204,15 +204,7 @@ def timed_eval(
         tempfile.TemporaryDirectory() as tmp,
         OpenAIServer(respond, faults=Faults(latency=latency), backlog=256, lifetime=3600) as server,
     ):
-        env = {
-            **os.environ,
-            **server.env(),
-            "INSPECT_LOG_DIR": f"{tmp}/logs",
-            "INSPECT_CACHE_DIR": f"{tmp}/cache",
-            "LIVEQA_INSPECT_CACHE_DIR": f"{tmp}/liveqa-cache",
-        }
-        if data_path() is not None:
-            env["LIVEQA_DATA"] = str(data_path())
+        env = eval_env(server.env(), tmp)
         if source is not None:
             env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(source), env.get("PYTHONPATH")]))
         command = [sys.executable, "-c", INSPECT, "eval", task, *args, "--display", "none"]

@@ -73,6 +73,20 @@ class Row:
     status: str
 
 
+def eval_env(server: dict[str, str], tmp: str) -> dict[str, str]:
+    """An `inspect eval` subprocess's environment: the server's, and logs and caches in `tmp`."""
+    env = {
+        **os.environ,
+        **server,
+        "INSPECT_LOG_DIR": f"{tmp}/logs",
+        "INSPECT_CACHE_DIR": f"{tmp}/cache",
+        "LIVEQA_INSPECT_CACHE_DIR": f"{tmp}/liveqa-cache",
+    }
+    if data_path() is not None:
+        env["LIVEQA_DATA"] = str(data_path())
+    return env
+
+
 def run_once(task_name: str, connections: int, latency: float, limit: int | None) -> Row:
     """One `inspect eval` against a fresh server (fresh cache, so every judge call is real)."""
     from inspect_ai.log import list_eval_logs, read_eval_log
@@ -83,15 +97,7 @@ def run_once(task_name: str, connections: int, latency: float, limit: int | None
         tempfile.TemporaryDirectory() as tmp,
         OpenAIServer(respond, faults=Faults(latency=latency), backlog=256, lifetime=3600) as server,
     ):
-        env = {
-            **os.environ,
-            **server.env(),
-            "INSPECT_LOG_DIR": f"{tmp}/logs",
-            "INSPECT_CACHE_DIR": f"{tmp}/cache",
-            "LIVEQA_INSPECT_CACHE_DIR": f"{tmp}/liveqa-cache",
-        }
-        if data_path() is not None:
-            env["LIVEQA_DATA"] = str(data_path())
+        env = eval_env(server.env(), tmp)
         command = [
             sys.executable, "-m", "inspect_ai", "eval", TASKS[task_name],
             "--model", f"openai/{SUBJECT}", "--model-role", f"grader=openai/{JUDGE}",

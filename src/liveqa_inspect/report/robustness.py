@@ -15,19 +15,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from liveqa_inspect.judging.perturbations import ORIGINAL, Expect, expected
+from liveqa_inspect.metrics import keys
 from liveqa_inspect.metrics.bootstrap import percentile_interval, resample_rows
-from liveqa_inspect.metrics.keys import (
-    LOWERED,
-    PAIRS,
-    ROBUSTNESS,
-    SENSITIVITY,
-    SHIFT,
-    UNCHANGED,
-    UNREADABLE,
-    ci_keys,
-    juror_figures,
-    pair_key,
-)
+from liveqa_inspect.metrics.keys import PAIRS, SHIFT, UNREADABLE, ci_keys, juror_figures, pair_key
 from liveqa_inspect.metrics.robustness import (
     SUMMARIES,
     Moved,
@@ -70,15 +60,15 @@ def perturbations(log: LoadedLog) -> list[str]:
 def share(name: str) -> str:
     """A perturbation's share as expected: unchanged if it should hold, lowered if it should
     lower."""
-    return UNCHANGED if expected(name) == "hold" else LOWERED
+    return keys.UNCHANGED if expected(name) == "hold" else keys.LOWERED
 
 
 def rows_of(log: LoadedLog) -> list[tuple[str, str]]:
     """(key, row label) of every figure a side-by-side table shows: the summaries, then each
     perturbation's share as expected."""
     return [
-        (ROBUSTNESS, "robustness (unchanged where it should hold)"),
-        (SENSITIVITY, "sensitivity (lowered where it should lower)"),
+        (keys.ROBUSTNESS, "robustness (unchanged where it should hold)"),
+        (keys.SENSITIVITY, "sensitivity (lowered where it should lower)"),
         *((pair_key(name, share(name)), f"{name} ({share(name)})") for name in perturbations(log)),
     ]
 

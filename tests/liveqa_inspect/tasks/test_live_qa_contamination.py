@@ -12,14 +12,8 @@ from inspect_ai.event import ModelEvent, SpanBeginEvent
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
-from liveqa_inspect.metrics.keys import (
-    DIFFERENCE,
-    DIFFERENCE_P,
-    ci_keys,
-    overlap_key,
-    refused_key,
-    verbatim_key,
-)
+from liveqa_inspect.metrics import keys
+from liveqa_inspect.metrics.keys import DIFFERENCE, DIFFERENCE_P, ci_keys, overlap_key, verbatim_key
 from liveqa_inspect.probes.ask import Replies
 from liveqa_inspect.probes.instructions import GENERAL, GUIDED, INSTRUCTIONS
 from liveqa_inspect.scoring.contamination import VERBATIM_WORDS
@@ -67,7 +61,7 @@ def test_a_model_reproducing_under_the_guided_instruction_only(rest: dict[str, s
     assert m[DIFFERENCE_P] < 0.01
     assert m[DIFFERENCE_P] == pytest.approx(1 / 10_001)
     assert (m[verbatim_key(GUIDED)], m[verbatim_key(GENERAL)]) == (1.0, 0.0)
-    assert (m[refused_key(GUIDED)], m[refused_key(GENERAL)]) == (0, 0)
+    assert (m[keys.refused_key(GUIDED)], m[keys.refused_key(GENERAL)]) == (0, 0)
     assert log.eval.headline_metric is not None
     assert (log.eval.headline_metric.scorer, log.eval.headline_metric.metric) == (
         SCORER,
@@ -108,7 +102,7 @@ def test_refusals_and_empty_replies_score_0_and_are_counted(rest: dict[str, str]
 
     log = run_contamination(script, limit=6)
     m = figures(log, SCORER)
-    assert (m[refused_key(GUIDED)], m[refused_key(GENERAL)]) == (6, 1)
+    assert (m[keys.refused_key(GUIDED)], m[keys.refused_key(GENERAL)]) == (6, 1)
     assert m[overlap_key(GUIDED)] == 0.0
     assert m[overlap_key(GENERAL)] == pytest.approx(5 / 6)
     assert m[DIFFERENCE] == pytest.approx(-5 / 6)
