@@ -1,39 +1,12 @@
-"""HELM's reference-overlap metrics for open-ended generation, as an Inspect scorer.
+"""HELM's reference-overlap metrics for open-ended generation, as Inspect scorers.
 
-These let a LiveQA run be compared with HELM's numbers for the same task, next to the judge
-score. Every definition follows crfm-helm's
-``src/helm/benchmark/metrics/evaluate_reference_metrics.py`` (the functions ``normalize_text``,
-``exact_match``, ``quasi_exact_match``, ``f1_score``, ``rouge_score``/``get_rouge_function``,
-``bleu_1`` and ``bleu_4``), and ``compute_reference_metrics`` in the same file, which takes each
-metric as the max over the gold references of ``score(gold, pred)`` with ``pred`` the stripped
-completion. The metric names are the keys of its ``metric_fn_mapping``.
-
-- ``exact_match``: 1 iff ``gold.strip() == pred.strip()``; case and punctuation count.
-- ``quasi_exact_match``: 1 iff both are equal after ``normalize_text`` (QuAC's normalizer:
-  lowercase, drop ASCII punctuation, drop the articles a/an/the, collapse whitespace).
-- ``f1_score``: nltk's ``f_measure`` over the *sets* of normalized words. Unusual: unlike
-  SQuAD's token F1, repeated words count once (``"cat cat"`` vs ``"cat"`` scores 1.0).
-- ``rouge_l``: ``rouge_score`` ``RougeScorer(["rougeL"], use_stemmer=True)`` F-measure
-  (its own tokenizer: lowercase, alphanumeric runs, Porter stems); sentence-level LCS, not
-  the summary-level ``rougeLsum``.
-- ``bleu_1`` / ``bleu_4``: nltk ``sentence_bleu`` with weights ``(1, 0, 0, 0)`` and
-  ``(0, 0, 0, 1)``, with no smoothing (nltk's default ``method0``). Unusual: ``bleu_4`` is the
-  4-gram precision alone (times the brevity penalty), not the geometric mean of 1- to 4-gram
-  precisions usually called BLEU-4; with no 4-gram in common nltk returns a value of about
-  1e-308 rather than exactly 0, as HELM does. Both are case-sensitive, on unnormalized text.
-
-One difference from HELM, forced by running offline: HELM tokenizes for BLEU with nltk's
-``word_tokenize``, which first splits sentences with the Punkt model, a data file nltk downloads
-at run time. Here the same Treebank word tokenizer runs on the whole text
-(``word_tokenize(text, preserve_line=True)``, no download), so a period that ends a sentence
-*inside* the text stays on its word (``"sat."``) where HELM splits it off; tokens are otherwise
-the same. BLEU on multi-sentence answers can therefore differ slightly from HELM's.
-
-An empty answer scores 0 on every metric, as in HELM (its exact-match functions return 0 for an
-empty prediction and the overlap metrics have nothing to overlap).
-
-The values are computed by ``scoring/text_overlap.py``, the same floats as rouge-score and nltk
-give at a tenth of the time or less, in the worker process of ``scoring/worker.py``.
+Why: they let a LiveQA run be set beside HELM's numbers for the same task, and on human-judged
+answers they are the no-model floor a judge must beat. They follow crfm-helm's
+`evaluate_reference_metrics.py` under HELM's names (its `metric_fn_mapping`), each the best over a
+question's references of `score(gold, pred)` with `pred` the stripped completion; what each
+metric is, where HELM is unusual and the one tokenizer difference (no Punkt download) are in
+docs/scoring.md. The values come from `scoring/text_overlap.py` (rouge-score's and nltk's floats,
+faster) in the worker process of `scoring/worker.py`.
 """
 
 from __future__ import annotations
