@@ -46,7 +46,7 @@ def expert_qa_claims(
         CLAIM_CORRECTNESS_JUDGE if correctness else CLAIM_SUPPORT_JUDGE,
         [EXPERT_QA_FILES[(split, subset)]],
         measures_judge=True,
-        other_scorers=[] if correctness else [claim_passage_overlap()],
         dataset=expert_qa_claims_dataset(aspect, split, subset, field, data),
+        other_scorers=[] if correctness else [claim_passage_overlap()],
         solver=given_answer("claim"),
     )

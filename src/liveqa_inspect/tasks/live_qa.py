@@ -44,8 +44,8 @@ def live_qa(
         LIVEQA_JUDGE,
         [LIVEQA_QUESTIONS],
         measures_judge=False,
-        other_scorers=[reference_overlap()] if reference_metrics else [],
         dataset=live_qa_dataset(question, Path(data) if data else None),
+        other_scorers=[reference_overlap()] if reference_metrics else [],
         solver=[prompt_template(SOLVER_TEMPLATE), generate()],
         config=SUBJECT_CONFIG,
     )

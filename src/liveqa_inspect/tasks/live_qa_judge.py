@@ -42,8 +42,8 @@ def live_qa_judge(
         LIVEQA_JUDGE,
         [LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS],
         measures_judge=True,
-        other_scorers=[reference_floor()],
         dataset=live_qa_judge_dataset(question, data, judgments, include_junk),
+        other_scorers=[reference_floor()],
         solver=given_answer(),
         # No task config: the judge's defaults fill only what the user left unset (Inspect's
         # --temperature, --max-tokens, --seed, --reasoning-effort, or the role's own config), and

@@ -60,3 +60,25 @@ print(json.dumps([result.value, here]))
         ["exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4"], 1.0
     )
     assert here == [False, False]
+
+
+@pytest.mark.parametrize(
+    ("task", "bad"),
+    [
+        ("live_qa", {"question": "bogus"}),
+        ("live_qa_judge", {"question": "bogus"}),
+        ("expert_qa_claims", {"aspect": "support", "field": "Alchemy"}),
+    ],
+)
+def test_a_refused_input_starts_no_worker(
+    task: str, bad: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The data are read before the scorers are made: a run stopped by a bad argument does not
+    start a process (and import nltk in it) for nothing."""
+    import liveqa_inspect
+
+    starts: list[None] = []
+    monkeypatch.setattr(worker, "started", lambda: starts.append(None))
+    with pytest.raises(ValueError):
+        getattr(liveqa_inspect, task)(**bad)
+    assert starts == []
