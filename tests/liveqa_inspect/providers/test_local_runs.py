@@ -5,7 +5,9 @@ What they check does not depend on what SmolLM2 says (its verdicts mean nothing)
 is scored, the log names the weights and the grammar sent, the agreement figures are numbers,
 and a cached verdict is replayed by a later run with a new server. One server serves the whole
 module (subject and judge share it), and the samples are the ones with the shortest judge
-prompts, since reading the prompt is most of a local judge's time on 2 cores.
+prompts, since reading the prompt is most of a local judge's time on 2 cores. The ten-answer
+run asks for a short reasoning with a grammar of its own (a user's grammar is sent as given):
+what it checks is the figures, and the default grammar is checked on the other runs.
 """
 
 from __future__ import annotations
@@ -43,6 +45,9 @@ JUDGED = [f"TQ33-L{n}" for n in range(221, 226)] + [f"TQ71-L{n}" for n in (456, 
 0.3, 0.7 and 0 among them, and answers to one question in a row, whose shared prompt start the
 server reads once."""
 SUBJECT_TOKENS = 48
+SHORT = gbnf(LIVEQA_SCALE).replace("{1,600}", "{1,60}")
+"""The default grammar with a tenth of the reasoning: at ~50 tokens/s the reasoning is most of a
+verdict's time."""
 WEIGHTS = {"model_file": SMOLLM2, "model_sha256": SMOLLM2_SHA256}
 RECORDED_URL = f"local-gguf:{SMOLLM2}#sha256={SMOLLM2_SHA256}"
 
@@ -52,7 +57,10 @@ def model_events(sample: EvalSample, role: str | None) -> list:
 
 
 def judge_run(sample_id: list[str], **grader: object) -> EvalLog:
-    judge = get_model(MODEL, role="grader", config=GenerateConfig(**grader))  # type: ignore[arg-type]
+    # Not memoized: a model Inspect kept from an earlier test would still point at a server
+    # the cache test has stopped.
+    config = GenerateConfig(**grader)  # type: ignore[arg-type]
+    judge = get_model(MODEL, role="grader", config=config, memoize=False)
     [log] = eval(
         live_qa_judge(),
         model=MODEL,
@@ -74,7 +82,7 @@ def judged(module_env: None, judge_cache: Path) -> EvalLog:
     """live_qa_judge on the ten answers, its verdicts cached for the cache test to replay."""
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setenv("INSPECT_CACHE_DIR", str(judge_cache))
-        return judge_run(JUDGED)
+        return judge_run(JUDGED, extra_body={"grammar": SHORT})
 
 
 def test_live_qa_on_the_embedded_model_scores_every_sample_and_names_the_weights() -> None:
@@ -106,7 +114,11 @@ def test_live_qa_judge_with_the_embedded_judge_gives_finite_agreement_figures(
     """Kappa and its interval are numbers; Spearman's rho too, unless the judge gave every answer
     one level, when it is undefined (no ranking to correlate) and reported as such."""
     assert judged.samples is not None and len(judged.samples) == len(JUDGED)
-    levels = {s.scores["judge_agreement_scorer"].value for s in judged.samples}
+    scores = [s.scores["judge_agreement_scorer"] for s in judged.samples]
+    assert {score.metadata["jurors"][0]["config"]["extra_body"]["grammar"] for score in scores} == {
+        SHORT
+    }
+    levels = {score.value for score in scores}
     assert levels <= set(LIVEQA_SCALE.levels)
     found = figures(judged, "judge_agreement_scorer")
     for name in (KAPPA, f"{KAPPA}_ci_low", f"{KAPPA}_ci_high", "exact_agreement", "mae"):
@@ -140,9 +152,8 @@ def test_a_cached_verdict_is_replayed_by_a_new_server_and_another_grammar_asks_a
     """The cache key holds the weights' digest and the grammar, not the server's port."""
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(judge_cache))
     stop_all()
-    again = judge_run(JUDGED)
-    own = gbnf(LIVEQA_SCALE).replace("{1,600}", "{1,300}")
-    other = judge_run(JUDGED[:1], extra_body={"grammar": own})
+    again = judge_run(JUDGED, extra_body={"grammar": SHORT})
+    other = judge_run(JUDGED[:1])
     cached = [
         [e.cache for s in log.samples or [] for e in model_events(s, "grader")]
         for log in (judged, again, other)
@@ -150,4 +161,4 @@ def test_a_cached_verdict_is_replayed_by_a_new_server_and_another_grammar_asks_a
     assert cached == [["write"] * len(JUDGED), ["read"] * len(JUDGED), ["write"]]
     [sample] = other.samples or []
     [juror] = sample.scores["judge_agreement_scorer"].metadata["jurors"]
-    assert juror["config"]["extra_body"] == {"grammar": own}
+    assert juror["config"]["extra_body"] == {"grammar": gbnf(LIVEQA_SCALE)}
