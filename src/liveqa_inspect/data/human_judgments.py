@@ -60,11 +60,9 @@ class Judgment:
     """The LiveQA qid, e.g. "TQ12" (NIST's question number 12)."""
     answer: str
     grade: int
-    """1..4 on NIST's scale, or -2 for a junk answer."""
     junk: bool
-    """grade == -2: NIST flagged the answer as junk rather than grading it."""
+    """NIST flagged the answer as junk (grade -2) rather than grading it."""
     line: int
-    """1-based line in the source file."""
 
     @property
     def level(self) -> float:
@@ -74,14 +72,10 @@ class Judgment:
 
 def _dedupe(judgments: list[Judgment]) -> list[Judgment]:
     """Keep the first of each (question, answer, grade); see the module docstring for why."""
-    seen: set[tuple[str, str, int]] = set()
-    unique = []
+    unique: dict[tuple[str, str, int], Judgment] = {}
     for judgment in judgments:
-        key = (judgment.question_id, judgment.answer, judgment.grade)
-        if key not in seen:
-            seen.add(key)
-            unique.append(judgment)
-    return unique
+        unique.setdefault((judgment.question_id, judgment.answer, judgment.grade), judgment)
+    return list(unique.values())
 
 
 def _require_file(path: Path, what: str) -> None:
@@ -119,11 +113,10 @@ def _parse_nist_line(path: Path, number: int, text: str) -> Judgment:
 
 
 def parse_nist_judgments(path: Path, content: bytes | None = None) -> list[Judgment]:
-    """Every judgment of a NIST qrels file, exact duplicates once; DataError names a bad line.
+    """Every judgment of a NIST qrels file (or its verified `content`), blank lines skipped.
 
-    `content`: the file's verified bytes, read instead of the file (see `sources.Verified`).
-    Blank lines are skipped. The first malformed line stops the parse, because a file that is off
-    in one line is not the file NIST published and its other grades cannot be trusted either.
+    The first malformed line stops the parse, because a file that is off in one line is not the
+    file NIST published and its other grades cannot be trusted either.
     """
     if content is None:
         _require_file(path, "NIST's LiveQA judgments file")
@@ -175,12 +168,9 @@ def _parse_user_record(path: Path, number: int, record: object) -> Judgment:
 def parse_user_judgments(path: Path) -> list[Judgment]:
     """A team's own judgments: one JSON object a line with question_id, answer and grade 1-4.
 
-    Blank lines are skipped and unknown extra fields ignored, so a file can carry its own notes.
-    Exact duplicates (the same question_id, answer and grade) count once, at their first line, as
-    in NIST's file. Whether a question_id names a LiveQA question is left to the caller, which
-    holds the questions. DataError names the file, the line and the field; a file with no
-    judgments is refused rather than scored as an empty run, and an answer over MAX_ANSWER_CHARS
-    or a line over MAX_LINE_BYTES before any judge sees it.
+    Unknown extra fields are ignored, so a file can carry its own notes. Whether a question_id
+    names a LiveQA question is left to the caller, which holds the questions. A file with no
+    judgments is refused rather than scored as an empty run.
     """
     _require_file(path, "a JSONL file of judgments")
     judgments = [

@@ -39,10 +39,7 @@ def _parser() -> etree.XMLParser:
 
 
 def parse_questions(path: Path, content: bytes | None = None) -> list[dict[str, Any]]:
-    """Read every NLM-QUESTION of the file as a plain record, or raise DataError.
-
-    `content`: the file's verified bytes, parsed instead of the file (see `sources.Verified`).
-    """
+    """Every NLM-QUESTION of the file (or of its verified `content`) as a plain record."""
     try:
         source = io.BytesIO(content) if content is not None else str(path)
         tree = etree.parse(source, _parser())
@@ -172,12 +169,6 @@ def record_to_sample(record: dict[str, Any], question: str = "summary") -> Sampl
             ],
         },
     )
-
-
-def load_records(data: str | Path | None = None) -> list[dict[str, Any]]:
-    """The verified XML's questions, from the cache, a download, or a local override."""
-    found = fetch(LIVEQA_QUESTIONS, data)
-    return parse_questions(found.path, found.content)
 
 
 def live_qa_dataset(question: str = "summary", data: str | Path | None = None) -> MemoryDataset:
