@@ -1,13 +1,9 @@
-"""ExpertQA's long-form questions (Malaviya et al., NAACL 2024) as Inspect samples.
+"""ExpertQA's long-form questions (Malaviya et al., NAACL 2024) as Inspect samples (see
+docs/expert_qa.md).
 
-Experts of 32 fields wrote the questions; each question carries one system answer that an expert
-then revised. The revised answer is the reference (the original where the expert left no
-revision). The files are the long-form QA splits of github.com/chaitanyamalaviya/ExpertQA
-(MIT licence), pinned by commit and sha256 like the LiveQA data, so a run never scores other data.
-
-Upstream quirks absorbed here: the random split's files are named `rand_*`, the validation files
-`*_val`; `question_type` is one string holding several types joined by "|"; one answer per file
-set has no `usefulness` label; each validation file has one answer with an empty revision.
+Upstream quirks absorbed here: `question_type` is one string holding several types joined by "|";
+one answer per file set has no `usefulness` label; each validation file has one answer with an
+empty revision.
 """
 
 from __future__ import annotations
@@ -46,29 +42,23 @@ def parse_records(path: Path, content: bytes | None = None) -> list[tuple[int, d
 
 
 def _checked(record: object, path: Path, line: int) -> dict[str, Any]:
+    where = f"{path} line {line}"
     if not isinstance(record, dict):
-        raise DataError(f"{path} line {line}: expected a JSON object.")
-    problem = _shape_problem(record)
-    if problem:
-        raise DataError(f"{path} line {line}: {problem}.")
-    return record
-
-
-def _shape_problem(record: dict[str, Any]) -> str | None:
+        raise DataError(f"{where}: expected a JSON object.")
     if not isinstance(record.get("question"), str):
-        return "'question' is not a string"
+        raise DataError(f"{where}: 'question' is not a string.")
     answers = record.get("answers")
     if not isinstance(answers, dict) or len(answers) != 1:
-        return "'answers' must map exactly one system to its answer"
+        raise DataError(f"{where}: 'answers' must map exactly one system to its answer.")
     if not all(isinstance(answer, dict) for answer in answers.values()):
-        return "the answer is not an object"
+        raise DataError(f"{where}: the answer is not an object.")
     metadata = record.get("metadata")
     if not isinstance(metadata, dict):
-        return "'metadata' is not an object"
+        raise DataError(f"{where}: 'metadata' is not an object.")
     missing = [key for key in _METADATA_KEYS if not isinstance(metadata.get(key), str)]
     if missing:
-        return f"metadata lacks string {', '.join(missing)}"
-    return None
+        raise DataError(f"{where}: metadata lacks string {', '.join(missing)}.")
+    return record
 
 
 def question_types(question_type: str) -> list[str]:
@@ -78,11 +68,7 @@ def question_types(question_type: str) -> list[str]:
 
 def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str) -> Sample | None:
     """One question of a `parse_records` record, or None when it has no question or no answer.
-
-    The target is the expert's revision, whitespace-normalised; the original system answer stands
-    in where the expert left the revision empty (`reference_revised` says which). The input is the
-    bare question: the solver adds the instruction and the field.
-    """
+    The input is the bare question: the solver adds the instruction and the field."""
     [(system, answer)] = record["answers"].items()
     revised = normalise(answer.get("revised_answer_string"))
     reference = revised or normalise(answer.get("answer_string"))
@@ -95,9 +81,7 @@ def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str)
         input=question,
         target=reference,
         metadata={
-            "field": normalise(metadata["field"]),
-            "specific_field": normalise(metadata["specific_field"]),
-            "question_type": normalise(metadata["question_type"]),
+            **{key: normalise(metadata[key]) for key in _METADATA_KEYS},
             "question_types": question_types(metadata["question_type"]),
             "reference_system": system,
             "reference_revised": bool(revised),
@@ -110,10 +94,8 @@ def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str)
 def split_records(
     split: str, subset: str, data: str | Path | None
 ) -> tuple[Path, str, list[tuple[int, dict[str, Any]]]]:
-    """The path read, the dataset's location and the records of one split and subset.
-
-    Shared with the claims loader, so both refuse the same values with the same words.
-    """
+    """The path read, the dataset's location and the records of one split and subset; shared
+    with the claims loader, so both refuse the same values with the same words."""
     if split not in SPLITS:
         raise ArgumentError(f"split must be 'domain' or 'random', got {shown(split)}.")
     if subset not in SUBSETS:

@@ -70,11 +70,8 @@ def _label(claim: dict[str, Any], aspect: str, where: str) -> float | None:
 def record_to_samples(
     record: dict[str, Any], line: int, path: Path, aspect: Aspect, split: str, subset: str
 ) -> list[Sample]:
-    """The judged claims of one `parse_records` record, in upstream order, for one aspect.
-
-    Ids are `<split>_<subset>_<line>_c<k>`, with k the claim's 0-based index in the answer's
-    `claims`, so an id names the claim in the upstream file whatever is filtered out.
-    """
+    """The judged claims of one record for one aspect. In an id `<split>_<subset>_<line>_c<k>`, k
+    is the claim's index in the answer's `claims`: it names the claim whatever is filtered out."""
     [(system, answer)] = record["answers"].items()
     claims = answer.get("claims")
     if not isinstance(answer.get("answer_string"), str) or not isinstance(claims, list):

@@ -7,9 +7,6 @@ lowest level and flagged so a caller can leave them out.
 In both formats an exact duplicate (the same question, answer and grade) is one judgment, counted
 once and kept at its first line: NIST's file repeats 111 of its 692 lines, and counting a repeat
 again would weight that answer twice in every agreement figure.
-
-Both formats are read line by line within MAX_LINE_BYTES, with a UTF-8 byte order mark at the start
-accepted; every problem is a DataError naming the file, the line and, for JSONL, the field.
 """
 
 from __future__ import annotations
@@ -38,8 +35,7 @@ runaway one is refused before it is sent, and paid for, as a prompt.
 
 MAX_LINE_BYTES = 1_000_000
 """The longest line read, in bytes: a longest answer fits with its other fields even when written
-with json.dumps' default \\uXXXX escapes (6 bytes a character). Lines are read no further than
-this, so a file with a 50 MB line is refused holding at most this much of it in memory."""
+with json.dumps' default \\uXXXX escapes (6 bytes a character)."""
 
 # ASCII digits only: `str.isdigit` and `\d` accept characters such as '²' that int() refuses.
 # At most 9 digits, so int() never meets the 5000-digit number Python refuses to convert.
@@ -83,26 +79,25 @@ def _require_file(path: Path, what: str) -> None:
         raise DataError(f"{path} does not exist or is not a file; it must be {what}.")
 
 
-def _nist_error(path: Path, number: int, problem: str) -> DataError:
-    return DataError(f"{path} line {number}: {problem}. {_NIST_FORMAT}")
+def _nist_error(where: str, problem: str) -> DataError:
+    return DataError(f"{where}: {problem}. {_NIST_FORMAT}")
 
 
 def _parse_nist_line(path: Path, number: int, text: str) -> Judgment:
+    where = f"{path} line {number}"
     parts = text.split(" ", 2)
     if len(parts) < 3:
         missing = "grade and answer_text" if len(parts) == 1 else "answer_text"
-        raise _nist_error(path, number, f"missing {missing}")
+        raise _nist_error(where, f"missing {missing}")
     question, grade, answer = parts
     if not _QUESTION_NUMBER.fullmatch(question) or int(question) < 1:
-        raise _nist_error(
-            path, number, f"question number {shown(question)} is not a positive integer"
-        )
+        raise _nist_error(where, f"question number {shown(question)} is not a positive integer")
     if not _NIST_GRADE.fullmatch(grade) or int(grade) not in HUMAN_LEVELS:
-        raise _nist_error(path, number, f"grade {shown(grade)} is not one of 1, 2, 3, 4 or -2")
+        raise _nist_error(where, f"grade {shown(grade)} is not one of 1, 2, 3, 4 or -2")
     if not answer.strip():
-        raise _nist_error(path, number, "answer_text is empty")
+        raise _nist_error(where, "answer_text is empty")
     if len(answer) > MAX_ANSWER_CHARS:
-        raise _nist_error(path, number, f"answer_text {_too_long(answer)}")
+        raise _nist_error(where, f"answer_text {_too_long(answer)}")
     return Judgment(
         question_id=f"TQ{int(question)}",
         answer=answer,
@@ -135,33 +130,32 @@ def _too_long(answer: str) -> str:
     )
 
 
-def _field_error(path: Path, number: int, field: str, problem: str) -> DataError:
-    return DataError(f"{path} line {number}: field '{field}' {problem}.")
+def _field_error(where: str, field: str, problem: str) -> DataError:
+    return DataError(f"{where}: field '{field}' {problem}.")
 
 
 def _parse_user_record(path: Path, number: int, record: object) -> Judgment:
+    where = f"{path} line {number}"
     if not isinstance(record, dict):
         raise DataError(
-            f"{path} line {number}: expected a JSON object with question_id, answer and grade, "
+            f"{where}: expected a JSON object with question_id, answer and grade, "
             f"got {type(record).__name__}."
         )
     for field in ("question_id", "answer", "grade"):
         if field not in record:
-            raise _field_error(path, number, field, "is missing")
+            raise _field_error(where, field, "is missing")
     question_id, answer, grade = record["question_id"], record["answer"], record["grade"]
     if not isinstance(question_id, str) or not _QUESTION_ID.fullmatch(question_id):
         raise _field_error(
-            path, number, "question_id", f"must be a qid such as 'TQ12', got {shown(question_id)}"
+            where, "question_id", f"must be a qid such as 'TQ12', got {shown(question_id)}"
         )
     if not isinstance(answer, str) or not answer.strip():
-        raise _field_error(
-            path, number, "answer", f"must be a non-empty string, got {shown(answer)}"
-        )
+        raise _field_error(where, "answer", f"must be a non-empty string, got {shown(answer)}")
     if len(answer) > MAX_ANSWER_CHARS:
-        raise _field_error(path, number, "answer", _too_long(answer))
+        raise _field_error(where, "answer", _too_long(answer))
     # bool is an int subclass, and 3.0 == 3: both are refused so a grade is never guessed at.
     if isinstance(grade, bool) or not isinstance(grade, int) or grade not in USER_GRADES:
-        raise _field_error(path, number, "grade", f"must be an integer 1-4, got {shown(grade)}")
+        raise _field_error(where, "grade", f"must be an integer 1-4, got {shown(grade)}")
     return Judgment(question_id=question_id, answer=answer, grade=grade, junk=False, line=number)
 
 

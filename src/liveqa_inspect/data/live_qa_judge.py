@@ -49,10 +49,8 @@ def live_qa_judge_dataset(
     judgments: str | Path | None = None,
     include_junk: bool = True,
 ) -> MemoryDataset:
-    """NIST's judged answers (or the user's own), each with the LiveQA question it answers.
-
-    The dataset's `location` names the judgments read: NIST's URL when downloaded, else the file.
-    """
+    """NIST's judged answers (or the user's own), each with the LiveQA question it answers; the
+    dataset's `location` names the judgments read: NIST's URL when downloaded, else the file."""
     check_question(question)
     if data is not None and Path(data).is_file():
         raise ArgumentError(

@@ -1,10 +1,5 @@
-"""Pinned upstream data files: where they come from, and how a run gets a verified copy.
-
-The data are never shipped with the package. Each file is downloaded from a pinned commit, checked
-against its sha256 and cached per user; a local folder (or file) can stand in for the download, as
-tests and CI do, and is checked against the same digest so a run never scores altered data.
-Offline, a run stops at once with a DataError saying which file is missing and where to put it.
-"""
+"""Pinned upstream data files: where they come from, and how a run gets a verified copy (never
+an altered one: docs/data.md, "Source and integrity")."""
 
 from __future__ import annotations
 
