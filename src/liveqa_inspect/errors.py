@@ -28,7 +28,9 @@ class LiveQAError(PrerequisiteError):
     def __init__(self, message: str) -> None:
         super().__init__(f"[bold]ERROR[/bold]: {escape(message)}")
         self.args = (message,)
-        _report_when_display_is_none()
+        # Installed when an error is made, so by then Inspect's CLI has installed its own hook.
+        if not isinstance(sys.excepthook, _ReportingHook):
+            sys.excepthook = _ReportingHook(sys.excepthook)
 
 
 class DataError(LiveQAError, RuntimeError):
@@ -57,12 +59,6 @@ class _ReportingHook:
             print(f"\nERROR: {error}\n", file=sys.stderr, flush=True)
         else:
             self.previous(kind, error, trace)
-
-
-def _report_when_display_is_none() -> None:
-    # Installed when an error is made, so by then Inspect's CLI has installed its own hook.
-    if not isinstance(sys.excepthook, _ReportingHook):
-        sys.excepthook = _ReportingHook(sys.excepthook)
 
 
 _SHOWN = reprlib.Repr()

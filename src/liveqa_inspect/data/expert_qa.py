@@ -1,13 +1,9 @@
-"""ExpertQA's long-form questions (Malaviya et al., NAACL 2024) as Inspect samples.
+"""ExpertQA's long-form questions (Malaviya et al., NAACL 2024) as Inspect samples (see
+docs/expert_qa.md).
 
-Experts of 32 fields wrote the questions; each question carries one system answer that an expert
-then revised. The revised answer is the reference (the original where the expert left no
-revision). The files are the long-form QA splits of github.com/chaitanyamalaviya/ExpertQA
-(MIT licence), pinned by commit and sha256 like the LiveQA data, so a run never scores other data.
-
-Upstream quirks absorbed here: the random split's files are named `rand_*`, the validation files
-`*_val`; `question_type` is one string holding several types joined by "|"; one answer per file
-set has no `usefulness` label; each validation file has one answer with an empty revision.
+Upstream quirks absorbed here: `question_type` is one string holding several types joined by "|";
+one answer per file set has no `usefulness` label; each validation file has one answer with an
+empty revision.
 """
 
 from __future__ import annotations
@@ -19,7 +15,7 @@ from typing import Any, Literal, get_args
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from liveqa_inspect.data.lines import read_jsonl
-from liveqa_inspect.data.sources import EXPERT_QA_FILES, Asset, Verified, fetch, location
+from liveqa_inspect.data.sources import EXPERT_QA_FILES, fetch, location
 from liveqa_inspect.data.text import normalise
 from liveqa_inspect.errors import ArgumentError, DataError, shown
 
@@ -38,42 +34,31 @@ _METADATA_KEYS = ("field", "specific_field", "question_type")
 
 
 def parse_records(path: Path, content: bytes | None = None) -> list[tuple[int, dict[str, Any]]]:
-    """(1-based line, record) for each line, checked for the shape `record_to_sample` relies on.
-
-    `content`: the file's verified bytes, read instead of the file (see `sources.Verified`).
-
-    A line that is not JSON or not an ExpertQA record raises DataError naming the file and line,
-    so a changed upstream format stops the run instead of yielding odd samples.
-    """
+    """(line, record) for each line, checked for the shape `record_to_sample` relies on, so a
+    changed upstream format stops the run instead of yielding odd samples."""
     return [
         (line, _checked(record, path, line)) for line, record in read_jsonl(path, content=content)
     ]
 
 
 def _checked(record: object, path: Path, line: int) -> dict[str, Any]:
+    where = f"{path} line {line}"
     if not isinstance(record, dict):
-        raise DataError(f"{path} line {line}: expected a JSON object.")
-    problem = _shape_problem(record)
-    if problem:
-        raise DataError(f"{path} line {line}: {problem}.")
-    return record
-
-
-def _shape_problem(record: dict[str, Any]) -> str | None:
+        raise DataError(f"{where}: expected a JSON object.")
     if not isinstance(record.get("question"), str):
-        return "'question' is not a string"
+        raise DataError(f"{where}: 'question' is not a string.")
     answers = record.get("answers")
     if not isinstance(answers, dict) or len(answers) != 1:
-        return "'answers' must map exactly one system to its answer"
+        raise DataError(f"{where}: 'answers' must map exactly one system to its answer.")
     if not all(isinstance(answer, dict) for answer in answers.values()):
-        return "the answer is not an object"
+        raise DataError(f"{where}: the answer is not an object.")
     metadata = record.get("metadata")
     if not isinstance(metadata, dict):
-        return "'metadata' is not an object"
+        raise DataError(f"{where}: 'metadata' is not an object.")
     missing = [key for key in _METADATA_KEYS if not isinstance(metadata.get(key), str)]
     if missing:
-        return f"metadata lacks string {', '.join(missing)}"
-    return None
+        raise DataError(f"{where}: metadata lacks string {', '.join(missing)}.")
+    return record
 
 
 def question_types(question_type: str) -> list[str]:
@@ -83,11 +68,7 @@ def question_types(question_type: str) -> list[str]:
 
 def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str) -> Sample | None:
     """One question of a `parse_records` record, or None when it has no question or no answer.
-
-    The target is the expert's revision, whitespace-normalised; the original system answer stands
-    in where the expert left the revision empty (`reference_revised` says which). The input is the
-    bare question: the solver adds the instruction and the field.
-    """
+    The input is the bare question: the solver adds the instruction and the field."""
     [(system, answer)] = record["answers"].items()
     revised = normalise(answer.get("revised_answer_string"))
     reference = revised or normalise(answer.get("answer_string"))
@@ -100,9 +81,7 @@ def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str)
         input=question,
         target=reference,
         metadata={
-            "field": normalise(metadata["field"]),
-            "specific_field": normalise(metadata["specific_field"]),
-            "question_type": normalise(metadata["question_type"]),
+            **{key: normalise(metadata[key]) for key in _METADATA_KEYS},
             "question_types": question_types(metadata["question_type"]),
             "reference_system": system,
             "reference_revised": bool(revised),
@@ -112,17 +91,18 @@ def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str)
     )
 
 
-def split_file(split: str, subset: str, data: str | Path | None) -> tuple[Asset, Verified]:
-    """The pinned file of one split and subset and its verified local copy.
-
-    Shared with the claims loader, so both refuse the same values with the same words.
-    """
+def split_records(
+    split: str, subset: str, data: str | Path | None
+) -> tuple[Path, str, list[tuple[int, dict[str, Any]]]]:
+    """The path read, the dataset's location and the records of one split and subset; shared
+    with the claims loader, so both refuse the same values with the same words."""
     if split not in SPLITS:
         raise ArgumentError(f"split must be 'domain' or 'random', got {shown(split)}.")
     if subset not in SUBSETS:
         raise ArgumentError(f"subset must be 'test' or 'validation', got {shown(subset)}.")
     asset = EXPERT_QA_FILES[(split, subset)]
-    return asset, fetch(asset, data)
+    found = fetch(asset, data)
+    return found.path, location(asset, found.path), parse_records(found.path, found.content)
 
 
 def wanted_values(name: str, values: str | list[str] | None) -> set[str] | None:
@@ -135,8 +115,8 @@ def wanted_values(name: str, values: str | list[str] | None) -> set[str] | None:
     return set(items)
 
 
-def refuse_unknown(name: str, wanted: set[str], present: set[str]) -> None:
-    unknown = wanted - present
+def refuse_unknown(name: str, wanted: set[str] | None, present: set[str]) -> None:
+    unknown = (wanted or set()) - present
     if unknown:
         raise ArgumentError(
             f"unknown {name} {shown(sorted(unknown))}; this file has: {'; '.join(sorted(present))}."
@@ -150,22 +130,12 @@ def expert_qa_dataset(
     question_type: str | list[str] | None = None,
     data: str | Path | None = None,
 ) -> MemoryDataset:
-    """The questions of one split and subset, optionally kept to some fields or question types.
-
-    Args:
-        split: "domain" (questions sampled per field) or "random" (sampled at random).
-        subset: "test" or "validation".
-        field: One or more fields to keep, as the file spells them ("Healthcare / Medicine").
-        question_type: One or more question types to keep; a question with several types is kept
-            when any of them is wanted.
-        data: A folder holding the upstream files (or the file), instead of the download.
+    """The questions of the expert_qa task (its arguments are documented there).
 
     Unknown values raise ArgumentError (a ValueError) listing the allowed ones, so a typo never
     yields an empty or silently unfiltered dataset.
     """
-    asset, found = split_file(split, subset, data)
-    path = found.path
-    records = parse_records(path, found.content)
+    path, where, records = split_records(split, subset, data)
     converted = [record_to_sample(record, line, split, subset) for line, record in records]
     samples = [sample for sample in converted if sample is not None]
     if len(samples) < len(records):
@@ -180,19 +150,16 @@ def expert_qa_dataset(
     wanted_fields = wanted_values("field", field)
     wanted_types = wanted_values("question_type", question_type)
     # Both checks see the whole file, so the values listed do not depend on the other filter.
-    if wanted_fields is not None:
-        refuse_unknown("field", wanted_fields, {_meta(s)["field"] for s in samples})
-    if wanted_types is not None:
-        present = {kind for s in samples for kind in _meta(s)["question_types"]}
-        refuse_unknown("question_type", wanted_types, present)
+    refuse_unknown("field", wanted_fields, {_meta(s)["field"] for s in samples})
+    present_types = {kind for s in samples for kind in _meta(s)["question_types"]}
+    refuse_unknown("question_type", wanted_types, present_types)
     samples = [
         s
         for s in samples
         if (wanted_fields is None or _meta(s)["field"] in wanted_fields)
         and (wanted_types is None or wanted_types & set(_meta(s)["question_types"]))
     ]
-    name = f"expert_qa_{split}_{subset}"
-    return MemoryDataset(samples, name=name, location=location(asset, path))
+    return MemoryDataset(samples, name=f"expert_qa_{split}_{subset}", location=where)
 
 
 def _meta(sample: Sample) -> dict[str, Any]:

@@ -17,12 +17,10 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from liveqa_inspect.data.expert_qa import (
     Split,
     Subset,
-    parse_records,
     refuse_unknown,
-    split_file,
+    split_records,
     wanted_values,
 )
-from liveqa_inspect.data.sources import location
 from liveqa_inspect.data.text import normalise
 from liveqa_inspect.errors import ArgumentError, DataError
 
@@ -51,14 +49,6 @@ def _evidence(item: object, where: str) -> tuple[str, str]:
     return match.group(2), normalise(match.group(3))
 
 
-def _claims(record: dict[str, Any], where: str) -> tuple[str, dict[str, Any], list[Any]]:
-    [(system, answer)] = record["answers"].items()
-    claims = answer.get("claims")
-    if not isinstance(answer.get("answer_string"), str) or not isinstance(claims, list):
-        raise DataError(f"{where}: the answer lacks a string 'answer_string' or a 'claims' list.")
-    return system, answer, claims
-
-
 def _label(claim: dict[str, Any], aspect: str, where: str) -> float | None:
     """The claim's level for `aspect`, None when it is not a sample; DataError when unknown."""
     if aspect not in claim:
@@ -80,12 +70,14 @@ def _label(claim: dict[str, Any], aspect: str, where: str) -> float | None:
 def record_to_samples(
     record: dict[str, Any], line: int, path: Path, aspect: Aspect, split: str, subset: str
 ) -> list[Sample]:
-    """The judged claims of one `parse_records` record, in upstream order, for one aspect.
-
-    Ids are `<split>_<subset>_<line>_c<k>`, with k the claim's 0-based index in the answer's
-    `claims`, so an id names the claim in the upstream file whatever is filtered out.
-    """
-    system, answer, claims = _claims(record, f"{path} line {line}")
+    """The judged claims of one record for one aspect. In an id `<split>_<subset>_<line>_c<k>`, k
+    is the claim's index in the answer's `claims`: it names the claim whatever is filtered out."""
+    [(system, answer)] = record["answers"].items()
+    claims = answer.get("claims")
+    if not isinstance(answer.get("answer_string"), str) or not isinstance(claims, list):
+        raise DataError(
+            f"{path} line {line}: the answer lacks a string 'answer_string' or a 'claims' list."
+        )
     metadata = record["metadata"]
     samples = []
     for index, claim in enumerate(claims):
@@ -143,25 +135,14 @@ def expert_qa_claims_dataset(
     field: str | list[str] | None = None,
     data: str | Path | None = None,
 ) -> MemoryDataset:
-    """The expert-judged claims of one split and subset for one aspect, optionally some fields.
-
-    Args:
-        aspect: "correctness" (every claim with a correctness label) or "support" (claims with
-            evidence passages and a Complete, Partial or Incomplete support label).
-        split: "domain" or "random", as for expert_qa.
-        subset: "test" or "validation".
-        field: One or more fields to keep, as the file spells them ("Healthcare / Medicine");
-            an unknown field raises ValueError listing the file's fields.
-        data: A folder holding the upstream files (or the file), instead of the download.
+    """The claims of the expert_qa_claims task (its arguments are documented there).
 
     Every claim of the file is checked, also those a field filter drops, so a bad label is
     reported whatever the filter.
     """
     if aspect not in ASPECTS:
         raise ArgumentError(f"aspect must be one of {', '.join(ASPECTS)}, got {aspect!r}.")
-    asset, found = split_file(split, subset, data)
-    path = found.path
-    records = parse_records(path, found.content)
+    path, where, records = split_records(split, subset, data)
     samples = [
         sample
         for line, record in records
@@ -174,5 +155,5 @@ def expert_qa_claims_dataset(
         refuse_unknown("field", wanted_fields, present)
         samples = [s for s in samples if (s.metadata or {})["field"] in wanted_fields]
     return MemoryDataset(
-        samples, name=f"expert_qa_claims_{aspect}_{split}_{subset}", location=location(asset, path)
+        samples, name=f"expert_qa_claims_{aspect}_{split}_{subset}", location=where
     )

@@ -7,9 +7,6 @@ lowest level and flagged so a caller can leave them out.
 In both formats an exact duplicate (the same question, answer and grade) is one judgment, counted
 once and kept at its first line: NIST's file repeats 111 of its 692 lines, and counting a repeat
 again would weight that answer twice in every agreement figure.
-
-Both formats are read line by line within MAX_LINE_BYTES, with a UTF-8 byte order mark at the start
-accepted; every problem is a DataError naming the file, the line and, for JSONL, the field.
 """
 
 from __future__ import annotations
@@ -38,8 +35,7 @@ runaway one is refused before it is sent, and paid for, as a prompt.
 
 MAX_LINE_BYTES = 1_000_000
 """The longest line read, in bytes: a longest answer fits with its other fields even when written
-with json.dumps' default \\uXXXX escapes (6 bytes a character). Lines are read no further than
-this, so a file with a 50 MB line is refused holding at most this much of it in memory."""
+with json.dumps' default \\uXXXX escapes (6 bytes a character)."""
 
 # ASCII digits only: `str.isdigit` and `\d` accept characters such as '²' that int() refuses.
 # At most 9 digits, so int() never meets the 5000-digit number Python refuses to convert.
@@ -60,11 +56,9 @@ class Judgment:
     """The LiveQA qid, e.g. "TQ12" (NIST's question number 12)."""
     answer: str
     grade: int
-    """1..4 on NIST's scale, or -2 for a junk answer."""
     junk: bool
-    """grade == -2: NIST flagged the answer as junk rather than grading it."""
+    """NIST flagged the answer as junk (grade -2) rather than grading it."""
     line: int
-    """1-based line in the source file."""
 
     @property
     def level(self) -> float:
@@ -74,14 +68,10 @@ class Judgment:
 
 def _dedupe(judgments: list[Judgment]) -> list[Judgment]:
     """Keep the first of each (question, answer, grade); see the module docstring for why."""
-    seen: set[tuple[str, str, int]] = set()
-    unique = []
+    unique: dict[tuple[str, str, int], Judgment] = {}
     for judgment in judgments:
-        key = (judgment.question_id, judgment.answer, judgment.grade)
-        if key not in seen:
-            seen.add(key)
-            unique.append(judgment)
-    return unique
+        unique.setdefault((judgment.question_id, judgment.answer, judgment.grade), judgment)
+    return list(unique.values())
 
 
 def _require_file(path: Path, what: str) -> None:
@@ -89,26 +79,25 @@ def _require_file(path: Path, what: str) -> None:
         raise DataError(f"{path} does not exist or is not a file; it must be {what}.")
 
 
-def _nist_error(path: Path, number: int, problem: str) -> DataError:
-    return DataError(f"{path} line {number}: {problem}. {_NIST_FORMAT}")
+def _nist_error(where: str, problem: str) -> DataError:
+    return DataError(f"{where}: {problem}. {_NIST_FORMAT}")
 
 
 def _parse_nist_line(path: Path, number: int, text: str) -> Judgment:
+    where = f"{path} line {number}"
     parts = text.split(" ", 2)
     if len(parts) < 3:
         missing = "grade and answer_text" if len(parts) == 1 else "answer_text"
-        raise _nist_error(path, number, f"missing {missing}")
+        raise _nist_error(where, f"missing {missing}")
     question, grade, answer = parts
     if not _QUESTION_NUMBER.fullmatch(question) or int(question) < 1:
-        raise _nist_error(
-            path, number, f"question number {shown(question)} is not a positive integer"
-        )
+        raise _nist_error(where, f"question number {shown(question)} is not a positive integer")
     if not _NIST_GRADE.fullmatch(grade) or int(grade) not in HUMAN_LEVELS:
-        raise _nist_error(path, number, f"grade {shown(grade)} is not one of 1, 2, 3, 4 or -2")
+        raise _nist_error(where, f"grade {shown(grade)} is not one of 1, 2, 3, 4 or -2")
     if not answer.strip():
-        raise _nist_error(path, number, "answer_text is empty")
+        raise _nist_error(where, "answer_text is empty")
     if len(answer) > MAX_ANSWER_CHARS:
-        raise _nist_error(path, number, f"answer_text {_too_long(answer)}")
+        raise _nist_error(where, f"answer_text {_too_long(answer)}")
     return Judgment(
         question_id=f"TQ{int(question)}",
         answer=answer,
@@ -119,11 +108,10 @@ def _parse_nist_line(path: Path, number: int, text: str) -> Judgment:
 
 
 def parse_nist_judgments(path: Path, content: bytes | None = None) -> list[Judgment]:
-    """Every judgment of a NIST qrels file, exact duplicates once; DataError names a bad line.
+    """Every judgment of a NIST qrels file (or its verified `content`), blank lines skipped.
 
-    `content`: the file's verified bytes, read instead of the file (see `sources.Verified`).
-    Blank lines are skipped. The first malformed line stops the parse, because a file that is off
-    in one line is not the file NIST published and its other grades cannot be trusted either.
+    The first malformed line stops the parse, because a file that is off in one line is not the
+    file NIST published and its other grades cannot be trusted either.
     """
     if content is None:
         _require_file(path, "NIST's LiveQA judgments file")
@@ -142,45 +130,41 @@ def _too_long(answer: str) -> str:
     )
 
 
-def _field_error(path: Path, number: int, field: str, problem: str) -> DataError:
-    return DataError(f"{path} line {number}: field '{field}' {problem}.")
+def _field_error(where: str, field: str, problem: str) -> DataError:
+    return DataError(f"{where}: field '{field}' {problem}.")
 
 
 def _parse_user_record(path: Path, number: int, record: object) -> Judgment:
+    where = f"{path} line {number}"
     if not isinstance(record, dict):
         raise DataError(
-            f"{path} line {number}: expected a JSON object with question_id, answer and grade, "
+            f"{where}: expected a JSON object with question_id, answer and grade, "
             f"got {type(record).__name__}."
         )
     for field in ("question_id", "answer", "grade"):
         if field not in record:
-            raise _field_error(path, number, field, "is missing")
+            raise _field_error(where, field, "is missing")
     question_id, answer, grade = record["question_id"], record["answer"], record["grade"]
     if not isinstance(question_id, str) or not _QUESTION_ID.fullmatch(question_id):
         raise _field_error(
-            path, number, "question_id", f"must be a qid such as 'TQ12', got {shown(question_id)}"
+            where, "question_id", f"must be a qid such as 'TQ12', got {shown(question_id)}"
         )
     if not isinstance(answer, str) or not answer.strip():
-        raise _field_error(
-            path, number, "answer", f"must be a non-empty string, got {shown(answer)}"
-        )
+        raise _field_error(where, "answer", f"must be a non-empty string, got {shown(answer)}")
     if len(answer) > MAX_ANSWER_CHARS:
-        raise _field_error(path, number, "answer", _too_long(answer))
+        raise _field_error(where, "answer", _too_long(answer))
     # bool is an int subclass, and 3.0 == 3: both are refused so a grade is never guessed at.
     if isinstance(grade, bool) or not isinstance(grade, int) or grade not in USER_GRADES:
-        raise _field_error(path, number, "grade", f"must be an integer 1-4, got {shown(grade)}")
+        raise _field_error(where, "grade", f"must be an integer 1-4, got {shown(grade)}")
     return Judgment(question_id=question_id, answer=answer, grade=grade, junk=False, line=number)
 
 
 def parse_user_judgments(path: Path) -> list[Judgment]:
     """A team's own judgments: one JSON object a line with question_id, answer and grade 1-4.
 
-    Blank lines are skipped and unknown extra fields ignored, so a file can carry its own notes.
-    Exact duplicates (the same question_id, answer and grade) count once, at their first line, as
-    in NIST's file. Whether a question_id names a LiveQA question is left to the caller, which
-    holds the questions. DataError names the file, the line and the field; a file with no
-    judgments is refused rather than scored as an empty run, and an answer over MAX_ANSWER_CHARS
-    or a line over MAX_LINE_BYTES before any judge sees it.
+    Unknown extra fields are ignored, so a file can carry its own notes. Whether a question_id
+    names a LiveQA question is left to the caller, which holds the questions. A file with no
+    judgments is refused rather than scored as an empty run.
     """
     _require_file(path, "a JSONL file of judgments")
     judgments = [

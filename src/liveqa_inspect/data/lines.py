@@ -18,16 +18,9 @@ from liveqa_inspect.errors import DataError, shown
 def read_lines(
     path: Path, max_bytes: int | None = None, content: bytes | None = None
 ) -> Iterator[tuple[int, str]]:
-    """(line number, text without its line break) for each line of a UTF-8 file.
-
-    `content`: the file's bytes as already read (and verified against a digest), which are then
-    read instead of the file; `path` only names it.
-
-    A byte order mark at the start is dropped, as editors on Windows write one. With `max_bytes`
-    a line is read at most that long (plus its line break): a longer one raises DataError having
-    held only that much, so a 50 MB line never sits in memory. DataError names a line that is not
-    UTF-8.
-    """
+    """(line number, text without its line break) for each line of a UTF-8 file, or of its
+    `content` as already read (and verified); a byte order mark at the start is dropped, as
+    editors on Windows write one."""
     limit = -1 if max_bytes is None else max_bytes + 2
     with io.BytesIO(content) if content is not None else path.open("rb") as f:
         for number, raw in enumerate(iter(lambda: f.readline(limit), b""), start=1):
@@ -68,11 +61,7 @@ def _json_int(digits: str) -> int | OverlongInteger:
 
 
 class DuplicateKey(ValueError):
-    """A JSON object naming one key twice."""
-
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
+    """A JSON object naming one key twice; its argument is the key."""
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
@@ -89,11 +78,8 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
 def read_jsonl(
     path: Path, max_line_bytes: int | None = None, content: bytes | None = None
 ) -> Iterator[tuple[int, object]]:
-    """(line number, value) for each non-blank line; DataError names a line that is not JSON, or
-    an object in it naming a key twice.
-
-    Lines are read as `read_lines` reads them (`content` too), `max_line_bytes` at most.
-    """
+    """(line number, value) for each non-blank line, read as `read_lines` reads them; DataError
+    names a line that is not JSON, or an object in it naming a key twice."""
     for number, line in read_lines(path, max_line_bytes, content):
         if not line.strip():
             continue
@@ -101,8 +87,8 @@ def read_jsonl(
             value = json.loads(line, parse_int=_json_int, object_pairs_hook=_unique_keys)
         except DuplicateKey as error:
             raise DataError(
-                f"{path} line {number}: the key {shown(error.key)} appears twice in one object; "
-                "JSON keeps only one of them, so the line is refused. Keep one."
+                f"{path} line {number}: the key {shown(error.args[0])} appears twice in one "
+                "object; JSON keeps only one of them, so the line is refused. Keep one."
             ) from error
         except json.JSONDecodeError as error:
             raise DataError(f"{path} line {number}: not valid JSON ({error}).") from error

@@ -1,9 +1,8 @@
 """The LiveQA Medical test questions as Inspect samples.
 
-The upstream XML is parsed with a hardened lxml parser and validated question by question, so a
-malformed, truncated or hostile file stops the run with a clear error instead of giving a partial
-dataset. The file's quirks (`RefAnswer` beside `ReferenceAnswer`, `qFile` beside `qfile`, an empty
-SUBJECT, several TYPEs a question) are absorbed here and nowhere else.
+The XML is parsed with a hardened lxml parser and validated question by question, so a malformed,
+truncated or hostile file stops the run instead of giving a partial dataset. The file's quirks
+(docs/data.md) are absorbed here and nowhere else.
 """
 
 from __future__ import annotations
@@ -39,10 +38,7 @@ def _parser() -> etree.XMLParser:
 
 
 def parse_questions(path: Path, content: bytes | None = None) -> list[dict[str, Any]]:
-    """Read every NLM-QUESTION of the file as a plain record, or raise DataError.
-
-    `content`: the file's verified bytes, parsed instead of the file (see `sources.Verified`).
-    """
+    """Every NLM-QUESTION of the file (or of its verified `content`) as a plain record."""
     try:
         source = io.BytesIO(content) if content is not None else str(path)
         tree = etree.parse(source, _parser())
@@ -56,8 +52,7 @@ def parse_questions(path: Path, content: bytes | None = None) -> list[dict[str, 
             f"{path} declares a DOCTYPE; the LiveQA file has none, and entity declarations are "
             "refused so a hostile file cannot expand or fetch anything."
         )
-    root = tree.getroot()
-    questions = root.findall("NLM-QUESTION")
+    questions = tree.findall("NLM-QUESTION")
     if not questions:
         raise DataError(f"{path} holds no NLM-QUESTION elements; it is not the LiveQA test file.")
     records = [_question_record(element, path) for element in questions]
@@ -155,11 +150,7 @@ def record_to_sample(record: dict[str, Any], question: str = "summary") -> Sampl
         metadata={
             "question_field": question,
             "question_fallback": question == "paraphrase" and not record["paraphrase"],
-            "subject": record["subject"],
-            "message": record["message"],
-            "paraphrase": record["paraphrase"],
-            "summary": record["summary"],
-            "qfile": record["qfile"],
+            **{k: record[k] for k in ("subject", "message", "paraphrase", "summary", "qfile")},
             "foci": foci,
             "focus_category": foci[0]["category"] if foci else "none",
             "focus_categories": sorted({focus["category"] for focus in foci}),
@@ -172,12 +163,6 @@ def record_to_sample(record: dict[str, Any], question: str = "summary") -> Sampl
             ],
         },
     )
-
-
-def load_records(data: str | Path | None = None) -> list[dict[str, Any]]:
-    """The verified XML's questions, from the cache, a download, or a local override."""
-    found = fetch(LIVEQA_QUESTIONS, data)
-    return parse_questions(found.path, found.content)
 
 
 def live_qa_dataset(question: str = "summary", data: str | Path | None = None) -> MemoryDataset:

@@ -16,7 +16,7 @@ from liveqa_inspect.data.human_judgments import (
     parse_nist_judgments,
     parse_user_judgments,
 )
-from liveqa_inspect.data.live_qa import check_question, load_records, record_to_sample
+from liveqa_inspect.data.live_qa import check_question, parse_questions, record_to_sample
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, fetch, location
 from liveqa_inspect.errors import ArgumentError, DataError
 
@@ -49,17 +49,16 @@ def live_qa_judge_dataset(
     judgments: str | Path | None = None,
     include_junk: bool = True,
 ) -> MemoryDataset:
-    """NIST's judged answers (or the user's own), each with the LiveQA question it answers.
-
-    The dataset's `location` names the judgments read: NIST's URL when downloaded, else the file.
-    """
+    """NIST's judged answers (or the user's own), each with the LiveQA question it answers; the
+    dataset's `location` names the judgments read: NIST's URL when downloaded, else the file."""
     check_question(question)
     if data is not None and Path(data).is_file():
         raise ArgumentError(
             f"data={data} is a file, but live_qa_judge reads two: pass a folder holding both "
             f"{LIVEQA_QUESTIONS.filename} and {LIVEQA_JUDGMENTS.filename}."
         )
-    records = {record["qid"]: record for record in load_records(data)}
+    found = fetch(LIVEQA_QUESTIONS, data)
+    records = {record["qid"]: record for record in parse_questions(found.path, found.content)}
     if judgments is None:
         found = fetch(LIVEQA_JUDGMENTS, data)
         path = found.path

@@ -1,10 +1,5 @@
-"""Pinned upstream data files: where they come from, and how a run gets a verified copy.
-
-The data are never shipped with the package. Each file is downloaded from a pinned commit, checked
-against its sha256 and cached per user; a local folder (or file) can stand in for the download, as
-tests and CI do, and is checked against the same digest so a run never scores altered data.
-Offline, a run stops at once with a DataError saying which file is missing and where to put it.
-"""
+"""Pinned upstream data files: where they come from, and how a run gets a verified copy (never
+an altered one: docs/data.md, "Source and integrity")."""
 
 from __future__ import annotations
 
@@ -13,6 +8,7 @@ import hashlib
 import os
 import uuid
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -27,9 +23,6 @@ from tenacity import (
 
 from liveqa_inspect.errors import DataError
 
-LIVEQA_REPO = "abachaa/LiveQA_MedicalTask_TREC2017"
-LIVEQA_COMMIT = "3f5a42ccbaa0b8ff1c665a6dc23785740ab0f09f"
-LIVEQA_LICENSE = "CC BY 4.0"
 LIVEQA_DATA_ENV = "LIVEQA_DATA"
 """Names a folder holding the upstream LiveQA files (or, for one file, that file) to use offline."""
 
@@ -39,8 +32,6 @@ CACHE_ENV = "LIVEQA_INSPECT_CACHE_DIR"
 
 @dataclass(frozen=True)
 class Asset:
-    """One upstream file pinned by commit and digest."""
-
     repo: str
     commit: str
     path: str
@@ -67,65 +58,50 @@ class Asset:
         }
 
 
-LIVEQA_QUESTIONS = Asset(
-    repo=LIVEQA_REPO,
-    commit=LIVEQA_COMMIT,
-    path="TestDataset/TREC-2017-LiveQA-Medical-Test-Questions-w-summaries.xml",
-    sha256="f6384fcf03e9b1bd0d9a15f6ea1a1aafc9491082e63fef0922ae2d6bc451805b",
+_liveqa = partial(
+    Asset,
+    "abachaa/LiveQA_MedicalTask_TREC2017",
+    "3f5a42ccbaa0b8ff1c665a6dc23785740ab0f09f",
     env_var=LIVEQA_DATA_ENV,
-    license=LIVEQA_LICENSE,
+    license="CC BY 4.0",
+)
+LIVEQA_QUESTIONS = _liveqa(
+    "TestDataset/TREC-2017-LiveQA-Medical-Test-Questions-w-summaries.xml",
+    "f6384fcf03e9b1bd0d9a15f6ea1a1aafc9491082e63fef0922ae2d6bc451805b",
+)
+LIVEQA_JUDGMENTS = _liveqa(
+    "TestDataset/TREC-2017-LiveQA-Medical-qrels-NIST-692.txt",
+    "0733ace5409474afb0481805affd73da4b6b10b659c5838582d3dd17a1b44b7a",
 )
 
-LIVEQA_JUDGMENTS = Asset(
-    repo=LIVEQA_REPO,
-    commit=LIVEQA_COMMIT,
-    path="TestDataset/TREC-2017-LiveQA-Medical-qrels-NIST-692.txt",
-    sha256="0733ace5409474afb0481805affd73da4b6b10b659c5838582d3dd17a1b44b7a",
-    env_var=LIVEQA_DATA_ENV,
-    license=LIVEQA_LICENSE,
-)
-
-
-# Upstream: https://github.com/chaitanyamalaviya/ExpertQA, folder data/lfqa at commit
-# 1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87. Licence: MIT (Copyright (c) 2023 Chaitanya Malaviya),
-# the repository's LICENSE file; the data are downloaded at run time, never shipped.
-EXPERT_QA_REPO = "chaitanyamalaviya/ExpertQA"
-EXPERT_QA_COMMIT = "1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87"
-EXPERT_QA_LICENSE = "MIT"
+# ExpertQA's licence: MIT (Copyright (c) 2023 Chaitanya Malaviya), the repository's LICENSE file;
+# the data are downloaded at run time, never shipped.
 EXPERT_QA_DATA_ENV = "EXPERTQA_DATA"
 """Names a folder holding the upstream ExpertQA files, to use offline instead of the download."""
 
-
-def _asset(name: str, sha256: str) -> Asset:
-    return Asset(
-        EXPERT_QA_REPO,
-        EXPERT_QA_COMMIT,
-        f"data/lfqa/{name}",
-        sha256,
-        EXPERT_QA_DATA_ENV,
-        EXPERT_QA_LICENSE,
-    )
-
-
-EXPERT_QA_DOMAIN_TEST = _asset(
-    "domain_test.jsonl", "7a1895dbcf16c4fc135116996d1bdb22412b8d791e620241ac9e80729d55ea6b"
+_expert_qa = partial(
+    Asset,
+    "chaitanyamalaviya/ExpertQA",
+    "1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87",
+    env_var=EXPERT_QA_DATA_ENV,
+    license="MIT",
 )
-EXPERT_QA_RANDOM_TEST = _asset(
-    "rand_test.jsonl", "022d6c19bdd91fb33c3185ef59f9c18510655c15598061e631c434487aa07b28"
-)
-EXPERT_QA_DOMAIN_VALIDATION = _asset(
-    "domain_val.jsonl", "876fac217bbee9c33b50105e6a62feb60344e66c7e1998b99dcc4a45f8433f0b"
-)
-EXPERT_QA_RANDOM_VALIDATION = _asset(
-    "rand_val.jsonl", "4da2b2e637104fb816716eaa4c60898c6892395d596c03b7d1f9a72c6327069c"
-)
+_UPSTREAM_SPELLING = {"domain": "domain", "random": "rand", "test": "test", "validation": "val"}
+"""How the file names spell a split and a subset: `rand_*` and `*_val`."""
 
-EXPERT_QA_FILES: dict[tuple[str, str], Asset] = {
-    ("domain", "test"): EXPERT_QA_DOMAIN_TEST,
-    ("random", "test"): EXPERT_QA_RANDOM_TEST,
-    ("domain", "validation"): EXPERT_QA_DOMAIN_VALIDATION,
-    ("random", "validation"): EXPERT_QA_RANDOM_VALIDATION,
+_EXPERT_QA_SHA256 = {
+    ("domain", "test"): "7a1895dbcf16c4fc135116996d1bdb22412b8d791e620241ac9e80729d55ea6b",
+    ("random", "test"): "022d6c19bdd91fb33c3185ef59f9c18510655c15598061e631c434487aa07b28",
+    ("domain", "validation"): "876fac217bbee9c33b50105e6a62feb60344e66c7e1998b99dcc4a45f8433f0b",
+    ("random", "validation"): "4da2b2e637104fb816716eaa4c60898c6892395d596c03b7d1f9a72c6327069c",
 }
+EXPERT_QA_FILES: dict[tuple[str, str], Asset] = {
+    (split, subset): _expert_qa(
+        f"data/lfqa/{_UPSTREAM_SPELLING[split]}_{_UPSTREAM_SPELLING[subset]}.jsonl", sha256
+    )
+    for (split, subset), sha256 in _EXPERT_QA_SHA256.items()
+}
+EXPERT_QA_DOMAIN_TEST = EXPERT_QA_FILES[("domain", "test")]
 
 
 def cache_dir() -> Path:
@@ -133,7 +109,6 @@ def cache_dir() -> Path:
 
 
 def cached_path(asset: Asset) -> Path:
-    """Where a download of `asset` is kept: one folder a pinned commit."""
     return cache_dir() / asset.commit[:12] / asset.filename
 
 
@@ -160,11 +135,8 @@ def _read_once(path: Path) -> tuple[bytes, str]:
 
 
 def fetch(asset: Asset, local: str | Path | None = None) -> Verified:
-    """A verified local copy of `asset`, with its bytes.
-
-    `local` (else the asset's environment variable) names a folder holding the upstream file, or
-    the file itself; otherwise a verified copy in the cache is used, or the pinned URL downloaded.
-    """
+    """A verified copy of `asset`: `local` or the asset's environment variable (a folder holding
+    the file, or the file itself), else the cache, else a download."""
     override = local if local is not None else os.environ.get(asset.env_var)
     if override:
         return _verified_local(asset, Path(override).expanduser())
