@@ -86,20 +86,26 @@ _expert_qa = partial(
     env_var=EXPERT_QA_DATA_ENV,
     license="MIT",
 )
-_UPSTREAM_SPELLING = {"domain": "domain", "random": "rand", "test": "test", "validation": "val"}
-"""How the file names spell a split and a subset: `rand_*` and `*_val`."""
-
-_EXPERT_QA_SHA256 = {
-    ("domain", "test"): "7a1895dbcf16c4fc135116996d1bdb22412b8d791e620241ac9e80729d55ea6b",
-    ("random", "test"): "022d6c19bdd91fb33c3185ef59f9c18510655c15598061e631c434487aa07b28",
-    ("domain", "validation"): "876fac217bbee9c33b50105e6a62feb60344e66c7e1998b99dcc4a45f8433f0b",
-    ("random", "validation"): "4da2b2e637104fb816716eaa4c60898c6892395d596c03b7d1f9a72c6327069c",
+_EXPERT_QA = {
+    ("domain", "test"): (
+        "domain_test.jsonl",
+        "7a1895dbcf16c4fc135116996d1bdb22412b8d791e620241ac9e80729d55ea6b",
+    ),
+    ("random", "test"): (
+        "rand_test.jsonl",
+        "022d6c19bdd91fb33c3185ef59f9c18510655c15598061e631c434487aa07b28",
+    ),
+    ("domain", "validation"): (
+        "domain_val.jsonl",
+        "876fac217bbee9c33b50105e6a62feb60344e66c7e1998b99dcc4a45f8433f0b",
+    ),
+    ("random", "validation"): (
+        "rand_val.jsonl",
+        "4da2b2e637104fb816716eaa4c60898c6892395d596c03b7d1f9a72c6327069c",
+    ),
 }
 EXPERT_QA_FILES: dict[tuple[str, str], Asset] = {
-    (split, subset): _expert_qa(
-        f"data/lfqa/{_UPSTREAM_SPELLING[split]}_{_UPSTREAM_SPELLING[subset]}.jsonl", sha256
-    )
-    for (split, subset), sha256 in _EXPERT_QA_SHA256.items()
+    key: _expert_qa(f"data/lfqa/{name}", sha256) for key, (name, sha256) in _EXPERT_QA.items()
 }
 EXPERT_QA_DOMAIN_TEST = EXPERT_QA_FILES[("domain", "test")]
 
