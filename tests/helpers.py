@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import os
 import subprocess
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -40,6 +39,7 @@ from liveqa_inspect.report.cli import build
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.tables import Block, Table, cell
+from tests.preloaded_cli import preloaded
 
 
 def liveqa_data() -> Path:
@@ -316,18 +316,12 @@ def inspect_cli(
 ) -> tuple[subprocess.CompletedProcess[str], list[EvalLog]]:
     """`python -m inspect_ai <args>` as a user runs it, in a child process logging to `log_dir`,
     with this environment and `env` over it (None unsets a variable). Returns the process and the
-    logs it wrote: `inspect eval` exits 0 even when the eval failed, so its log is what counts."""
+    logs it wrote: `inspect eval` exits 0 even when the eval failed, so its log is what counts.
+    The child is forked from a process with Inspect imported (tests/preloaded_cli.py)."""
     before = set(_log_names(log_dir))
     merged = {**os.environ, "INSPECT_LOG_DIR": str(log_dir), **env}
-    result = subprocess.run(
-        [sys.executable, "-m", "inspect_ai", *args],
-        check=False,
-        cwd=cwd,
-        env={name: value for name, value in merged.items() if value is not None},
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    kept = {name: value for name, value in merged.items() if value is not None}
+    result = preloaded().run(list(args), kept, cwd, timeout)
     return result, [read_eval_log(n) for n in _log_names(log_dir) if n not in before]
 
 

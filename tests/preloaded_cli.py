@@ -1,0 +1,124 @@
+"""`python -m inspect_ai ARGS` in a child forked from a process that has Inspect imported already.
+
+Why: about thirty tests run the real command, and a fresh interpreter spends about 3 s of CPU
+importing Inspect and this package before it reads its arguments: on 2 cores, a large part of
+the suite's time. A forked child runs the code the user's command runs (`inspect_ai.__main__`)
+with the request's arguments, environment and working directory, in a session of its own (a
+timeout kills all it started); only those imports are shared. What a fresh interpreter imports is
+tested with real subprocesses (test_imports, test_worker), and so is a server killed mid-run
+(test_server_death).
+
+Run as a script, this module is the preloaded process: it reads one JSON request a line, forks,
+and answers with the child's pid; the child writes its exit status to the request's file.
+"""
+
+from __future__ import annotations
+
+import atexit
+import importlib
+import json
+import os
+import runpy
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+PRELOADED = ("inspect_ai._cli.main", "liveqa_inspect._registry")
+
+
+def _serve() -> dict[str, Any]:
+    """Fork a child a request; in the child, return its request. The process stays single-threaded
+    (forking is safe) and lets the kernel reap its children."""
+    for name in PRELOADED:
+        importlib.import_module(name)
+    signal.signal(signal.SIGCHLD, signal.SIG_IGN)
+    for line in sys.stdin:
+        request = json.loads(line)
+        pid = os.fork()
+        if pid == 0:
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+            return request
+        print(pid, flush=True)
+    raise SystemExit(0)
+
+
+def _become_the_command(request: dict[str, Any]) -> None:
+    os.setsid()
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        os.dup2(os.open(request[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
+    sys.argv = ["inspect", *request["args"]]
+    sys.path[0] = request["cwd"]
+    code = 1  # an uncaught error's, as the interpreter exits with it
+    try:
+        runpy.run_module("inspect_ai", run_name="__main__", alter_sys=True)
+        code = 0
+    except SystemExit as exit:
+        code = exit.code if isinstance(exit.code, int) else int(exit.code is not None)
+        raise
+    finally:
+        Path(request["status"]).write_text(str(code), "utf-8")
+
+
+class Preloaded:
+    """The preloaded process of this test process, and the commands run from it."""
+
+    def __init__(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.preloaded_cli"],
+            cwd=Path(__file__).resolve().parents[1],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        self.lock = threading.Lock()
+        atexit.register(self.process.kill)
+
+    def run(
+        self, args: list[str], env: dict[str, str], cwd: Path | None, timeout: float
+    ) -> subprocess.CompletedProcess[str]:
+        """What `subprocess.run([python, -m, inspect_ai, *args], capture_output=True)` returns."""
+        with tempfile.TemporaryDirectory() as folder:
+            files = {name: str(Path(folder, name)) for name in ("stdout", "stderr", "status")}
+            request = {"args": args, "env": env, "cwd": str(cwd or Path.cwd()), **files}
+            with self.lock:
+                assert self.process.stdin is not None and self.process.stdout is not None
+                self.process.stdin.write(json.dumps(request) + "\n")
+                self.process.stdin.flush()
+                pid = int(self.process.stdout.readline())
+            deadline = time.monotonic() + timeout
+            while _alive(pid):
+                if time.monotonic() > deadline:
+                    os.killpg(pid, signal.SIGKILL)
+                    raise subprocess.TimeoutExpired(args, timeout)
+                time.sleep(0.05)
+            status = Path(files["status"])
+            assert status.exists(), f"`inspect {' '.join(args)}` ended without an exit status"
+            out, err = (Path(files[name]).read_text("utf-8") for name in ("stdout", "stderr"))
+            return subprocess.CompletedProcess(args, int(status.read_text("utf-8")), out, err)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@cache
+def preloaded() -> Preloaded:
+    return Preloaded()
+
+
+if __name__ == "__main__":
+    _become_the_command(_serve())
