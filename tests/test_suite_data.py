@@ -16,11 +16,13 @@ from tests.conftest import UPSTREAM
 from tests.helpers import expert_qa_data, liveqa_data
 
 ROOT = Path(__file__).resolve().parents[1]
-A_SMALL_TEST = "tests/liveqa_inspect/data/test_live_qa_dataset.py"
+A_SMALL_TEST = (
+    "tests/liveqa_inspect/data/test_live_qa_dataset.py::test_one_sample_a_question_with_every_reference"
+)
 
 
 def suite(env: dict[str, str | None]) -> subprocess.CompletedProcess[str]:
-    """The suite on one small test file, in a child with this environment and `env` over it."""
+    """The suite on one small test, in a child with this environment and `env` over it."""
     merged = {**os.environ, **env}
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", A_SMALL_TEST],
