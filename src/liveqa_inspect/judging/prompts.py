@@ -1,8 +1,5 @@
-"""The judge prompts, as data: each rubric with its scale, version and content hash.
-
-A judge prompt carries a version and a content hash; both go into every score so a reader can tell
-which wording graded a log, and a change of wording is visible as a change of version.
-"""
+"""The judge prompts, as data: each rubric with its scale, and a version and content hash that go
+into every score, so a reader can tell which wording graded a log (new wording, new version)."""
 
 from __future__ import annotations
 

@@ -19,12 +19,7 @@ from inspect_ai.scorer import (
 )
 
 from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_SCALE
-from liveqa_inspect.metrics.keys import (
-    INCORRECT_AUROC,
-    INCORRECT_F1,
-    INCORRECT_PRECISION,
-    INCORRECT_RECALL,
-)
+from liveqa_inspect.metrics.keys import DETECTION_FIGURES
 from liveqa_inspect.metrics.levels import Placed
 from liveqa_inspect.metrics.values import human_levels, score_values
 
@@ -49,28 +44,16 @@ def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
     )
     hits = float((wrong * flagged).sum())
     precision = float(hits / flagged.sum()) if flagged.any() else math.nan
-    if not wrong.any():
-        return {
-            INCORRECT_PRECISION: precision,
-            INCORRECT_RECALL: math.nan,
-            INCORRECT_F1: math.nan,
-            INCORRECT_AUROC: math.nan,
-        }
-    recall = hits / wrong.sum()
-    f1 = 2 * hits / (flagged.sum() + wrong.sum())
-    if wrong.all():
-        auroc = math.nan
-    else:
+    recall = f1 = auroc = math.nan
+    if wrong.any():
+        recall = float(hits / wrong.sum())
+        f1 = float(2 * hits / (flagged.sum() + wrong.sum()))
+    if wrong.any() and not wrong.all():
         from sklearn.metrics import roc_auc_score
 
         # A low rating says "wrong": rank by the negated rating.
         auroc = float(roc_auc_score(wrong, -judge))
-    return {
-        INCORRECT_PRECISION: precision,
-        INCORRECT_RECALL: float(recall),
-        INCORRECT_F1: float(f1),
-        INCORRECT_AUROC: auroc,
-    }
+    return dict(zip(DETECTION_FIGURES, (precision, recall, f1, auroc), strict=True))
 
 
 @metric

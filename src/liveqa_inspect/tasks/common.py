@@ -111,14 +111,9 @@ def judged_task(
     other_scorers: Sequence[Scorer] = (),
     **task: Any,
 ) -> Task:
-    """What every judging task shares: the judge made ready before the first model call, the
-    headline (a model's mean level; a measured judge's kappa with the humans), per-epoch judge
-    levels kept, the `verdicts` scorer after the judge's (what it could not grade, and a panel's
-    jurors, over every sample), the provenance, and View's columns.
-
-    `measures_judge`: the task measures the judge against humans (the judge is the grader role
-    if bound, else the model under evaluation) instead of grading a model with the pinned judge.
-    """
+    """What every judging task shares. `measures_judge`: the task measures the judge against
+    humans (the judge is the grader role if bound, else the model under evaluation) instead of
+    grading a model with the pinned judge; its headline is then kappa, not the mean level."""
     default = None if measures_judge else DEFAULT_JUDGE
     name = scorer_name(judge)
     default_judge_made_early(default)
