@@ -43,12 +43,10 @@ async def ask_juror(
 ) -> JurorCall:
     """Ask until a verdict can be read, at most JUDGE_ATTEMPTS times.
 
-    Each attempt has its own cache entry (scoped by epoch and attempt), so a re-run replays
-    exactly the replies that were used, an unreadable first reply and its readable retry alike,
-    and sends nothing. A model listed again in the panel needs no scope of its own: its seed
-    differs, and Inspect's cache key holds the config sent. API failures are not caught: after
-    Inspect's retries they raise, named.
-    """
+    Each attempt has its own cache entry, so a re-run replays exactly the replies that were used,
+    an unreadable first reply and its readable retry alike, and sends nothing. A model listed
+    again in the panel needs no scope of its own: its seed differs, and Inspect's cache key holds
+    the config sent."""
     effective = resolved_config(juror).merge(call_config(juror, scale, 0, epoch, repeat))
     call = JurorCall(model=str(juror), config=effective.model_dump(exclude_none=True))
     for attempt in range(JUDGE_ATTEMPTS):

@@ -9,6 +9,7 @@ computed for all bootstrap resamples in one array operation (`metrics.bootstrap`
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 
@@ -174,12 +175,9 @@ def confusion(levels: list[float]) -> Metric:
         counts = sum(
             w * np.bincount(h[0].astype(int) * k + j[0], minlength=k * k)
             for w, (h, j) in counted(p.human_placed, p.judge_placed)
-        ).reshape(k, k)
-        return {
-            confusion_key(levels[h], levels[j]): float(counts[h, j])
-            for h in range(k)
-            for j in range(k)
-        }
+        )
+        cells = itertools.product(levels, repeat=2)
+        return {confusion_key(h, j): float(n) for (h, j), n in zip(cells, counts, strict=True)}
 
     return compute
 

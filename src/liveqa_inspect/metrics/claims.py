@@ -1,10 +1,6 @@
-"""Metrics of expert_qa_claims beyond agreement, each a floor or a use a reader has for the judge.
-
-- `wrong_claim_detection`: how well a correctness judge finds the claims experts found wrong
-  (levels 1 and 2); a claim is flagged when the judge rates it 1 or 2, and a panel's or an epoch
-  mean halfway between 2 and 3 counts as half a flag (the rule of metrics/levels.py).
-- `majority_share`: the exact agreement of the best constant judge (most claims are Definitely
-  correct), the floor an exact-agreement figure must beat.
+"""Metrics of expert_qa_claims beyond agreement: how well a correctness judge finds the claims
+experts found wrong, and `majority_share`, the exact agreement of the best constant judge (most
+claims are Definitely correct), the floor an exact-agreement figure must beat.
 """
 
 from __future__ import annotations
@@ -35,7 +31,7 @@ def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
 
     Recall, F1 and AUROC are NaN without a wrong claim, precision when nothing is flagged, AUROC
     also when every claim is wrong. F1 is 2TP / (2TP + FP + FN), so 0 when nothing is flagged.
-    A claim rated halfway between 2 and 3 is half flagged: it adds 0.5 to the counts.
+    A claim rated halfway between 2 and 3 is half flagged (metrics/levels.py): it adds 0.5.
     """
     wrong = human <= WRONG_AT_MOST
     placed = Placed.on(judge, _CORRECTNESS)

@@ -60,12 +60,8 @@ def judge_epochs() -> ScoreReducer:
 
 @score_reducer(name="robustness_epochs")
 def robustness_epochs() -> ScoreReducer:
-    """`judge_epochs` for each version of a live_qa_judge_robustness answer.
-
-    Its score holds a level for each version, and each version's jurors in its metadata: each
-    version is reduced as a judged score is, so a version's level and each juror's are their
-    means over the epochs that read them, and the per-juror figures rest on every epoch too.
-    """
+    """`judge_epochs` for each version of a live_qa_judge_robustness answer, so a version's level
+    and each juror's are their means over the epochs that read them, as in a judged score."""
     per_version = judge_epochs()
 
     def reduce(scores: list[Score]) -> Score:

@@ -36,8 +36,6 @@ _LEVELS = list(LIVEQA_SCALE.levels)
 _CORRECTNESS = list(CLAIM_CORRECTNESS_JUDGE.scale.levels)
 _SUPPORT = list(CLAIM_SUPPORT_JUDGE.scale.levels)
 
-Fields = Callable[[TaskState, Target], Mapping[str, str | Sequence[str]]]
-
 
 def warn_if_self_judged(judges: Sequence[str], subject: str, warned: set[str]) -> None:
     """A model grading its own answers is biased; say so once a scorer (a run, or a re-score)
@@ -74,7 +72,7 @@ def support_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
 
 def grading_scorer(
     prompt: JudgePrompt,
-    fields: Fields,
+    fields: Callable[[TaskState, Target], Mapping[str, str | Sequence[str]]],
     default: str | None,
     cache: bool,
     panel: Panel,

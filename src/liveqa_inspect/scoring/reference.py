@@ -3,10 +3,9 @@
 Why: they let a LiveQA run be set beside HELM's numbers for the same task, and on human-judged
 answers they are the no-model floor a judge must beat. They follow crfm-helm's
 `evaluate_reference_metrics.py` under HELM's names (its `metric_fn_mapping`), each the best over a
-question's references of `score(gold, pred)` with `pred` the stripped completion; what each
-metric is, where HELM is unusual and the one tokenizer difference (no Punkt download) are in
-docs/scoring.md. The values come from `scoring/text_overlap.py` (rouge-score's and nltk's floats,
-faster) in the worker process of `scoring/worker.py`.
+question's references of `score(gold, pred)` with `pred` the stripped completion (docs/scoring.md
+says where HELM is unusual). The values come from `scoring/text_overlap.py`, in the worker process
+of `scoring/worker.py`.
 """
 
 from __future__ import annotations

@@ -48,12 +48,10 @@ def check_flags(**flags: object) -> None:
 def provenance(
     prompt: JudgePrompt, measures_judge: bool, default: str | None, *assets: Asset
 ) -> dict[str, Any]:
-    """What a log must say for a reader to reproduce its grading: judge, prompt and data.
-
-    The judge that actually graded, with its effective settings, is in every score's metadata;
-    this says where it came from when no grader role was bound. The scale and whether the log
-    measures a judge are stated as such, so the report reads them instead of inferring them.
-    """
+    """What a log must say for a reader to reproduce its grading: judge, prompt and data. The
+    judge that graded, with its settings, is in every score's metadata; this says where it came
+    from when no grader role was bound, and states the scale and whether the log measures a judge
+    so that the report reads them instead of inferring them."""
     return {
         "measures_judge": measures_judge,
         "scale": list(prompt.scale.levels),
