@@ -14,11 +14,9 @@ def jurors(default: str | None) -> list[Model]:
     """Who judges: every model bound to the grader role, else `default` (None: the evaluated
     model). Called when scoring or setup starts, never at task build, where roles are unknown."""
     bound = model_roles().get(JUDGE_ROLE)
-    if isinstance(bound, list):
-        return list(bound)
-    if bound is not None:
-        return [bound]
-    return [get_model(default)] if default else [get_model()]
+    if bound is None:
+        return [get_model(default)] if default else [get_model()]
+    return list(bound) if isinstance(bound, list) else [bound]
 
 
 def default_judge_made_early(default: str | None) -> None:

@@ -39,12 +39,11 @@ def call_config(
 ) -> GenerateConfig:
     """The config passed with one request: our defaults where the user set nothing, and a seed.
 
-    A config passed to `generate()` wins over the model's own, so only fields the user left
-    unset are passed, and the seed. The seed starts at the user's (or ours) and moves with each
-    attempt and epoch: a retry gets a real second chance, and each epoch is a new draw for a
-    judge sampled above temperature 0. `repeat` counts the earlier jurors of the same model in
-    the panel, so a model listed twice gives two draws, not one copied. A judge on a llama.cpp
-    server is also sent a grammar of a verdict on `scale`, unless the user constrains it already.
+    A config passed to `generate()` wins over the model's own, so only fields the user left unset
+    are passed, and the seed. The seed (the user's, or ours) moves with each attempt, epoch and
+    earlier juror of the same model in the panel (`repeat`): a retry gets a real second chance, an
+    epoch or a repeated model is a new draw, not one copied. A judge on a llama.cpp server is also
+    sent a grammar of a verdict on `scale`, unless the user constrains it already.
     """
     user = resolved_config(judge)
     fill = {

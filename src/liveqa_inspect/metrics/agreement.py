@@ -23,11 +23,9 @@ from liveqa_inspect.metrics.values import human_levels, score_values
 
 
 class Pairs:
-    """Judge and human ratings of the same items, as rows of resamples (one row: the sample).
-
-    `rows` (resamples by items, of item indices) draws the resamples. Levels and value codes are
-    found once on the items and then drawn with them, not recomputed on every resample.
-    """
+    """Judge and human ratings of the same items, as rows of resamples drawn by `rows` (resamples
+    by items, of item indices; none: one row, the sample). Levels and value codes are found once on
+    the items and then drawn with them, not recomputed on every resample."""
 
     def __init__(
         self,
@@ -92,11 +90,9 @@ def spearman(p: Pairs) -> np.ndarray:
 
 
 def average_ranks(codes: np.ndarray) -> np.ndarray:
-    """Each row's ranks, ties at their average rank (scipy's `rankdata`), from value codes.
-
-    A row's rank of a value is the count of smaller values in the row plus the middle of its
-    ties: one count per row and code, with no sort of the resamples.
-    """
+    """Each row's ranks, ties at their average rank (scipy's `rankdata`), from value codes: the
+    count of smaller values in the row plus the middle of its ties, one count per row and code,
+    with no sort of the resamples."""
     rows, n = codes.shape
     width = int(codes.max()) + 1
     cells = (np.arange(rows)[:, None] * width + codes).ravel()

@@ -123,9 +123,8 @@ def expert_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
 
 
 def agreement_metrics(levels: list[float]) -> list[Metric]:
-    """What every judge-against-humans scorer reports, on its scale. A panel's jurors are
-    measured by the `verdicts` scorer of the same run, so a jury and its members are measured by
-    one run."""
+    """What every judge-against-humans scorer reports, on its scale; a panel's jurors are measured
+    by the same run's `verdicts` scorer, so a jury and its members are measured by one run."""
     return [agreement(levels), confusion(levels)]
 
 

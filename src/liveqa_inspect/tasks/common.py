@@ -65,12 +65,9 @@ def provenance(
 
 
 def viewer(scorer: str, scale: Scale, grades_a_model: bool) -> ViewerConfig:
-    """Inspect View's sample list leads with the judge's level, and the score panel with it.
-
-    The level's colours span the rubric's whole scale, not the levels a log happens to hold, so
-    the same level looks the same in every log. A model's level runs red to green; a judge's
-    rating of a human-graded item is no better for being high, so it is shaded neutrally.
-    """
+    """Inspect View's sample list and score panel lead with the judge's level, coloured over the
+    rubric's whole scale so that a level looks the same in every log: red to green for a model's
+    level, neutral for a judge's rating of a human-graded item (no better for being high)."""
     colours = ScoreColorScale(
         palette="good-high" if grades_a_model else "neutral",
         min=min(scale.levels),
