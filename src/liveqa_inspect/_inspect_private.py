@@ -16,13 +16,10 @@ provider. `gguf/` relies on it making its client from `base_url` once, when cons
 
 
 def resolved_config(model: Model) -> GenerateConfig:
-    """What Inspect would send for `model` with no config passed to `generate()`.
-
-    That is the role's own config (`--model-role grader={model: ..., max_tokens: ...}`), plus
-    Inspect's flags (`--temperature`, `--seed`, ...) when the model is the one under evaluation,
-    plus the operational flags every model inherits (`--max-retries`, `--timeout`). Our judge
-    defaults may fill only what the user left unset, and Inspect exposes no public way to ask
-    what that is.
+    """What Inspect would send for `model` with no config passed to `generate()`: the role's own
+    config, plus Inspect's flags (`--temperature`, `--seed`, ...) when the model is the one under
+    evaluation, plus the operational flags every model inherits (`--max-retries`, `--timeout`).
+    Our judge defaults may fill only what the user left unset, and no public API says what that is.
     """
     return model._resolve_config(None)
 

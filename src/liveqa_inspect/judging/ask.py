@@ -8,8 +8,9 @@ from typing import Any
 from inspect_ai.model import CachePolicy, Model
 from inspect_ai.util import LimitExceededError
 
+from liveqa_inspect._inspect_private import resolved_config
 from liveqa_inspect.judging.prompts import Scale
-from liveqa_inspect.judging.settings import JUDGE_ATTEMPTS, call_config, user_config
+from liveqa_inspect.judging.settings import JUDGE_ATTEMPTS, call_config
 from liveqa_inspect.judging.verdict import Verdict, parse_verdict
 
 
@@ -42,20 +43,15 @@ async def ask_juror(
 ) -> JurorCall:
     """Ask until a verdict can be read, at most JUDGE_ATTEMPTS times.
 
-    Each attempt has its own cache entry (scoped by epoch and attempt), so a re-run replays
-    exactly the replies that were used, an unreadable first reply and its readable retry alike,
-    and sends nothing. A model listed again in the panel needs no scope of its own: its seed
-    differs, and Inspect's cache key holds the config sent. API failures are not caught: after
-    Inspect's retries they raise, named.
-    """
-    effective = user_config(juror).merge(call_config(juror, scale, 0, epoch, repeat))
+    Each attempt has its own cache entry, so a re-run replays exactly the replies that were used,
+    an unreadable first reply and its readable retry alike, and sends nothing. A model listed
+    again in the panel needs no scope of its own: its seed differs, and Inspect's cache key holds
+    the config sent."""
+    effective = resolved_config(juror).merge(call_config(juror, scale, 0, epoch, repeat))
     call = JurorCall(model=str(juror), config=effective.model_dump(exclude_none=True))
     for attempt in range(JUDGE_ATTEMPTS):
-        policy: CachePolicy | bool = (
-            CachePolicy(per_epoch=False, scopes={"epoch": str(epoch), "attempt": str(attempt)})
-            if cache
-            else False
-        )
+        scopes = {"epoch": str(epoch), "attempt": str(attempt)}
+        policy = CachePolicy(per_epoch=False, scopes=scopes) if cache else False
         try:
             output = await juror.generate(
                 prompt_text, config=call_config(juror, scale, attempt, epoch, repeat), cache=policy

@@ -14,22 +14,16 @@ def jurors(default: str | None) -> list[Model]:
     """Who judges: every model bound to the grader role, else `default` (None: the evaluated
     model). Called when scoring or setup starts, never at task build, where roles are unknown."""
     bound = model_roles().get(JUDGE_ROLE)
-    if isinstance(bound, list):
-        return list(bound)
-    if bound is not None:
-        return [bound]
-    return [get_model(default)] if default else [get_model()]
+    if bound is None:
+        return [get_model(default)] if default else [get_model()]
+    return list(bound) if isinstance(bound, list) else [bound]
 
 
 def default_judge_made_early(default: str | None) -> None:
-    """Make the pinned default judge while `inspect eval` builds the task, when no grader is bound.
-
-    Inspect binds the roles before it builds tasks, so here an unbound grader means the default
-    judges. A client that cannot be made (no API key) then stops the run with Inspect's one-line
-    error before it starts, instead of a traceback from the first sample's setup. A task built
-    before eval() is called cannot know its roles yet: `judges_ready` then stops the run before
-    any answer instead.
-    """
+    """Make the pinned default judge while `inspect eval` builds the task (the roles are bound by
+    then), so a client that cannot be made (no API key) stops the run with Inspect's one-line error
+    instead of a traceback from the first sample's setup. A task built before eval() is called
+    cannot know its roles yet: `judges_ready` then stops the run before any answer instead."""
     if default is None or not eval_is_building_tasks() or JUDGE_ROLE in model_roles():
         return
     get_model(default)

@@ -19,23 +19,13 @@ REPEAT_SEED_STRIDE = 10_000
 """Seed distance between two jurors of one model in a panel (a self-consistency panel): far
 beyond the seeds one juror uses over its attempts and epochs, so their draws never coincide."""
 JUDGE_MAX_RETRIES = 5
-"""Inspect's retries of a failing judge request (after the provider's own): a judge that answers
-every request with an error ends the run in about two minutes instead of retrying for hours.
-Raise it with the role's config (`max_retries: 20`) or Inspect's `--max-retries`."""
+"""Inspect's retries of a failing judge request: a judge that answers every request with an error
+ends the run in about two minutes instead of retrying for hours (docs/judge.md)."""
 
 JUDGE_DEFAULTS = GenerateConfig(temperature=0.0, seed=JUDGE_SEED, max_retries=JUDGE_MAX_RETRIES)
-"""HELM's judge temperature (0), a fixed seed and a bounded retry budget. Defaults only: whatever
-the user set for the judge wins, field by field.
-
-No token cap of ours: HELM's 256 tokens starve any judge that thinks before it answers (a
-reasoning model, Gemini 2.5, DeepSeek-R1, Qwen3 through vLLM), and no provider-neutral way tells
-such a judge apart. A plain judge stops after its verdict anyway; cap cost with the role's own
-`max_tokens`."""
-
-
-def user_config(judge: Model) -> GenerateConfig:
-    """What Inspect would send for this judge with no config of ours."""
-    return resolved_config(judge)
+"""HELM's judge temperature (0), a fixed seed and a bounded retry budget, as defaults only:
+whatever the user set for the judge wins, field by field. No token cap: HELM's 256 tokens starve a
+judge that thinks before it answers, and no provider-neutral way tells one apart (docs/judge.md)."""
 
 
 def asks_for_reasoning(config: GenerateConfig) -> bool:
@@ -49,14 +39,13 @@ def call_config(
 ) -> GenerateConfig:
     """The config passed with one request: our defaults where the user set nothing, and a seed.
 
-    A config passed to `generate()` wins over the model's own, so only fields the user left
-    unset are passed, and the seed. The seed starts at the user's (or ours) and moves with each
-    attempt and epoch: a retry gets a real second chance, and each epoch is a new draw for a
-    judge sampled above temperature 0. `repeat` counts the earlier jurors of the same model in
-    the panel, so a model listed twice gives two draws, not one copied. A judge on a llama.cpp
-    server is also sent a grammar of a verdict on `scale`, unless the user constrains it already.
+    A config passed to `generate()` wins over the model's own, so only fields the user left unset
+    are passed, and the seed. The seed (the user's, or ours) moves with each attempt, epoch and
+    earlier juror of the same model in the panel (`repeat`): a retry gets a real second chance, an
+    epoch or a repeated model is a new draw, not one copied. A judge on a llama.cpp server is also
+    sent a grammar of a verdict on `scale`, unless the user constrains it already.
     """
-    user = user_config(judge)
+    user = resolved_config(judge)
     fill = {
         key: value
         for key, value in JUDGE_DEFAULTS.model_dump(exclude_none=True).items()

@@ -39,16 +39,13 @@ def _tagged(reply: str, name: str) -> tuple[list[str], bool]:
 def parse_verdict(reply: str, scale: Scale) -> Verdict | None:
     """Read the `<score>` tags: None unless there is one, and all of them name the same level.
 
-    A reply whose tags disagree (`<score>0</score> ... e.g. <score>0.7</score>`) says two things,
-    so it is not read as either; the same level repeated is fine. A `<score>` tag left open
-    (`<score>1 <score>0.3</score>`) holds a level that cannot be told apart from what follows, so
-    such a reply is not read either.
+    Tags that disagree (`<score>0</score> ... e.g. <score>0.7</score>`) say two things, and a tag
+    left open (`<score>1 <score>0.3</score>`) holds a level that cannot be told apart from what
+    follows: neither reply is read. The same level repeated is fine.
     """
     scores, left_open = _tagged(reply, "score")
-    if left_open or not scores:
-        return None
     levels = {scale.read(text.strip()) for text in scores}
-    if len(levels) != 1 or None in levels:
+    if left_open or len(levels) != 1 or None in levels:
         return None
     [level] = levels
     reasonings, _ = _tagged(reply, "reasoning")

@@ -2,20 +2,16 @@
 
 Each score is the judge's level for one human-judged item; the human level sits in the sample's
 metadata (`human_level`), both on the task's scale. Inspect drops unscored samples before metrics
-run, so every figure is over the items the judge gave a readable verdict on, and the log's
-`unscored_samples` counts the rest. A level between levels (a panel's or an epoch mean) follows
-the one rule of `metrics.levels`: kappa, rho, MAE and bias use it as it is, exact agreement,
-within one and the confusion counts count it at its nearest level, half at each if halfway.
-
-Every figure is computed for all bootstrap resamples at once (one array operation over a
-resamples-by-items matrix) rather than refitted resample by resample, so the 10,000-resample
-intervals over 581 answers take a fraction of a second.
+run, so every figure is over the items the judge gave a readable verdict on. A level between
+levels (a panel's or an epoch mean) follows the one rule of `metrics.levels`. Every figure is
+computed for all bootstrap resamples in one array operation (`metrics.bootstrap` says why).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
@@ -27,11 +23,9 @@ from liveqa_inspect.metrics.values import human_levels, score_values
 
 
 class Pairs:
-    """Judge and human ratings of the same items, as rows of resamples (one row: the sample).
-
-    `rows` (resamples by items, of item indices) draws the resamples. Levels and value codes are
-    found once on the items and then drawn with them, not recomputed on every resample.
-    """
+    """Judge and human ratings of the same items, as rows of resamples drawn by `rows` (resamples
+    by items, of item indices; none: one row, the sample). Levels and value codes are found once on
+    the items and then drawn with them, not recomputed on every resample."""
 
     def __init__(
         self,
@@ -49,13 +43,6 @@ class Pairs:
         self.judge_codes = value_codes(judge)[draw]
         self.human_codes = value_codes(human)[draw]
 
-    def counted(self) -> Iterator[tuple[np.ndarray, np.ndarray, float]]:
-        """(human level index, judge level index, weight) of each way the items count: once
-        when every rating is on a level, else at their lower and their upper levels, half each
-        (metrics/levels.py)."""
-        for weight, (human, judge) in counted(self.human_placed, self.judge_placed):
-            yield human, judge, weight
-
 
 def value_codes(values: np.ndarray) -> np.ndarray:
     """Each value's place among the distinct values: ranks need only their order."""
@@ -65,7 +52,7 @@ def value_codes(values: np.ndarray) -> np.ndarray:
 def share_where(p: Pairs, hit: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
     """Share of each row's items counted where `hit(human index, judge index)` holds."""
     total = np.zeros(p.judge.shape)
-    for human, judge, weight in p.counted():
+    for weight, (human, judge) in counted(p.human_placed, p.judge_placed):
         total += weight * hit(human, judge)
     return total.mean(axis=1)
 
@@ -103,11 +90,9 @@ def spearman(p: Pairs) -> np.ndarray:
 
 
 def average_ranks(codes: np.ndarray) -> np.ndarray:
-    """Each row's ranks, ties at their average rank (scipy's `rankdata`), from value codes.
-
-    A row's rank of a value is the count of smaller values in the row plus the middle of its
-    ties: one count per row and code, with no sort of the resamples.
-    """
+    """Each row's ranks, ties at their average rank (scipy's `rankdata`), from value codes: the
+    count of smaller values in the row plus the middle of its ties, one count per row and code,
+    with no sort of the resamples."""
     rows, n = codes.shape
     width = int(codes.max()) + 1
     cells = (np.arange(rows)[:, None] * width + codes).ravel()
@@ -139,9 +124,7 @@ def mean_bias(p: Pairs) -> np.ndarray:
     return (p.judge - p.human).mean(axis=1)
 
 
-PairStatistic = Callable[[Pairs], np.ndarray]
-
-AGREEMENT_STATISTICS: dict[str, PairStatistic] = {
+AGREEMENT_STATISTICS: dict[str, Callable[[Pairs], np.ndarray]] = {
     "exact_agreement": exact_agreement,
     "within_one": within_one,
     KAPPA: quadratic_kappa,
@@ -161,12 +144,9 @@ def agreement_figures(
     whole = Pairs(judge, human, levels)
     resampled = Pairs(judge, human, levels, resample_rows(len(judge))) if len(judge) >= 2 else None
     for name, statistic in AGREEMENT_STATISTICS.items():
-        low_key, high_key = ci_keys(name)
         result[name] = float(statistic(whole)[0]) if len(judge) else math.nan
-        low, high = (math.nan, math.nan)
-        if resampled is not None:
-            low, high = percentile_interval(statistic(resampled))
-        result[low_key], result[high_key] = low, high
+        interval = percentile_interval(statistic(resampled)) if resampled else (math.nan, math.nan)
+        result.update(zip(ci_keys(name), interval, strict=True))
     return result
 
 
@@ -189,13 +169,11 @@ def confusion(levels: list[float]) -> Metric:
         p = Pairs(score_values(scores), human_levels(scores), levels)
         k = len(levels)
         counts = sum(
-            w * np.bincount(h[0].astype(int) * k + j[0], minlength=k * k) for h, j, w in p.counted()
-        ).reshape(k, k)
-        return {
-            confusion_key(levels[h], levels[j]): float(counts[h, j])
-            for h in range(k)
-            for j in range(k)
-        }
+            w * np.bincount(h[0].astype(int) * k + j[0], minlength=k * k)
+            for w, (h, j) in counted(p.human_placed, p.judge_placed)
+        )
+        cells = itertools.product(levels, repeat=2)
+        return {confusion_key(h, j): float(n) for (h, j), n in zip(cells, counts, strict=True)}
 
     return compute
 
@@ -208,14 +186,12 @@ def reference_spearman() -> Metric:
         if not scores:
             return {}
         human = human_levels(scores)
-        names = list(dict(scores[0].score.value).keys())
+        values = [dict(s.score.value) for s in scores]
         return {
             floor_key(name): float(
-                rank_correlation(
-                    np.array([float(dict(s.score.value)[name]) for s in scores]), human
-                )[0]
+                rank_correlation(np.array([float(v[name]) for v in values]), human)[0]
             )
-            for name in names
+            for name in values[0]
         }
 
     return compute

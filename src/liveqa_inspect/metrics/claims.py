@@ -1,10 +1,6 @@
-"""Metrics of expert_qa_claims beyond agreement, each a floor or a use a reader has for the judge.
-
-- `wrong_claim_detection`: how well a correctness judge finds the claims experts found wrong
-  (levels 1 and 2); a claim is flagged when the judge rates it 1 or 2, and a panel's or an epoch
-  mean halfway between 2 and 3 counts as half a flag (the rule of metrics/levels.py).
-- `majority_share`: the exact agreement of the best constant judge (most claims are Definitely
-  correct), the floor an exact-agreement figure must beat.
+"""Metrics of expert_qa_claims beyond agreement: how well a correctness judge finds the claims
+experts found wrong, and `majority_share`, the exact agreement of the best constant judge (most
+claims are Definitely correct), the floor an exact-agreement figure must beat.
 """
 
 from __future__ import annotations
@@ -19,12 +15,7 @@ from inspect_ai.scorer import (
 )
 
 from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_SCALE
-from liveqa_inspect.metrics.keys import (
-    INCORRECT_AUROC,
-    INCORRECT_F1,
-    INCORRECT_PRECISION,
-    INCORRECT_RECALL,
-)
+from liveqa_inspect.metrics.keys import DETECTION_FIGURES
 from liveqa_inspect.metrics.levels import Placed
 from liveqa_inspect.metrics.values import human_levels, score_values
 
@@ -40,7 +31,7 @@ def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
 
     Recall, F1 and AUROC are NaN without a wrong claim, precision when nothing is flagged, AUROC
     also when every claim is wrong. F1 is 2TP / (2TP + FP + FN), so 0 when nothing is flagged.
-    A claim rated halfway between 2 and 3 is half flagged: it adds 0.5 to the counts.
+    A claim rated halfway between 2 and 3 is half flagged (metrics/levels.py): it adds 0.5.
     """
     wrong = human <= WRONG_AT_MOST
     placed = Placed.on(judge, _CORRECTNESS)
@@ -49,28 +40,16 @@ def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
     )
     hits = float((wrong * flagged).sum())
     precision = float(hits / flagged.sum()) if flagged.any() else math.nan
-    if not wrong.any():
-        return {
-            INCORRECT_PRECISION: precision,
-            INCORRECT_RECALL: math.nan,
-            INCORRECT_F1: math.nan,
-            INCORRECT_AUROC: math.nan,
-        }
-    recall = hits / wrong.sum()
-    f1 = 2 * hits / (flagged.sum() + wrong.sum())
-    if wrong.all():
-        auroc = math.nan
-    else:
+    recall = f1 = auroc = math.nan
+    if wrong.any():
+        recall = float(hits / wrong.sum())
+        f1 = float(2 * hits / (flagged.sum() + wrong.sum()))
+    if wrong.any() and not wrong.all():
         from sklearn.metrics import roc_auc_score
 
         # A low rating says "wrong": rank by the negated rating.
         auroc = float(roc_auc_score(wrong, -judge))
-    return {
-        INCORRECT_PRECISION: precision,
-        INCORRECT_RECALL: float(recall),
-        INCORRECT_F1: float(f1),
-        INCORRECT_AUROC: auroc,
-    }
+    return dict(zip(DETECTION_FIGURES, (precision, recall, f1, auroc), strict=True))
 
 
 @metric

@@ -1,10 +1,7 @@
-"""Metrics of the judged tasks beyond Inspect's built-ins.
-
-Inspect drops unscored (NaN) samples before any metric runs and reports how many in the log's
-`unscored_samples`, so every figure here is over the samples the judge could grade (how many it
-could not, and why, are the `verdicts` scorer's figures). Per-group
-figures (focus category, question type, field) are left to the report, where each row can carry
-its n and interval instead of widening the log's results to dozens of unlabelled columns.
+"""Metrics of the judged tasks beyond Inspect's built-ins, over the samples the judge could grade
+(Inspect drops the unscored ones; the `verdicts` scorer counts them). Per-group figures (focus
+category, question type, field) are left to the report, where each row can carry its n and
+interval instead of widening the log's results to dozens of unlabelled columns.
 """
 
 from __future__ import annotations

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-CI_LOW = "_ci_low"
-CI_HIGH = "_ci_high"
 FLOOR_SUFFIX = "_spearman_rho"
 JUROR_PREFIX = "juror/"
 
@@ -26,7 +24,7 @@ def share_key(level: float) -> str:
 
 def ci_keys(name: str) -> tuple[str, str]:
     """The keys of a figure's 95% interval bounds."""
-    return f"{name}{CI_LOW}", f"{name}{CI_HIGH}"
+    return f"{name}_ci_low", f"{name}_ci_high"
 
 
 def confusion_key(human: float, judge: float) -> str:
@@ -104,13 +102,10 @@ EPOCH_AGREEMENT = "epoch_agreement"
 MAJORITY_SHARE = "majority_share"
 """The no-model floor of exact agreement: the share of items at the most common human level."""
 
-# How well a claims correctness judge finds the claims experts found wrong, as
-# `claims_metrics.wrong_claim_detection` writes them.
-INCORRECT_PRECISION = "incorrect_precision"
-INCORRECT_RECALL = "incorrect_recall"
-INCORRECT_F1 = "incorrect_f1"
-INCORRECT_AUROC = "incorrect_auroc"
-DETECTION_FIGURES = (INCORRECT_PRECISION, INCORRECT_RECALL, INCORRECT_F1, INCORRECT_AUROC)
+DETECTION_FIGURES = tuple(f"incorrect_{name}" for name in ("precision", "recall", "f1", "auroc"))
+"""How well a claims correctness judge finds the claims experts found wrong, as
+`metrics.claims.wrong_claim_detection` writes them."""
+INCORRECT_PRECISION, INCORRECT_RECALL, INCORRECT_F1, INCORRECT_AUROC = DETECTION_FIGURES
 
 # The contamination probe (live_qa_contamination): a score's value holds each instruction's
 # overlap, run, reproduction and refusal under these names, and the metrics report them under the

@@ -24,15 +24,11 @@ def epoch_level(score: Score) -> float:
 def judge_epochs() -> ScoreReducer:
     """Inspect's mean over epochs, keeping what the judge said in each epoch.
 
-    An epoch whose verdict is unreadable has no level and is left out of the mean, as Inspect's
-    mean reducer leaves out every unscored epoch: a sample's level is the mean of its readable
-    epochs, and the sample is unscored only when none is readable. Nothing is dropped unseen: the
-    `verdicts` scorer counts those epochs (`unread_epochs`).
-
-    Inspect's reducers keep the first epoch's metadata only, so a judge's self-consistency
-    across epochs (`epoch_agreement`), the unread epochs and each juror's level could not be read
-    back. This keeps every epoch's level (`epoch_levels`, NaN where unread) and
-    each juror's mean level over the epochs it gave a verdict in.
+    An unreadable epoch is left out of the mean, as Inspect's mean reducer leaves out every
+    unscored epoch (docs/judge.md, epochs). Inspect's reducers keep the first epoch's metadata
+    only, so a judge's self-consistency across epochs (`epoch_agreement`), the unread epochs and
+    each juror's level could not be read back. This keeps every epoch's level (`epoch_levels`, NaN
+    where unread) and each juror's mean level over the epochs it gave a verdict in.
     """
     reduce_mean = mean_score()
 
@@ -46,15 +42,10 @@ def judge_epochs() -> ScoreReducer:
         ):
             return reduced
         reduced.value = round(to_float(reduced.value), LEVEL_DIGITS)
+        rosters = [s.metadata["jurors"] for s in scores if s.metadata and s.metadata["jurors"]]
         jurors = []
         for index, juror in enumerate(first["jurors"]):
-            given = [
-                float(s.metadata["jurors"][index]["level"])
-                for s in scores
-                if s.metadata
-                and s.metadata["jurors"]
-                and s.metadata["jurors"][index]["level"] is not None
-            ]
+            given = [float(r[index]["level"]) for r in rosters if r[index]["level"] is not None]
             level = round(float(np.mean(given)), LEVEL_DIGITS) if given else None
             jurors.append({**juror, "level": level})
         reduced.metadata = {
@@ -69,12 +60,8 @@ def judge_epochs() -> ScoreReducer:
 
 @score_reducer(name="robustness_epochs")
 def robustness_epochs() -> ScoreReducer:
-    """`judge_epochs` for each version of a live_qa_judge_robustness answer.
-
-    Its score holds a level for each version, and each version's jurors in its metadata: each
-    version is reduced as a judged score is, so a version's level and each juror's are their
-    means over the epochs that read them, and the per-juror figures rest on every epoch too.
-    """
+    """`judge_epochs` for each version of a live_qa_judge_robustness answer, so a version's level
+    and each juror's are their means over the epochs that read them, as in a judged score."""
     per_version = judge_epochs()
 
     def reduce(scores: list[Score]) -> Score:

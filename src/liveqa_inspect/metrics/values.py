@@ -19,7 +19,6 @@ def score_values(scores: list[SampleScore]) -> np.ndarray:
 
 
 def human_levels(scores: list[SampleScore]) -> np.ndarray:
-    """Each item's human level, as its sample's metadata holds it."""
     return np.array([float((s.sample_metadata or {})["human_level"]) for s in scores])
 
 

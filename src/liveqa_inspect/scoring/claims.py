@@ -1,8 +1,6 @@
-"""A judge-free score of a claim: its best ROUGE-L against its own evidence passages.
-
-Its rank correlation with the experts' support label (`rouge_l_spearman_rho`, written by the same
-floor metric as live_qa_judge's) is the floor a support judge must beat with no model asked.
-"""
+"""A judge-free score of a claim, its best ROUGE-L against its own evidence passages: its rank
+correlation with the experts' support label (`rouge_l_spearman_rho`, written by the same floor
+metric as live_qa_judge's) is the floor a support judge must beat with no model asked."""
 
 from __future__ import annotations
 
@@ -14,7 +12,6 @@ from liveqa_inspect.scoring import worker
 
 
 def passage_overlap(claim: str, passages: list[str]) -> float:
-    """The best ROUGE-L F of the claim against any one of its passages."""
     if not passages:
         raise ValueError("claim_passage_overlap needs a sample with at least one passage")
     from liveqa_inspect.scoring.text_overlap import rouge_l  # loaded when the worker starts

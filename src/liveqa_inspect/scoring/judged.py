@@ -1,8 +1,8 @@
-"""The scorers that judge: live_qa's and expert_qa's pinned judge, and live_qa_judge's judge.
+"""The scorers that judge, every one through `judging.grade.grade`.
 
-All of them grade through `judge.grade`; live_qa and live_qa_judge share the live_qa prompt, so a
-judge is measured in live_qa_judge on exactly the prompt it grades with. The judge (one model or
-a panel) is resolved when scoring starts: the grader role when bound, else the scorer's default.
+Each takes `cache` (cache the judge's replies, per epoch, so re-scoring costs nothing) and `panel`
+(how a panel's levels combine: mean, median or majority). The judge (one model or a panel) is
+resolved when scoring starts: the grader role when bound, else the scorer's default.
 """
 
 from __future__ import annotations
@@ -36,8 +36,6 @@ _LEVELS = list(LIVEQA_SCALE.levels)
 _CORRECTNESS = list(CLAIM_CORRECTNESS_JUDGE.scale.levels)
 _SUPPORT = list(CLAIM_SUPPORT_JUDGE.scale.levels)
 
-Fields = Callable[[TaskState, Target], Mapping[str, str | Sequence[str]]]
-
 
 def warn_if_self_judged(judges: Sequence[str], subject: str, warned: set[str]) -> None:
     """A model grading its own answers is biased; say so once a scorer (a run, or a re-score)
@@ -52,7 +50,6 @@ def warn_if_self_judged(judges: Sequence[str], subject: str, warned: set[str]) -
 
 
 def answer_fields(state: TaskState, target: Target) -> dict[str, str | list[str]]:
-    """What the LiveQA rubric shows: the question, every reference apart, and the answer."""
     # target.target keeps the references apart; Target.text would join them into one.
     return {
         "question": state.input_text,
@@ -66,24 +63,16 @@ def expert_fields(state: TaskState, target: Target) -> dict[str, str | list[str]
 
 
 def correctness_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
-    """The claim, with its question and the whole answer it came from as context."""
-    meta = state.metadata
-    return {
-        "field": str(meta["field"]),
-        "question": str(meta["question"]),
-        "answer": str(meta["answer"]),
-        "claim": str(meta["claim"]),
-    }
+    return {key: str(state.metadata[key]) for key in ("field", "question", "answer", "claim")}
 
 
 def support_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
-    """The claim and its evidence passages, each apart."""
     return {"claim": str(state.metadata["claim"]), "passages": list(state.metadata["passages"])}
 
 
 def grading_scorer(
     prompt: JudgePrompt,
-    fields: Fields,
+    fields: Callable[[TaskState, Target], Mapping[str, str | Sequence[str]]],
     default: str | None,
     cache: bool,
     panel: Panel,
@@ -123,62 +112,36 @@ def human_note(state: TaskState) -> str:
 
 @scorer(metrics=judge_metrics(_LEVELS))
 def live_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
-    """Judge-graded score on the four LiveQA levels (0, 0.3, 0.7, 1).
-
-    Args:
-        cache: Cache the judge's replies, per epoch, so re-scoring costs nothing.
-        panel: How a panel's levels combine: mean, median or majority.
-    """
+    """Judge-graded score on the four LiveQA levels (0, 0.3, 0.7, 1)."""
     return grading_scorer(LIVEQA_JUDGE, answer_fields, DEFAULT_JUDGE, cache, panel)
 
 
 @scorer(metrics=judge_metrics(_LEVELS))
 def expert_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
-    """The pinned judge on ExpertQA, with a rubric worded for experts of the question's field.
-
-    Args:
-        cache: Cache the judge's replies, per epoch, so re-scoring costs nothing.
-        panel: How a panel's levels combine: mean, median or majority.
-    """
+    """The pinned judge on ExpertQA, with a rubric worded for experts of the question's field."""
     return grading_scorer(EXPERT_QA_JUDGE, expert_fields, DEFAULT_JUDGE, cache, panel)
 
 
 def agreement_metrics(levels: list[float]) -> list[Metric]:
-    """What every judge-against-humans scorer reports, on its scale. A panel's jurors are
-    measured by the `verdicts` scorer of the same run, so a jury and its members are measured by
-    one run."""
+    """What every judge-against-humans scorer reports, on its scale; a panel's jurors are measured
+    by the same run's `verdicts` scorer, so a jury and its members are measured by one run."""
     return [agreement(levels), confusion(levels)]
 
 
 @scorer(metrics=agreement_metrics(_LEVELS))
 def judge_agreement_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
     """The judge's level for a human-judged answer: the grader role if bound, else the model
-    under evaluation.
-
-    Args:
-        cache: Cache the judge's replies, per epoch.
-        panel: How a panel's levels combine: mean, median or majority.
-    """
+    under evaluation."""
     return grading_scorer(LIVEQA_JUDGE, answer_fields, None, cache, panel)
 
 
 @scorer(metrics=[*agreement_metrics(_CORRECTNESS), wrong_claim_detection(), majority_share()])
 def claim_correctness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
-    """The judge's 1-5 correctness rating of an expert-labelled ExpertQA claim.
-
-    Args:
-        cache: Cache the judge's replies, per epoch.
-        panel: How a panel's levels combine: mean, median or majority.
-    """
+    """The judge's 1-5 correctness rating of an expert-labelled ExpertQA claim."""
     return grading_scorer(CLAIM_CORRECTNESS_JUDGE, correctness_fields, None, cache, panel)
 
 
 @scorer(metrics=agreement_metrics(_SUPPORT))
 def claim_support_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
-    """The judge's 1-3 rating of how far a claim's passages support it.
-
-    Args:
-        cache: Cache the judge's replies, per epoch.
-        panel: How a panel's levels combine: mean, median or majority.
-    """
+    """The judge's 1-3 rating of how far a claim's passages support it."""
     return grading_scorer(CLAIM_SUPPORT_JUDGE, support_fields, None, cache, panel)

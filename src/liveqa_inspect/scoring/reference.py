@@ -3,10 +3,9 @@
 Why: they let a LiveQA run be set beside HELM's numbers for the same task, and on human-judged
 answers they are the no-model floor a judge must beat. They follow crfm-helm's
 `evaluate_reference_metrics.py` under HELM's names (its `metric_fn_mapping`), each the best over a
-question's references of `score(gold, pred)` with `pred` the stripped completion; what each
-metric is, where HELM is unusual and the one tokenizer difference (no Punkt download) are in
-docs/scoring.md. The values come from `scoring/text_overlap.py` (rouge-score's and nltk's floats,
-faster) in the worker process of `scoring/worker.py`.
+question's references of `score(gold, pred)` with `pred` the stripped completion (docs/scoring.md
+says where HELM is unusual). The values come from `scoring/text_overlap.py`, in the worker process
+of `scoring/worker.py`.
 """
 
 from __future__ import annotations
@@ -31,39 +30,36 @@ def _in_worker(answer: str, references: Sequence[str]) -> dict[str, float]:
     return reference_scores(answer, references)
 
 
-async def _reference_score(state: TaskState, target: Target) -> Score:
-    # target.target keeps the references apart; Target.text would join them into one.
-    completion = state.output.completion
-    references = list(target.target)
-    values = await worker.run(_in_worker, completion, references)
-    figures = ", ".join(f"{name} {value:.3g}" for name, value in values.items())
-    return Score(
-        value=values,
-        answer=completion,
-        explanation=(
-            f"HELM's overlap of the answer with the references, each the best of "
-            f"{len(references)} references: {figures}."
-        ),
-    )
+def _reference_scorer() -> Scorer:
+    """Both scorers' body, a new function for each: Inspect tags the function a scorer returns
+    with that scorer's name."""
+    worker.started()
+
+    async def score(state: TaskState, target: Target) -> Score:
+        # target.target keeps the references apart; Target.text would join them into one.
+        completion = state.output.completion
+        references = list(target.target)
+        values = await worker.run(_in_worker, completion, references)
+        figures = ", ".join(f"{name} {value:.3g}" for name, value in values.items())
+        return Score(
+            value=values,
+            answer=completion,
+            explanation=(
+                f"HELM's overlap of the answer with the references, each the best of "
+                f"{len(references)} references: {figures}."
+            ),
+        )
+
+    return score
 
 
 @scorer(metrics={name: [mean(), stderr()] for name in METRIC_NAMES})
 def reference_overlap() -> Scorer:
     """HELM's reference-overlap metrics of the completion against every reference answer."""
-    worker.started()
-
-    async def score(state: TaskState, target: Target) -> Score:
-        return await _reference_score(state, target)
-
-    return score
+    return _reference_scorer()
 
 
 @scorer(metrics=[reference_spearman()])
 def reference_floor() -> Scorer:
     """The same metrics on human-judged answers, reported as their rho with the human grades."""
-    worker.started()
-
-    async def score(state: TaskState, target: Target) -> Score:
-        return await _reference_score(state, target)
-
-    return score
+    return _reference_scorer()

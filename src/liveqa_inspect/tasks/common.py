@@ -48,12 +48,10 @@ def check_flags(**flags: object) -> None:
 def provenance(
     prompt: JudgePrompt, measures_judge: bool, default: str | None, *assets: Asset
 ) -> dict[str, Any]:
-    """What a log must say for a reader to reproduce its grading: judge, prompt and data.
-
-    The judge that actually graded, with its effective settings, is in every score's metadata;
-    this says where it came from when no grader role was bound. The scale and whether the log
-    measures a judge are stated as such, so the report reads them instead of inferring them.
-    """
+    """What a log must say for a reader to reproduce its grading: judge, prompt and data. The
+    judge that graded, with its settings, is in every score's metadata; this says where it came
+    from when no grader role was bound, and states the scale and whether the log measures a judge
+    so that the report reads them instead of inferring them."""
     return {
         "measures_judge": measures_judge,
         "scale": list(prompt.scale.levels),
@@ -67,12 +65,9 @@ def provenance(
 
 
 def viewer(scorer: str, scale: Scale, grades_a_model: bool) -> ViewerConfig:
-    """Inspect View's sample list leads with the judge's level, and the score panel with it.
-
-    The level's colours span the rubric's whole scale, not the levels a log happens to hold, so
-    the same level looks the same in every log. A model's level runs red to green; a judge's
-    rating of a human-graded item is no better for being high, so it is shaded neutrally.
-    """
+    """Inspect View's sample list and score panel lead with the judge's level, coloured over the
+    rubric's whole scale so that a level looks the same in every log: red to green for a model's
+    level, neutral for a judge's rating of a human-graded item (no better for being high)."""
     colours = ScoreColorScale(
         palette="good-high" if grades_a_model else "neutral",
         min=min(scale.levels),
@@ -111,14 +106,9 @@ def judged_task(
     other_scorers: Sequence[Scorer] = (),
     **task: Any,
 ) -> Task:
-    """What every judging task shares: the judge made ready before the first model call, the
-    headline (a model's mean level; a measured judge's kappa with the humans), per-epoch judge
-    levels kept, the `verdicts` scorer after the judge's (what it could not grade, and a panel's
-    jurors, over every sample), the provenance, and View's columns.
-
-    `measures_judge`: the task measures the judge against humans (the judge is the grader role
-    if bound, else the model under evaluation) instead of grading a model with the pinned judge.
-    """
+    """What every judging task shares. `measures_judge`: the task measures the judge against
+    humans (the judge is the grader role if bound, else the model under evaluation) instead of
+    grading a model with the pinned judge; its headline is then kappa, not the mean level."""
     default = None if measures_judge else DEFAULT_JUDGE
     name = scorer_name(judge)
     default_judge_made_early(default)

@@ -10,12 +10,9 @@ from liveqa_inspect.judging.jurors import jurors
 
 @solver
 def judges_ready(default: str | None) -> Solver:
-    """Make every judge's client before the model under test is called.
-
-    A judge that cannot be made (say, no API key) then stops the run with Inspect's own error
-    before any answer is generated and paid for, instead of after the first answers. The
-    clients are memoised by Inspect, so the scorer gets these same ones.
-    """
+    """Make every judge's client before the model under test is called, so a judge that cannot be
+    made (say, no API key) stops the run with Inspect's own error before any answer is paid for.
+    Inspect memoises the clients, so the scorer gets these same ones."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         jurors(default)
