@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ from liveqa_inspect.judging.prompts import (
     JudgePrompt,
 )
 from liveqa_inspect.metrics.keys import KAPPA
-from liveqa_inspect.providers.server import stop_all
+from liveqa_inspect.providers.server import DEFAULT_OPTIONS, stop_all
 from tests.helpers import QUIET, figures
 from tests.liveqa_inspect.providers.local import SMOLLM2, SMOLLM2_SHA256, needs_llama_cpp
 
@@ -70,6 +71,16 @@ def judge_run(sample_id: list[str], **grader: object) -> EvalLog:
     )
     assert log.status == "success", log.error
     return log
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_prompt_thread() -> Iterator[None]:
+    """The server reads prompts with one thread, not one a core: the suite's other worker keeps
+    the second core busy, and llama.cpp's threads wait on each other when one has no core (the
+    ten-answer run took 54 s so, 92 s with two threads)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setitem(DEFAULT_OPTIONS, "n_threads_batch", 1)
+        yield
 
 
 @pytest.fixture(scope="module")
