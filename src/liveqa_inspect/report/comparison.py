@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from liveqa_inspect.metrics.keys import juror_names
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.stats import Estimate, humans_differ
-from liveqa_inspect.report.tables import Block, Table, interval
+from liveqa_inspect.report.tables import Block, Cell, Table, interval
 
 JUDGE_KINDS = ("judge", "robustness")
 """Kinds of log that measure a judge: in a comparison each stands for its judge."""
@@ -124,6 +124,21 @@ def coverage(logs: Sequence[LoadedLog]) -> list[str]:
                 f"{logs[0].path.name} ({len(first)}); its difference is over the shared ones."
             )
     return notes
+
+
+def logs_table(
+    logs: Sequence[LoadedLog],
+    title: str,
+    headers: Sequence[str],
+    cells: Callable[[LoadedLog], Sequence[Cell]],
+) -> Table:
+    """A row for each log: its label, its `cells`, and its scored and unscored counts."""
+    rows = [
+        [label, *cells(log), log.scored, log.unscored]
+        for label, log in zip(labels(logs), logs, strict=True)
+    ]
+    noun = "judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind  # as labels name rows
+    return Table(title, [noun, *headers, "scored", "unscored"], rows)
 
 
 def difference_table(

@@ -22,7 +22,6 @@ from liveqa_inspect.metrics.keys import (
     INCORRECT_F1,
     KAPPA,
     MAJORITY_SHARE,
-    ci_keys,
     confusion_key,
     juror_figures,
     parse_floor_key,
@@ -33,12 +32,13 @@ from liveqa_inspect.report.comparison import (
     difference_table,
     judge_prompts,
     labels,
+    logs_table,
     setting,
 )
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
-from liveqa_inspect.report.stats import group_agreement, kappa_difference, levels
-from liveqa_inspect.report.tables import Block, Cell, Table, count, fmt, interval, with_interval
+from liveqa_inspect.report.stats import group_agreement, kappa_difference
+from liveqa_inspect.report.tables import Block, Table, count, figure, fmt, interval, with_interval
 
 CORNER = "human \\ judge"
 FIELD = "field"
@@ -52,28 +52,21 @@ JUDGE_TABLE = {
     "mae": "MAE",
 }
 COMPARED_EXTRAS = (INCORRECT_F1, INCORRECT_AUROC)
-RHO = "spearman_rho"
-EXACT = "exact_agreement"
 
 
-def figure(values: dict[str, float], name: str) -> tuple[float, float, float]:
-    """A figure and its interval bounds, NaN where the log has none."""
-    low, high = ci_keys(name)
-    return values.get(name, math.nan), values.get(low, math.nan), values.get(high, math.nan)
+def figure_cells(values: dict[str, float], names: Sequence[str] = tuple(JUDGE_TABLE)) -> list[str]:
+    """Each figure with its interval in one cell: many figures side by side."""
+    return [with_interval(*figure(values, name)) for name in names]
 
 
-def figure_rows(values: dict[str, float], names: Sequence[str]) -> list[list[Cell]]:
+def figure_table(title: str, values: dict[str, float], names: Sequence[str]) -> Table:
     """A (figure, value, 95% CI) row for each name."""
-    rows: list[list[Cell]] = []
-    for name in names:
-        value, low, high = figure(values, name)
-        rows.append([name, value, interval(low, high)])
-    return rows
-
-
-def judge_cells(values: dict[str, float]) -> list[str]:
-    """The judge table's figures, each with its interval in one cell."""
-    return [with_interval(*figure(values, name)) for name in JUDGE_TABLE]
+    rows = [(name, *figure(values, name)) for name in names]
+    return Table(
+        title,
+        ["figure", "value", "95% CI"],
+        [[name, value, interval(low, high)] for name, value, low, high in rows],
+    )
 
 
 def judge_line(log: LoadedLog) -> str:
@@ -92,17 +85,9 @@ def header(log: LoadedLog) -> list[str]:
         f"{log.task} report: {log.path}",
         judge_line(log),
         f"{setting(log)}; epochs: {log.epochs}; "
-        f"scale: {', '.join(f'{level:g}' for level in levels(log))}",
+        f"scale: {', '.join(f'{level:g}' for level in log.scale)}",
         *log.counts("claims" if log.task == "expert_qa_claims" else "answers"),
     ]
-
-
-def agreement_table(log: LoadedLog) -> Table:
-    return Table(
-        "Agreement with the human assessors (95% CI: the log's seeded bootstrap)",
-        ["figure", "value", "95% CI"],
-        figure_rows(log.figures, FIGURES),
-    )
 
 
 def floor_table(log: LoadedLog) -> Table | None:
@@ -117,9 +102,9 @@ def floor_table(log: LoadedLog) -> Table | None:
         for key, found in scorer.metrics.items():
             metric = parse_floor_key(key) if parse_juror_key(key) is None else None
             if metric is not None:
-                rows.append([metric, RHO, float(found.value)])
+                rows.append([metric, "spearman_rho", float(found.value)])
             elif key == MAJORITY_SHARE:
-                rows.append(["majority level", EXACT, float(found.value)])
+                rows.append(["majority level", "exact_agreement", float(found.value)])
     if not rows:
         return None
     return Table(
@@ -143,13 +128,13 @@ def juror_table(log: LoadedLog) -> Table | None:
     jurors = juror_figures(log.verdicts)
     if not jurors:
         return None
-    rows = [[juror, *judge_cells(values)] for juror, values in jurors.items()]
+    rows = [[juror, *figure_cells(values)] for juror, values in jurors.items()]
     alpha = log.verdicts.get(ALPHA, math.nan)
     return Table(
         "Each juror alone (value [95% CI]); a juror is measured on every answer it graded, "
         "those the panel left unscored too",
         ["juror", *JUDGE_TABLE.values()],
-        [["panel", *judge_cells(log.figures)], *rows],
+        [["panel", *figure_cells(log.figures)], *rows],
         [f"Jurors' ordinal Krippendorff's alpha with each other: {fmt(alpha)}."],
     )
 
@@ -160,16 +145,14 @@ def extras_table(log: LoadedLog) -> Table | None:
     names = [name for name in DETECTION_FIGURES if name in log.figures]
     if not names:
         return None
-    return Table(
-        "Wrong-claim detection", ["figure", "value", "95% CI"], figure_rows(log.figures, names)
-    )
+    return figure_table("Wrong-claim detection", log.figures, names)
 
 
 def field_table(log: LoadedLog) -> Table | None:
     if not any(FIELD in meta for meta in log.metadata.values()):
         return None
     rows = [
-        [label, n, *(with_interval(*figure(values, name)) for name in FIELD_FIGURES)]
+        [label, n, *figure_cells(values, FIELD_FIGURES)]
         for label, n, values in group_agreement(log, FIELD)
     ]
     return Table(
@@ -183,14 +166,14 @@ def field_table(log: LoadedLog) -> Table | None:
 def confusion_matrix(log: LoadedLog) -> np.ndarray:
     """Counts, rows the human level and columns the judge level, both in rising order; a level
     halfway between two counts half in each (see metrics/levels.py), so a count can end in .5."""
-    scale = levels(log)
+    scale = log.scale
     return np.array(
         [[log.figures.get(confusion_key(h, j), 0.0) for j in scale] for h in scale], dtype=float
     )
 
 
 def confusion_table(log: LoadedLog) -> Table:
-    scale = levels(log)
+    scale = log.scale
     matrix = confusion_matrix(log)
     rows = [
         [f"{level:g}", *(count(n) for n in row), count(row.sum())]
@@ -214,20 +197,11 @@ def judge_table(logs: Sequence[LoadedLog]) -> Table:
     """The judges side by side; for claims correctness judges also how well each finds the wrong
     claims, which kappa hides when nearly every claim is correct."""
     extras = [name for name in COMPARED_EXTRAS if all(name in log.figures for log in logs)]
-    rows = [
-        [
-            label,
-            *judge_cells(log.figures),
-            *(with_interval(*figure(log.figures, name)) for name in extras),
-            log.scored,
-            log.unscored,
-        ]
-        for label, log in zip(labels(logs), logs, strict=True)
-    ]
-    return Table(
+    return logs_table(
+        logs,
         "Judges (value [95% CI: each log's seeded bootstrap])",
-        ["judge", *JUDGE_TABLE.values(), *extras, "scored", "unscored"],
-        rows,
+        [*JUDGE_TABLE.values(), *extras],
+        lambda log: figure_cells(log.figures, [*JUDGE_TABLE, *extras]),
     )
 
 
@@ -235,21 +209,21 @@ def heatmap(log: LoadedLog) -> Heatmap:
     return Heatmap(
         filename=f"{log.path.stem}-confusion.png",
         title=f"{log.task}: {log.judge_label} vs human (n={log.scored})",
-        levels=levels(log),
+        levels=log.scale,
         matrix=confusion_matrix(log),
     )
 
 
 def kappa_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
-    values = [figure(log.figures, KAPPA) for log in logs]
+    values, lows, highs = zip(*(figure(log.figures, KAPPA) for log in logs), strict=True)
     return IntervalChart(
         filename=f"{logs[0].path.stem}-judges.png",
         title=f"{logs[0].task}: quadratic kappa with the human levels (95% CI)",
         axis="quadratic weighted kappa",
         labels=labels(logs),
-        values=[value for value, _, _ in values],
-        lows=[low for _, low, _ in values],
-        highs=[high for _, _, high in values],
+        values=values,
+        lows=lows,
+        highs=highs,
     )
 
 
@@ -262,7 +236,8 @@ def judge_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         blocks = comparison(logs, "judge", judge_table(logs), differences)
         return blocks, [*charts, kappa_chart(logs)]
     [log] = logs
-    blocks = [*header(log), agreement_table(log)]
+    title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"
+    blocks = [*header(log), figure_table(title, log.figures, FIGURES)]
     stability = log.verdicts.get(EPOCH_AGREEMENT, math.nan)
     if not math.isnan(stability):
         blocks.append(f"epoch agreement (same level in every epoch): {fmt(stability)}")

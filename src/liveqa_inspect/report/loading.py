@@ -27,14 +27,14 @@ PACKAGE = "liveqa_inspect"
 PROVENANCE_KEYS = ("judge_role", "judge_default", "judge_prompt", "data")
 """What tasks/common.provenance writes into every log of this package."""
 
-MODEL_TASKS = ("live_qa", "expert_qa")
-"""Tasks grading a model's answers with a judge: the report shows the judge's mean level."""
-JUDGE_TASKS = ("live_qa_judge", "expert_qa_claims")
-"""Tasks grading a judge against human levels: the report shows agreement."""
-CONTAMINATION_TASKS = ("live_qa_contamination",)
-"""Tasks probing a model's memory of the test set: the report shows the completions' overlap."""
-ROBUSTNESS_TASKS = ("live_qa_judge_robustness",)
-"""Tasks grading a judge on perturbed answers: the report shows how its level moved."""
+KINDS: dict[str, Kind] = {
+    "live_qa": "model",  # a judge grades a model's answers: the report shows its mean level
+    "expert_qa": "model",
+    "live_qa_judge": "judge",  # a judge graded against human levels: agreement
+    "expert_qa_claims": "judge",
+    "live_qa_contamination": "contamination",  # a model's memory of the test set: overlap
+    "live_qa_judge_robustness": "robustness",  # a judge on perturbed answers: how levels moved
+}
 
 SampleId = int | str
 
@@ -55,7 +55,7 @@ class Prompt:
 
 @dataclass(frozen=True)
 class LoadedLog:
-    """One finished log as the report reads it."""
+    """One finished log as the report reads it; docs/report.md says what each count counts."""
 
     path: Path
     log: EvalLog
@@ -63,20 +63,14 @@ class LoadedLog:
     kind: Kind
     scorer: str
     figures: dict[str, float]
-    """The judging scorer's metrics, exactly as the log's results state them."""
     verdicts: dict[str, float]
-    """The verdicts scorer's metrics (a panel's jurors over every sample), as the log states
-    them; empty for a log without that scorer."""
+    """The verdicts scorer's metrics (a panel's jurors over every sample); empty without it."""
     scored: int
     unscored: int
-    """Sample ids the judge gave a level, in some epoch, and ids it gave none."""
     errored: int
-    """Sample ids with no score because every epoch of theirs ended in an error."""
     missing: int
-    """Sample ids the run was to have, of which the log holds nothing."""
     left_out: Counter[str]
-    """Epochs of scored samples left out of their sample's mean: `unreadable` (no verdict read)
-    and `errored`."""
+    """Epochs of scored samples left out of their mean: `unreadable` (no verdict) or `errored`."""
     values: dict[SampleId, float]
     """Each sample id's reduced score (its epochs averaged, as the metrics saw it); NaN unscored."""
     metadata: dict[SampleId, dict[str, Any]]
@@ -140,19 +134,6 @@ def written_here(log: EvalLog) -> bool:
         return True
     metadata = log.eval.metadata or {}
     return all(key in metadata for key in PROVENANCE_KEYS)
-
-
-def kind_of(task: str, path: Path) -> Kind:
-    if task in MODEL_TASKS:
-        return "model"
-    if task in JUDGE_TASKS:
-        return "judge"
-    if task in CONTAMINATION_TASKS:
-        return "contamination"
-    if task in ROBUSTNESS_TASKS:
-        return "robustness"
-    known = ", ".join(MODEL_TASKS + JUDGE_TASKS + CONTAMINATION_TASKS + ROBUSTNESS_TASKS)
-    raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
 
 
 def headline_scorer(log: EvalLog, kind: Kind, path: Path) -> EvalScore:
@@ -275,7 +256,10 @@ def load(path: str | Path) -> LoadedLog:
     path = Path(path)
     log = read_log(path)
     task = task_name(log)
-    kind = kind_of(task, path)
+    if task not in KINDS:
+        known = ", ".join(KINDS)
+        raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
+    kind = KINDS[task]
     if not written_here(log):
         raise ReportError(
             f"{path} is a log of a task named '{task}' that {PACKAGE} did not write (task "

@@ -20,11 +20,18 @@ from liveqa_inspect.metrics.keys import (
     parse_juror_key,
     share_key,
 )
-from liveqa_inspect.report.comparison import comparison, difference_table, labels, setting
+from liveqa_inspect.report.comparison import (
+    comparison,
+    difference_table,
+    judge_prompts,
+    labels,
+    logs_table,
+    setting,
+)
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
-from liveqa_inspect.report.tables import Block, Table, fmt, interval
+from liveqa_inspect.report.tables import Block, Cell, Table, figure, fmt, interval
 
 GROUPS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "live_qa": (
@@ -45,32 +52,21 @@ SCALE = (0.0, 1.0)
 
 
 def header(log: LoadedLog) -> list[str]:
-    prompts = ", ".join(str(p) for p in log.prompts) or "unrecorded"
     return [
         f"{log.task} report: {log.path}",
         f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
-        f"judge: {log.judge_label}; prompt: {prompts}",
+        f"judge: {log.judge_label}; prompt: {judge_prompts(log)}",
         *log.counts("samples"),
     ]
 
 
 def model_table(logs: Sequence[LoadedLog]) -> Table:
-    rows = [
-        [
-            label,
-            log.judge_label,
-            log.figures.get(MEAN, float("nan")),
-            interval(*(log.figures.get(key, float("nan")) for key in MEAN_CI)),
-            log.scored,
-            log.unscored,
-        ]
-        for label, log in zip(labels(logs), logs, strict=True)
-    ]
-    return Table(
-        "The judge's mean level (95% CI: the log's seeded bootstrap)",
-        ["model", "judge", "mean", "95% CI", "scored", "unscored"],
-        rows,
-    )
+    def cells(log: LoadedLog) -> list[Cell]:
+        value, low, high = figure(log.figures, MEAN, MEAN_CI)
+        return [log.judge_label, value, interval(low, high)]
+
+    title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
+    return logs_table(logs, title, ["judge", "mean", "95% CI"], cells)
 
 
 def level_table(log: LoadedLog) -> Table:
@@ -101,7 +97,7 @@ def panel_table(log: LoadedLog) -> Table | None:
             means.append((parsed[0], value))
     if not means:
         return None
-    alpha = log.verdicts.get(ALPHA, float("nan"))
+    alpha = log.verdicts.get(ALPHA, math.nan)
     return Table(
         "Panel: each juror's mean level, over every sample it graded",
         ["juror", "mean"],
@@ -144,15 +140,15 @@ def means_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
     Named apart (`-models`, `-means`), as a comparison is named after its first log and would
     otherwise overwrite that log's own chart.
     """
-    nan = float("nan")
+    values, lows, highs = zip(*(figure(log.figures, MEAN, MEAN_CI) for log in logs), strict=True)
     return IntervalChart(
         filename=f"{logs[0].path.stem}-{'models' if len(logs) > 1 else 'means'}.png",
         title=f"{logs[0].task}: the judge's mean level (95% CI)",
         axis="mean judge level",
         labels=labels(logs),
-        values=[log.figures.get(MEAN, nan) for log in logs],
-        lows=[log.figures.get(MEAN_CI[0], nan) for log in logs],
-        highs=[log.figures.get(MEAN_CI[1], nan) for log in logs],
+        values=values,
+        lows=lows,
+        highs=highs,
         limits=SCALE,
     )
 

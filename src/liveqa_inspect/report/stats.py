@@ -35,13 +35,10 @@ class Estimate:
 def mean_estimate(values: np.ndarray) -> Estimate:
     """The mean of the defined values with its bootstrap interval."""
     values = values[~np.isnan(values)]
-    n = len(values)
-    if n == 0:
+    if len(values) == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
-    if n < 2:
-        return Estimate(float(values[0]), math.nan, math.nan, 1)
-    low, high = mean_interval(values)
-    return Estimate(float(values.mean()), low, high, n)
+    low, high = mean_interval(values)  # NaN bounds for one value
+    return Estimate(float(values.mean()), low, high, len(values))
 
 
 def group_members(log: LoadedLog, key: str) -> dict[str, list[SampleId]]:
@@ -60,16 +57,8 @@ def group_members(log: LoadedLog, key: str) -> dict[str, list[SampleId]]:
 
 def group_means(log: LoadedLog, key: str) -> list[tuple[str, Estimate]]:
     """Each group's mean score over its scored samples, with its interval."""
-    return [
-        (label, mean_estimate(np.array([log.values[i] for i in ids], dtype=float)))
-        for label, ids in group_members(log, key).items()
-    ]
-
-
-def levels(log: LoadedLog) -> list[float]:
-    """The log's rating scale, as the task recorded it: 0..1 for LiveQA, 1..5 or 1..3 for the
-    claims tasks."""
-    return log.scale
+    members = group_members(log, key)
+    return [(label, mean_estimate(judge_values(log, ids))) for label, ids in members.items()]
 
 
 def human_values(log: LoadedLog, ids: Sequence[SampleId]) -> np.ndarray:
@@ -86,17 +75,11 @@ def graded_ids(log: LoadedLog, ids: Sequence[SampleId]) -> list[SampleId]:
 
 def group_agreement(log: LoadedLog, key: str) -> list[tuple[str, int, dict[str, float]]]:
     """Each group's agreement figures (with intervals) over the items the judge graded."""
-    scale = levels(log)
     rows = []
     for label, ids in group_members(log, key).items():
         graded = graded_ids(log, ids)
-        rows.append(
-            (
-                label,
-                len(graded),
-                agreement_figures(judge_values(log, graded), human_values(log, graded), scale),
-            )
-        )
+        figures = agreement_figures(judge_values(log, graded), human_values(log, graded), log.scale)
+        rows.append((label, len(graded), figures))
     return rows
 
 
@@ -120,7 +103,7 @@ def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
     """`other`'s quadratic kappa minus `first`'s over their shared ids, both against the human
     levels of the first log, each resample drawing the same ids for both judges."""
     ids = shared_ids(first, other)
-    scale = sorted(set(levels(first)) | set(levels(other)))
+    scale = sorted(set(first.scale) | set(other.scale))
     if len(ids) < 2:
         return Estimate(math.nan, math.nan, math.nan, len(ids))
     people, a, b = human_values(first, ids), judge_values(first, ids), judge_values(other, ids)

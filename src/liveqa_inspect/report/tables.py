@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tabulate import tabulate
+
+from liveqa_inspect.metrics.keys import ci_keys
 
 Cell = str | int | float
 
@@ -50,6 +52,14 @@ def with_interval(value: float, low: float, high: float) -> str:
     """A figure and its interval in one cell, for tables of many figures side by side."""
     bounds = interval(low, high)
     return fmt(value) if bounds == "n/a" else f"{fmt(value)} {bounds}"
+
+
+def figure(
+    values: Mapping[str, float], name: str, bounds: Sequence[str] | None = None
+) -> tuple[float, float, float]:
+    """A figure and its interval bounds (`ci_keys` unless given), NaN where the log has none."""
+    low, high = bounds or ci_keys(name)
+    return values.get(name, math.nan), values.get(low, math.nan), values.get(high, math.nan)
 
 
 def cell(value: Cell) -> str:
