@@ -147,11 +147,8 @@ def difference_table(
     figure: str,
     over: str,
 ) -> Table:
-    """Each later log's `difference` from the first, with its interval and shared count.
-
-    One builder for model and judge logs alike: both pair the items the logs share, so the tables
-    differ only in the figure (`figure`) and what the items are (`over`).
-    """
+    """Each later log's `difference` from the first over the items both hold (`over`), with its
+    interval and shared count."""
     names = labels(logs)
     rows = []
     for label, log in zip(names[1:], logs[1:], strict=True):
@@ -159,7 +156,6 @@ def difference_table(
         rows.append([label, estimate.value, interval(estimate.low, estimate.high), estimate.n])
     return Table(
         f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})",
-        # "model" or "judge" (or "contamination"), as labels name rows
         ["judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind, figure, "95% CI", "shared"],
         rows,
     )

@@ -1,9 +1,7 @@
 """The report on judge logs (live_qa_judge, expert_qa_claims): how a judge agrees with humans.
 
-Every figure, interval, confusion count and floor is read from the log's results. The scale is
-read from the confusion cells the log reports, so the same tables serve LiveQA's 0..1 levels and
-the claims tasks' 1..5 or 1..3 ones. From the samples come only the per-field rows and, across
-logs, each judge's paired kappa difference from the first.
+Tables are on the scale the log records, so the same ones serve LiveQA's 0..1 levels and the
+claims tasks' 1..5 or 1..3 ones.
 """
 
 from __future__ import annotations
@@ -38,15 +36,17 @@ from liveqa_inspect.report.comparison import (
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_agreement, kappa_difference
-from liveqa_inspect.report.tables import Block, Table, count, figure, fmt, interval, with_interval
+from liveqa_inspect.report.tables import Block, Cell, Table, figure, fmt, interval, with_interval
 
 CORNER = "human \\ judge"
 FIELD = "field"
-FIELD_FIGURES = ("exact_agreement", KAPPA, "mae")
+RHO = "spearman_rho"
+EXACT = "exact_agreement"
+FIELD_FIGURES = (EXACT, KAPPA, "mae")
 JUDGE_TABLE = {
     KAPPA: "kappa",
-    "spearman_rho": "rho",
-    "exact_agreement": "exact",
+    RHO: "rho",
+    EXACT: "exact",
     "within_one": "within one",
     "bias": "bias",
     "mae": "MAE",
@@ -97,29 +97,20 @@ def floor_table(log: LoadedLog) -> Table | None:
     nothing over string overlap); the majority level's share beside its exact agreement.
     """
     assert log.log.results is not None
-    rows = []
+    rows: list[list[Cell]] = []
     for scorer in log.log.results.scores:
         for key, found in scorer.metrics.items():
             metric = parse_floor_key(key) if parse_juror_key(key) is None else None
-            if metric is not None:
-                rows.append([metric, "spearman_rho", float(found.value)])
-            elif key == MAJORITY_SHARE:
-                rows.append(["majority level", "exact_agreement", float(found.value)])
+            if metric is not None or key == MAJORITY_SHARE:
+                floor, judge = (metric, RHO) if metric is not None else ("majority level", EXACT)
+                value, judged = float(found.value), log.figures.get(judge, math.nan)
+                rows.append([floor, judge, value, judged, judged - value])
     if not rows:
         return None
     return Table(
         "No-model floors (what the judge must beat)",
         ["floor", "compared with", "floor value", "judge", "judge - floor"],
-        [
-            [
-                name,
-                judge,
-                value,
-                log.figures.get(judge, math.nan),
-                log.figures.get(judge, math.nan) - value,
-            ]
-            for name, judge, value in rows
-        ],
+        rows,
     )
 
 
@@ -176,20 +167,18 @@ def confusion_table(log: LoadedLog) -> Table:
     scale = log.scale
     matrix = confusion_matrix(log)
     rows = [
-        [f"{level:g}", *(count(n) for n in row), count(row.sum())]
+        [f"{level:g}", *(f"{n:g}" for n in row), f"{row.sum():g}"]  # halves where counted
         for level, row in zip(scale, matrix, strict=True)
     ]
-    notes = []
-    if (matrix % 1).any():
-        notes.append(
-            "A judge level halfway between two levels (a panel's or an epoch mean) counts half "
-            "in each of their columns."
-        )
+    note = (
+        "A judge level halfway between two levels (a panel's or an epoch mean) counts half "
+        "in each of their columns."
+    )
     return Table(
         "Confusion matrix (rows: human level, columns: judge level)",
         [CORNER, *(f"{level:g}" for level in scale), "total"],
         rows,
-        notes,
+        [note] if (matrix % 1).any() else [],
     )
 
 

@@ -151,13 +151,6 @@ def headline_scorer(log: EvalLog, kind: Kind, path: Path) -> EvalScore:
     return found
 
 
-def read_log(path: Path) -> EvalLog:
-    try:
-        return read_eval_log(str(path))
-    except Exception as error:  # missing file, not a zip, not an Inspect log: one message
-        raise ReportError(f"cannot read {path} as an Inspect log: {error}") from error
-
-
 def headline_value(log: EvalLog, value: Any) -> float:
     """A score's value as a float; of a value of several figures (live_qa_contamination's), the
     one the headline metric names; of a level for each version of an answer
@@ -193,16 +186,14 @@ def unscored_reasons(
     log: EvalLog, scorer: str, values: dict[SampleId, float]
 ) -> Counter[str]:
     """Each unscored id's reason, from its first unscored epoch (the reducer keeps none)."""
-    reasons: Counter[str] = Counter()
-    counted: set[SampleId] = set()
+    first: dict[SampleId, str] = {}
     for sample in log.samples or []:
         score = (sample.scores or {}).get(scorer)
-        if score is None or sample.id in counted or not math.isnan(values.get(sample.id, 0.0)):
+        if score is None or not math.isnan(values.get(sample.id, 0.0)):
             continue
         if math.isnan(headline_value(log, score.value)):
-            counted.add(sample.id)
-            reasons[score.reason or "no reason recorded"] += 1
-    return reasons
+            first.setdefault(sample.id, score.reason or "no reason recorded")
+    return Counter(first.values())
 
 
 def coverage(
@@ -214,24 +205,17 @@ def coverage(
     the scored and unscored counts alone would hide them. Inspect plans `total_samples` as the
     dataset's samples times the epochs: what the log does not hold of those is missing.
     """
-    runs: dict[SampleId, list[EvalSample]] = {}
-    for sample in log.samples or []:
-        runs.setdefault(sample.id, []).append(sample)
-    errored = sum(1 for sample_id in runs if sample_id not in values)
+    ids = {sample.id for sample in log.samples or []}
     planned = (log.results.total_samples if log.results else 0) // max(
         1, log.eval.config.epochs or 1
     )
-    left_out: Counter[str] = Counter()
-    for sample_id, epochs in runs.items():
-        if math.isnan(values.get(sample_id, math.nan)):
-            continue
-        for epoch in epochs:
-            score = (epoch.scores or {}).get(scorer)
-            if score is None:
-                left_out["errored"] += 1
-            elif math.isnan(headline_value(log, score.value)):
-                left_out["unreadable"] += 1
-    return errored, max(0, planned - len(runs)), left_out
+    scored = [s for s in log.samples or [] if not math.isnan(values.get(s.id, math.nan))]
+    left_out = Counter(
+        "errored" if score is None else "unreadable"
+        for score in ((sample.scores or {}).get(scorer) for sample in scored)
+        if score is None or math.isnan(headline_value(log, score.value))
+    )
+    return len(ids - values.keys()), max(0, planned - len(ids)), left_out
 
 
 def judge_identity(
@@ -254,7 +238,10 @@ def judge_identity(
 def load(path: str | Path) -> LoadedLog:
     """Read one log, refusing any whose figures would not mean what the report prints."""
     path = Path(path)
-    log = read_log(path)
+    try:
+        log = read_eval_log(str(path))
+    except Exception as error:  # missing file, not a zip, not an Inspect log: one message
+        raise ReportError(f"cannot read {path} as an Inspect log: {error}") from error
     task = task_name(log)
     if task not in KINDS:
         known = ", ".join(KINDS)

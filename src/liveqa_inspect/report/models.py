@@ -1,9 +1,4 @@
-"""The report on model logs (live_qa, expert_qa): the judge's mean level for each model.
-
-One log: its headline and interval, level distribution, panel, and per-group tables (groups
-are in the samples, not in the log's metrics). Several logs on the same questions: the models
-side by side and each one's paired difference from the first.
-"""
+"""The report on model logs (live_qa, expert_qa): the judge's mean level for each model."""
 
 from __future__ import annotations
 
@@ -17,7 +12,7 @@ from liveqa_inspect.metrics.keys import (
     MEAN,
     MEAN_CI,
     VERDICTS,
-    parse_juror_key,
+    juror_figures,
     share_key,
 )
 from liveqa_inspect.report.comparison import (
@@ -90,18 +85,15 @@ def level_table(log: LoadedLog) -> Table:
 
 def panel_table(log: LoadedLog) -> Table | None:
     """A panel's jurors, each with its own mean level; None for a single judge."""
-    means = []
-    for key, value in log.verdicts.items():
-        parsed = parse_juror_key(key)
-        if parsed is not None and parsed[1] == MEAN:
-            means.append((parsed[0], value))
+    jurors = juror_figures(log.verdicts)
+    means = [[juror, values[MEAN]] for juror, values in jurors.items() if MEAN in values]
     if not means:
         return None
     alpha = log.verdicts.get(ALPHA, math.nan)
     return Table(
         "Panel: each juror's mean level, over every sample it graded",
         ["juror", "mean"],
-        [[juror, value] for juror, value in means],
+        means,
         [f"Jurors' ordinal Krippendorff's alpha: {fmt(alpha)} (1 when they always agree)."],
     )
 

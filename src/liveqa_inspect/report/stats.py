@@ -1,10 +1,10 @@
-"""What the report computes from the samples, because the log's results do not hold it.
+"""What the report computes from the samples, because the log's results do not hold it:
+per-group figures and differences between logs.
 
-Per-group figures and differences between logs. Every interval here is drawn by
-`metrics.bootstrap`, with the same seed and draws as the log's intervals, so a group covering every
-sample gets the log's headline interval. A difference between two logs
-resamples the sample ids they share with each id's pair of scores kept together: the questions
-are the same, so the paired interval is far narrower than two separate intervals suggest.
+Every interval is drawn by `metrics.bootstrap` with the log's seed and draws, so a group of every
+sample gets the log's headline interval. A difference resamples the ids two logs share, each id's
+pair of scores together: on the same questions the paired interval is far narrower than two
+separate intervals suggest.
 """
 
 from __future__ import annotations
@@ -56,7 +56,6 @@ def group_members(log: LoadedLog, key: str) -> dict[str, list[SampleId]]:
 
 
 def group_means(log: LoadedLog, key: str) -> list[tuple[str, Estimate]]:
-    """Each group's mean score over its scored samples, with its interval."""
     members = group_members(log, key)
     return [(label, mean_estimate(judge_values(log, ids))) for label, ids in members.items()]
 

@@ -29,7 +29,6 @@ class Table:
 
 
 Block = str | Table
-"""A line of text, or a table."""
 
 
 def fmt(value: float) -> str:
@@ -37,11 +36,6 @@ def fmt(value: float) -> str:
         return "n/a"
     text = f"{value:.3f}"
     return "0.000" if text == "-0.000" else text  # a rounding residue, not a sign
-
-
-def count(value: float) -> str:
-    """A count as it is: `12`, or `10.5` where halves are counted."""
-    return f"{value:g}"
 
 
 def interval(low: float, high: float) -> str:
@@ -63,9 +57,7 @@ def figure(
 
 
 def cell(value: Cell) -> str:
-    if isinstance(value, float):
-        return fmt(value)
-    return str(value)
+    return fmt(value) if isinstance(value, float) else str(value)
 
 
 _FIGURE = re.compile(r"n/a|-?\d|\[")
@@ -98,14 +90,9 @@ def render(blocks: Sequence[Block], markdown: bool = False) -> str:
     for block in blocks:
         if isinstance(block, Table):
             lines += ["", *render_table(block, markdown), ""]
-        elif block == "" or not markdown:
-            lines.append(block)
-        else:
-            lines.append(block + "  ")  # a Markdown line break keeps header lines apart
-    text = "\n".join(lines).strip("\n")
-    while "\n\n\n" in text:
-        text = text.replace("\n\n\n", "\n\n")
-    return text
+        else:  # a Markdown line break keeps header lines apart
+            lines.append(block + "  " if markdown and block else block)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines).strip("\n"))
 
 
 def figure_line(path: Path, markdown: bool) -> str:
