@@ -13,7 +13,6 @@ from liveqa_inspect.report.stats import Estimate, humans_differ
 from liveqa_inspect.report.tables import Block, Cell, Table, interval
 
 JUDGE_KINDS = ("judge", "robustness")
-"""Kinds of log that measure a judge: in a comparison each stands for its judge."""
 
 
 def subject(log: LoadedLog) -> str:
@@ -40,7 +39,7 @@ def setting(log: LoadedLog) -> str:
     if log.kind == "contamination":
         return f"part: {args.get('part', 'question')}"
     if not log.task.startswith("expert_qa"):
-        return f"question wording: {args.get('question', 'summary')}"
+        return f"question wording: {wording(log)}"
     split = f"split: {args.get('split', 'domain')} {args.get('subset', 'test')}"
     if log.task != "expert_qa_claims":
         return split
@@ -89,11 +88,8 @@ def differing(logs: Sequence[LoadedLog], what: str, show: Callable[[LoadedLog], 
 
 
 def warnings(logs: Sequence[LoadedLog]) -> list[str]:
-    """One WARNING line for each way the logs were not graded alike.
-
-    Model logs compared side by side must share the judge; judge logs are compared precisely
-    because their judges differ, so for them the human levels must agree instead.
-    """
+    """One WARNING line for each way the logs were not graded alike: model logs must share the
+    judge; judge logs differ in it by design, so theirs must share the human levels instead."""
     found = differing(logs, "task", lambda log: log.task)
     if not wording_only(logs):
         found += differing(
@@ -164,9 +160,7 @@ def difference_table(
 def comparison(
     logs: Sequence[LoadedLog], noun: str, side_by_side: Table, differences: Table
 ) -> list[Block]:
-    """A report on several logs: each numbered with its subject, then the warnings and coverage
-    notes before the tables they qualify, the logs side by side, and each one's difference from
-    the first."""
+    """The logs numbered, then the warnings and notes before the tables they qualify."""
     blocks: list[Block] = [f"{len(logs)} {noun} logs, compared with the first:"]
     blocks += [f"{n}. {log.path} ({subject(log)})" for n, log in enumerate(logs, start=1)]
     return [

@@ -36,9 +36,8 @@ from liveqa_inspect.report.comparison import (
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_agreement, kappa_difference
-from liveqa_inspect.report.tables import Block, Cell, Table, figure, fmt, interval, with_interval
+from liveqa_inspect.report.tables import Block, Cell, Table, figure, figure_cells, figure_table, fmt
 
-CORNER = "human \\ judge"
 FIELD = "field"
 RHO = "spearman_rho"
 EXACT = "exact_agreement"
@@ -52,21 +51,6 @@ JUDGE_TABLE = {
     "mae": "MAE",
 }
 COMPARED_EXTRAS = (INCORRECT_F1, INCORRECT_AUROC)
-
-
-def figure_cells(values: dict[str, float], names: Sequence[str] = tuple(JUDGE_TABLE)) -> list[str]:
-    """Each figure with its interval in one cell: many figures side by side."""
-    return [with_interval(*figure(values, name)) for name in names]
-
-
-def figure_table(title: str, values: dict[str, float], names: Sequence[str]) -> Table:
-    """A (figure, value, 95% CI) row for each name."""
-    rows = [(name, *figure(values, name)) for name in names]
-    return Table(
-        title,
-        ["figure", "value", "95% CI"],
-        [[name, value, interval(low, high)] for name, value, low, high in rows],
-    )
 
 
 def judge_line(log: LoadedLog) -> str:
@@ -91,11 +75,9 @@ def header(log: LoadedLog) -> list[str]:
 
 
 def floor_table(log: LoadedLog) -> Table | None:
-    """The no-model floors beside the judge's figure they bound: a judge must beat them.
-
-    A reference metric's rho sits beside the judge's rho (a judge no better than ROUGE-L adds
-    nothing over string overlap); the majority level's share beside its exact agreement.
-    """
+    """The no-model floors a judge must beat, beside its figure they bound: a reference metric's
+    rho beside its rho (a judge no better than ROUGE-L adds nothing over string overlap), the
+    majority level's share beside its exact agreement."""
     assert log.log.results is not None
     rows: list[list[Cell]] = []
     for scorer in log.log.results.scores:
@@ -119,24 +101,15 @@ def juror_table(log: LoadedLog) -> Table | None:
     jurors = juror_figures(log.verdicts)
     if not jurors:
         return None
-    rows = [[juror, *figure_cells(values)] for juror, values in jurors.items()]
+    rows = [[juror, *figure_cells(values, JUDGE_TABLE)] for juror, values in jurors.items()]
     alpha = log.verdicts.get(ALPHA, math.nan)
     return Table(
         "Each juror alone (value [95% CI]); a juror is measured on every answer it graded, "
         "those the panel left unscored too",
         ["juror", *JUDGE_TABLE.values()],
-        [["panel", *figure_cells(log.figures)], *rows],
+        [["panel", *figure_cells(log.figures, JUDGE_TABLE)], *rows],
         [f"Jurors' ordinal Krippendorff's alpha with each other: {fmt(alpha)}."],
     )
-
-
-def extras_table(log: LoadedLog) -> Table | None:
-    """The agreement scorer's figures beyond agreement: the claims tasks' wrong-claim detection
-    (incorrect_precision, incorrect_recall, incorrect_f1, incorrect_auroc)."""
-    names = [name for name in DETECTION_FIGURES if name in log.figures]
-    if not names:
-        return None
-    return figure_table("Wrong-claim detection", log.figures, names)
 
 
 def field_table(log: LoadedLog) -> Table | None:
@@ -176,7 +149,7 @@ def confusion_table(log: LoadedLog) -> Table:
     )
     return Table(
         "Confusion matrix (rows: human level, columns: judge level)",
-        [CORNER, *(f"{level:g}" for level in scale), "total"],
+        ["human \\ judge", *(f"{level:g}" for level in scale), "total"],
         rows,
         [note] if (matrix % 1).any() else [],
     )
@@ -230,7 +203,9 @@ def judge_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     stability = log.verdicts.get(EPOCH_AGREEMENT, math.nan)
     if not math.isnan(stability):
         blocks.append(f"epoch agreement (same level in every epoch): {fmt(stability)}")
-    optional = (floor_table(log), juror_table(log), extras_table(log), field_table(log))
+    detection = [name for name in DETECTION_FIGURES if name in log.figures]  # claims tasks
+    extras = figure_table("Wrong-claim detection", log.figures, detection) if detection else None
+    optional = (floor_table(log), juror_table(log), extras, field_table(log))
     blocks += [table for table in optional if table is not None]
     blocks.append(confusion_table(log))
     return blocks, charts

@@ -117,11 +117,6 @@ class LoadedLog:
         return lines
 
 
-def task_name(log: EvalLog) -> str:
-    """The task's bare name: a log names it with its package (`liveqa_inspect/live_qa_judge`)."""
-    return log.eval.task.rsplit("/", 1)[-1]
-
-
 def metric_values(found: EvalScore) -> dict[str, float]:
     # Inspect stores every metric value as a float, confusion counts included.
     return {key: float(m.value) for key, m in found.metrics.items()}
@@ -182,9 +177,7 @@ def reduced_values(log: EvalLog, scorer: str) -> dict[SampleId, float]:
     }
 
 
-def unscored_reasons(
-    log: EvalLog, scorer: str, values: dict[SampleId, float]
-) -> Counter[str]:
+def unscored_reasons(log: EvalLog, scorer: str, values: dict[SampleId, float]) -> Counter[str]:
     """Each unscored id's reason, from its first unscored epoch (the reducer keeps none)."""
     first: dict[SampleId, str] = {}
     for sample in log.samples or []:
@@ -199,12 +192,9 @@ def unscored_reasons(
 def coverage(
     log: EvalLog, scorer: str, values: dict[SampleId, float]
 ) -> tuple[int, int, Counter[str]]:
-    """Errored and missing sample ids, and the epochs of scored ids left out of their mean.
-
-    A run with `fail_on_error` off succeeds with samples that errored; they have no score, so
-    the scored and unscored counts alone would hide them. Inspect plans `total_samples` as the
-    dataset's samples times the epochs: what the log does not hold of those is missing.
-    """
+    """Errored and missing sample ids, and the epochs of scored ids left out of their mean: a run
+    with `fail_on_error` off succeeds with samples that errored, which have no score. Inspect plans
+    `total_samples` as the dataset's samples times the epochs."""
     ids = {sample.id for sample in log.samples or []}
     planned = (log.results.total_samples if log.results else 0) // max(
         1, log.eval.config.epochs or 1
@@ -242,7 +232,7 @@ def load(path: str | Path) -> LoadedLog:
         log = read_eval_log(str(path))
     except Exception as error:  # missing file, not a zip, not an Inspect log: one message
         raise ReportError(f"cannot read {path} as an Inspect log: {error}") from error
-    task = task_name(log)
+    task = log.eval.task.rsplit("/", 1)[-1]  # a log names it `liveqa_inspect/<task>`
     if task not in KINDS:
         known = ", ".join(KINDS)
         raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")

@@ -127,11 +127,8 @@ def group_table(log: LoadedLog, key: str, title: str, note: str) -> Table:
 
 
 def means_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
-    """The models' means side by side, or one log's mean on its own.
-
-    Named apart (`-models`, `-means`), as a comparison is named after its first log and would
-    otherwise overwrite that log's own chart.
-    """
+    """Named apart (`-models`, `-means`): a comparison is named after its first log and would
+    otherwise overwrite that log's own chart."""
     values, lows, highs = zip(*(figure(log.figures, MEAN, MEAN_CI) for log in logs), strict=True)
     return IntervalChart(
         filename=f"{logs[0].path.stem}-{'models' if len(logs) > 1 else 'means'}.png",

@@ -39,11 +39,8 @@ def canvas(width: float, height: float) -> Figure:
 
 @dataclass(frozen=True)
 class IntervalChart:
-    """Horizontal bars of a figure per row (a model, a group, a judge) with 95% error bars.
-
-    Horizontal, so long labels (model names, ExpertQA fields) stay readable; an undefined
-    interval is drawn without a bar end rather than guessed.
-    """
+    """A figure per row with 95% error bars, horizontal so long labels (model names, ExpertQA
+    fields) stay readable; an undefined interval is drawn without a bar end, not guessed."""
 
     filename: str
     title: str
@@ -87,11 +84,8 @@ class IntervalChart:
 
 @dataclass(frozen=True)
 class Heatmap:
-    """A confusion matrix on any scale, each cell's count written in it.
-
-    Cells are shaded by their share of the row (the human level's items), not by raw count: on
-    NIST's grades most answers are 0, so raw counts would leave every other row almost blank.
-    """
+    """A confusion matrix, each cell's count written in it and shaded by its share of the row: on
+    NIST's grades most answers are 0, so raw counts would leave every other row almost blank."""
 
     filename: str
     title: str

@@ -42,10 +42,8 @@ def mean_estimate(values: np.ndarray) -> Estimate:
 
 
 def group_members(log: LoadedLog, key: str) -> dict[str, list[SampleId]]:
-    """Sample ids by the value of a metadata key; a list value puts the id in each of its groups.
-
-    Largest group first, so a table leads with the groups its headline rests on most.
-    """
+    """Sample ids by a metadata key's value (a list value puts the id in each of its groups),
+    largest group first: a table leads with the groups its headline rests on most."""
     members: dict[str, list[SampleId]] = {}
     for sample_id in log.values:
         given = log.metadata[sample_id].get(key)
@@ -84,11 +82,8 @@ def group_agreement(log: LoadedLog, key: str) -> list[tuple[str, int, dict[str, 
 
 def shared_ids(first: LoadedLog, other: LoadedLog) -> list[SampleId]:
     """Ids both logs scored, in the first log's order."""
-    return [
-        i
-        for i in graded_ids(first, list(first.values))
-        if i in other.values and not math.isnan(other.values[i])
-    ]
+    theirs = set(graded_ids(other, list(other.values)))
+    return [i for i in graded_ids(first, list(first.values)) if i in theirs]
 
 
 def mean_difference(first: LoadedLog, other: LoadedLog) -> Estimate:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -54,6 +54,19 @@ def figure(
     """A figure and its interval bounds (`ci_keys` unless given), NaN where the log has none."""
     low, high = bounds or ci_keys(name)
     return values.get(name, math.nan), values.get(low, math.nan), values.get(high, math.nan)
+
+
+def figure_cells(values: Mapping[str, float], names: Iterable[str]) -> list[str]:
+    return [with_interval(*figure(values, name)) for name in names]
+
+
+def figure_table(title: str, values: Mapping[str, float], names: Sequence[str]) -> Table:
+    rows = [(name, *figure(values, name)) for name in names]
+    return Table(
+        title,
+        ["figure", "value", "95% CI"],
+        [[name, value, interval(low, high)] for name, value, low, high in rows],
+    )
 
 
 def cell(value: Cell) -> str:
