@@ -1,7 +1,5 @@
-"""Several logs in one report, model and judge logs alike: the logs listed, what makes their
-figures incomparable (said before any table that compares them), their row labels, and each log's
-paired difference from the first. One model's live_qa logs on different question wordings are no
-mismatch but a comparison of their own (ConStat's), and are said to be one."""
+"""Several logs in one report: what makes their figures incomparable (said before any table that
+compares them), their row labels, and each log's paired difference from the first."""
 
 from __future__ import annotations
 

@@ -54,8 +54,7 @@ COMPARED_EXTRAS = (INCORRECT_F1, INCORRECT_AUROC)
 
 
 def judge_line(log: LoadedLog) -> str:
-    """Who was measured, and on which prompt: the grader role when bound, else the evaluated
-    model."""
+    """Who was measured, on which prompt: the grader role when bound, else the evaluated model."""
     judged = (
         "the evaluated model"
         if log.judge_label == log.model

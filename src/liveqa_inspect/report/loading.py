@@ -1,9 +1,4 @@
-"""Read a log once into what every report section needs, and refuse the logs it cannot describe.
-
-Figures the log states (means, intervals, agreement, confusion counts) are taken from its results
-as they are; from the samples come only what results do not hold: each question's reduced score
-(for groups and paired differences), the human level, who judged, and why a sample went unscored.
-"""
+"""Read a log once into what every report section needs, and refuse the logs it cannot describe."""
 
 from __future__ import annotations
 
