@@ -49,14 +49,10 @@ def jury(log: LoadedLog) -> str:
     return " | ".join(sorted("+".join(sorted(models)) for models in log.judges)) or log.model
 
 
-def judge_prompts(log: LoadedLog) -> str:
-    return ", ".join(str(p) for p in log.prompts) or "unrecorded"
-
-
 def wording_only(logs: Sequence[LoadedLog]) -> bool:
     """Whether the logs are one model's live_qa runs, graded alike, on different question
     wordings: ConStat's check of memorised wording (docs/contamination.md), not a mismatch."""
-    alike = (lambda log: log.task, lambda log: log.model, jury, judge_prompts)
+    alike = (lambda log: log.task, lambda log: log.model, jury, lambda log: log.prompt_label)
     return (
         logs[0].task == "live_qa"
         and all(len({same(log) for log in logs}) == 1 for same in alike)
@@ -93,7 +89,7 @@ def warnings(logs: Sequence[LoadedLog]) -> list[str]:
         found += differing(
             logs, "questions or items (-T question=, aspect=, split=, subset=)", setting
         )
-    found += differing(logs, "judge prompt", judge_prompts)
+    found += differing(logs, "judge prompt", lambda log: log.prompt_label)
     if logs[0].kind == "model":
         found += differing(logs, "judge", jury)
     else:
@@ -120,13 +116,13 @@ def coverage(logs: Sequence[LoadedLog]) -> list[str]:
     return notes
 
 
-def logs_table(
+def per_log(
     logs: Sequence[LoadedLog],
     title: str,
     headers: Sequence[str],
     cells: Callable[[LoadedLog], Sequence[Cell]],
 ) -> Table:
-    """A row for each log: its label, its `cells`, and its scored and unscored counts."""
+    """A table of a row per log: its label, its `cells`, and its scored and unscored counts."""
     rows = [
         [label, *cells(log), log.scored, log.unscored]
         for label, log in zip(labels(logs), logs, strict=True)

@@ -25,14 +25,7 @@ from liveqa_inspect.metrics.keys import (
     parse_floor_key,
     parse_juror_key,
 )
-from liveqa_inspect.report.comparison import (
-    comparison,
-    difference_table,
-    judge_prompts,
-    labels,
-    logs_table,
-    setting,
-)
+from liveqa_inspect.report.comparison import comparison, difference_table, labels, per_log, setting
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_agreement, kappa_difference
@@ -60,7 +53,7 @@ def judge_line(log: LoadedLog) -> str:
         if log.judge_label == log.model
         else f"the grader role; evaluated model: {log.model}"
     )
-    return f"judge: {log.judge_label} ({judged}); prompt: {judge_prompts(log)}"
+    return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
 
 
 def header(log: LoadedLog) -> list[str]:
@@ -136,11 +129,10 @@ def confusion_matrix(log: LoadedLog) -> np.ndarray:
 
 
 def confusion_table(log: LoadedLog) -> Table:
-    scale = log.scale
     matrix = confusion_matrix(log)
     rows = [
         [f"{level:g}", *(f"{n:g}" for n in row), f"{row.sum():g}"]  # halves where counted
-        for level, row in zip(scale, matrix, strict=True)
+        for level, row in zip(log.scale, matrix, strict=True)
     ]
     note = (
         "A judge level halfway between two levels (a panel's or an epoch mean) counts half "
@@ -148,7 +140,7 @@ def confusion_table(log: LoadedLog) -> Table:
     )
     return Table(
         "Confusion matrix (rows: human level, columns: judge level)",
-        ["human \\ judge", *(f"{level:g}" for level in scale), "total"],
+        ["human \\ judge", *(f"{level:g}" for level in log.scale), "total"],
         rows,
         [note] if (matrix % 1).any() else [],
     )
@@ -158,7 +150,7 @@ def judge_table(logs: Sequence[LoadedLog]) -> Table:
     """The judges side by side; for claims correctness judges also how well each finds the wrong
     claims, which kappa hides when nearly every claim is correct."""
     extras = [name for name in COMPARED_EXTRAS if all(name in log.figures for log in logs)]
-    return logs_table(
+    return per_log(
         logs,
         "Judges (value [95% CI: each log's seeded bootstrap])",
         [*JUDGE_TABLE.values(), *extras],

@@ -90,6 +90,10 @@ class LoadedLog:
         return " | ".join("+".join(models) for models in self.judges) or self.model
 
     @property
+    def prompt_label(self) -> str:
+        return ", ".join(str(p) for p in self.prompts) or "unrecorded"
+
+    @property
     def epochs(self) -> int:
         return self.log.eval.config.epochs or 1
 
@@ -301,8 +305,7 @@ def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
                 "log once"
             )
         seen.add(log.path.resolve())
-    kinds = {log.kind for log in logs}
-    if len(kinds) > 1:
+    if len({log.kind for log in logs}) > 1:
         listed = "; ".join(f"{log.path} ({log.task})" for log in logs)
         raise ReportError(
             "cannot report model logs (live_qa, expert_qa), judge logs (live_qa_judge, "

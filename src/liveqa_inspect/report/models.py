@@ -15,14 +15,7 @@ from liveqa_inspect.metrics.keys import (
     juror_figures,
     share_key,
 )
-from liveqa_inspect.report.comparison import (
-    comparison,
-    difference_table,
-    judge_prompts,
-    labels,
-    logs_table,
-    setting,
-)
+from liveqa_inspect.report.comparison import comparison, difference_table, labels, per_log, setting
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
@@ -50,7 +43,7 @@ def header(log: LoadedLog) -> list[str]:
     return [
         f"{log.task} report: {log.path}",
         f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
-        f"judge: {log.judge_label}; prompt: {judge_prompts(log)}",
+        f"judge: {log.judge_label}; prompt: {log.prompt_label}",
         *log.counts("samples"),
     ]
 
@@ -61,11 +54,10 @@ def model_table(logs: Sequence[LoadedLog]) -> Table:
         return [log.judge_label, value, interval(low, high)]
 
     title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
-    return logs_table(logs, title, ["judge", "mean", "95% CI"], cells)
+    return per_log(logs, title, ["judge", "mean", "95% CI"], cells)
 
 
 def level_table(log: LoadedLog) -> Table:
-    shares = [(level, log.figures.get(share_key(level), math.nan)) for level in log.scale]
     between = any(
         not np.isclose(value, log.scale).any()
         for value in log.values.values()
@@ -78,13 +70,12 @@ def level_table(log: LoadedLog) -> Table:
     return Table(
         "Level distribution (share of the scored samples)",
         ["level", "share"],
-        [[f"{level:g}", value] for level, value in shares],
+        [[f"{level:g}", log.figures.get(share_key(level), math.nan)] for level in log.scale],
         [note] if between else (),
     )
 
 
 def panel_table(log: LoadedLog) -> Table | None:
-    """A panel's jurors, each with its own mean level; None for a single judge."""
     jurors = juror_figures(log.verdicts)
     means = [[juror, values[MEAN]] for juror, values in jurors.items() if MEAN in values]
     if not means:
@@ -169,6 +160,4 @@ def model_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     blocks += [t for t in (panel_table(log),) if t is not None]
     blocks += [group_table(log, key, title, note) for key, title, note in groups]
     blocks += [t for t in (other_scorers(log),) if t is not None]
-    charts: list[Chart] = [means_chart(logs)]
-    charts += [group_chart(log, key, title) for key, title, _ in groups]
-    return blocks, charts
+    return blocks, [means_chart(logs), *(group_chart(log, key, title) for key, title, _ in groups)]

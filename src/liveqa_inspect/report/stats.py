@@ -33,7 +33,6 @@ class Estimate:
 
 
 def mean_estimate(values: np.ndarray) -> Estimate:
-    """The mean of the defined values with its bootstrap interval."""
     values = values[~np.isnan(values)]
     if len(values) == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
