@@ -1,8 +1,6 @@
 """`liveqa-report LOG [LOG ...]`: print a report of one or several logs and write its figures.
 
-Exit status 0 on success, 2 when a log cannot be reported on (unreadable, unfinished or failed,
-another task or another package's, given twice, model and judge logs mixed), and 1 when the
-report was printed but its figures could not be written; the reason on stderr.
+Its exit statuses, and the refusals behind them, are listed in docs/report.md (Errors).
 """
 
 from __future__ import annotations
@@ -22,7 +20,6 @@ from liveqa_inspect.report.tables import Block, figure_line, render
 
 EXIT_OK = 0
 EXIT_NO_FIGURES = 1
-"""The tables were printed, but a figure could not be written (say, a read-only folder)."""
 EXIT_REFUSED = 2
 """As argparse uses for a bad command line: the input, not the program, is at fault."""
 
@@ -33,7 +30,6 @@ REPORTS = {
     "contamination": contamination_report,
     "robustness": robustness_report,
 }
-"""The report of each kind of log."""
 
 
 def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
@@ -84,8 +80,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the report, then write its PNGs: a folder the figures cannot be written to costs
-    the figures, not the tables. 2 for a refused log, 1 for unwritten figures, with the reason
-    on stderr."""
+    the figures, not the tables."""
     args = parse_args(argv)
     try:
         logs = load_all(args.logs)

@@ -1,7 +1,5 @@
-"""Several logs in one report, model and judge logs alike: the logs listed, what makes their
-figures incomparable (said before any table that compares them), their row labels, and each log's
-paired difference from the first. One model's live_qa logs on different question wordings are no
-mismatch but a comparison of their own (ConStat's), and are said to be one."""
+"""Several logs in one report: what makes their figures incomparable (said before any table that
+compares them), their row labels, and each log's paired difference from the first."""
 
 from __future__ import annotations
 
@@ -10,10 +8,9 @@ from collections.abc import Callable, Sequence
 from liveqa_inspect.metrics.keys import juror_names
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.stats import Estimate, humans_differ
-from liveqa_inspect.report.tables import Block, Table, interval
+from liveqa_inspect.report.tables import Block, Cell, Table, interval
 
 JUDGE_KINDS = ("judge", "robustness")
-"""Kinds of log that measure a judge: in a comparison each stands for its judge."""
 
 
 def subject(log: LoadedLog) -> str:
@@ -40,7 +37,7 @@ def setting(log: LoadedLog) -> str:
     if log.kind == "contamination":
         return f"part: {args.get('part', 'question')}"
     if not log.task.startswith("expert_qa"):
-        return f"question wording: {args.get('question', 'summary')}"
+        return f"question wording: {wording(log)}"
     split = f"split: {args.get('split', 'domain')} {args.get('subset', 'test')}"
     if log.task != "expert_qa_claims":
         return split
@@ -52,14 +49,10 @@ def jury(log: LoadedLog) -> str:
     return " | ".join(sorted("+".join(sorted(models)) for models in log.judges)) or log.model
 
 
-def judge_prompts(log: LoadedLog) -> str:
-    return ", ".join(str(p) for p in log.prompts) or "unrecorded"
-
-
 def wording_only(logs: Sequence[LoadedLog]) -> bool:
     """Whether the logs are one model's live_qa runs, graded alike, on different question
     wordings: ConStat's check of memorised wording (docs/contamination.md), not a mismatch."""
-    alike = (lambda log: log.task, lambda log: log.model, jury, judge_prompts)
+    alike = (lambda log: log.task, lambda log: log.model, jury, lambda log: log.prompt_label)
     return (
         logs[0].task == "live_qa"
         and all(len({same(log) for log in logs}) == 1 for same in alike)
@@ -89,17 +82,14 @@ def differing(logs: Sequence[LoadedLog], what: str, show: Callable[[LoadedLog], 
 
 
 def warnings(logs: Sequence[LoadedLog]) -> list[str]:
-    """One WARNING line for each way the logs were not graded alike.
-
-    Model logs compared side by side must share the judge; judge logs are compared precisely
-    because their judges differ, so for them the human levels must agree instead.
-    """
+    """One WARNING line for each way the logs were not graded alike: model logs must share the
+    judge; judge logs differ in it by design, so theirs must share the human levels instead."""
     found = differing(logs, "task", lambda log: log.task)
     if not wording_only(logs):
         found += differing(
             logs, "questions or items (-T question=, aspect=, split=, subset=)", setting
         )
-    found += differing(logs, "judge prompt", judge_prompts)
+    found += differing(logs, "judge prompt", lambda log: log.prompt_label)
     if logs[0].kind == "model":
         found += differing(logs, "judge", jury)
     else:
@@ -126,17 +116,29 @@ def coverage(logs: Sequence[LoadedLog]) -> list[str]:
     return notes
 
 
+def per_log(
+    logs: Sequence[LoadedLog],
+    title: str,
+    headers: Sequence[str],
+    cells: Callable[[LoadedLog], Sequence[Cell]],
+) -> Table:
+    """A table of a row per log: its label, its `cells`, and its scored and unscored counts."""
+    rows = [
+        [label, *cells(log), log.scored, log.unscored]
+        for label, log in zip(labels(logs), logs, strict=True)
+    ]
+    noun = "judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind  # as labels name rows
+    return Table(title, [noun, *headers, "scored", "unscored"], rows)
+
+
 def difference_table(
     logs: Sequence[LoadedLog],
     difference: Callable[[LoadedLog, LoadedLog], Estimate],
     figure: str,
     over: str,
 ) -> Table:
-    """Each later log's `difference` from the first, with its interval and shared count.
-
-    One builder for model and judge logs alike: both pair the items the logs share, so the tables
-    differ only in the figure (`figure`) and what the items are (`over`).
-    """
+    """Each later log's `difference` from the first over the items both hold (`over`), with its
+    interval and shared count."""
     names = labels(logs)
     rows = []
     for label, log in zip(names[1:], logs[1:], strict=True):
@@ -144,7 +146,6 @@ def difference_table(
         rows.append([label, estimate.value, interval(estimate.low, estimate.high), estimate.n])
     return Table(
         f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})",
-        # "model" or "judge" (or "contamination"), as labels name rows
         ["judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind, figure, "95% CI", "shared"],
         rows,
     )
@@ -153,9 +154,7 @@ def difference_table(
 def comparison(
     logs: Sequence[LoadedLog], noun: str, side_by_side: Table, differences: Table
 ) -> list[Block]:
-    """A report on several logs: each numbered with its subject, then the warnings and coverage
-    notes before the tables they qualify, the logs side by side, and each one's difference from
-    the first."""
+    """The logs numbered, then the warnings and notes before the tables they qualify."""
     blocks: list[Block] = [f"{len(logs)} {noun} logs, compared with the first:"]
     blocks += [f"{n}. {log.path} ({subject(log)})" for n, log in enumerate(logs, start=1)]
     return [

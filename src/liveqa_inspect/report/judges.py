@@ -1,9 +1,7 @@
 """The report on judge logs (live_qa_judge, expert_qa_claims): how a judge agrees with humans.
 
-Every figure, interval, confusion count and floor is read from the log's results. The scale is
-read from the confusion cells the log reports, so the same tables serve LiveQA's 0..1 levels and
-the claims tasks' 1..5 or 1..3 ones. From the samples come only the per-field rows and, across
-logs, each judge's paired kappa difference from the first.
+Tables are on the scale the log records, so the same ones serve LiveQA's 0..1 levels and the
+claims tasks' 1..5 or 1..3 ones.
 """
 
 from __future__ import annotations
@@ -22,69 +20,40 @@ from liveqa_inspect.metrics.keys import (
     INCORRECT_F1,
     KAPPA,
     MAJORITY_SHARE,
-    ci_keys,
     confusion_key,
     juror_figures,
     parse_floor_key,
     parse_juror_key,
 )
-from liveqa_inspect.report.comparison import (
-    comparison,
-    difference_table,
-    judge_prompts,
-    labels,
-    setting,
-)
+from liveqa_inspect.report.comparison import comparison, difference_table, labels, per_log, setting
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
-from liveqa_inspect.report.stats import group_agreement, kappa_difference, levels
-from liveqa_inspect.report.tables import Block, Cell, Table, count, fmt, interval, with_interval
+from liveqa_inspect.report.stats import group_agreement, kappa_difference
+from liveqa_inspect.report.tables import Block, Cell, Table, figure, figure_cells, figure_table, fmt
 
-CORNER = "human \\ judge"
 FIELD = "field"
-FIELD_FIGURES = ("exact_agreement", KAPPA, "mae")
+RHO = "spearman_rho"
+EXACT = "exact_agreement"
+FIELD_FIGURES = (EXACT, KAPPA, "mae")
 JUDGE_TABLE = {
     KAPPA: "kappa",
-    "spearman_rho": "rho",
-    "exact_agreement": "exact",
+    RHO: "rho",
+    EXACT: "exact",
     "within_one": "within one",
     "bias": "bias",
     "mae": "MAE",
 }
 COMPARED_EXTRAS = (INCORRECT_F1, INCORRECT_AUROC)
-RHO = "spearman_rho"
-EXACT = "exact_agreement"
-
-
-def figure(values: dict[str, float], name: str) -> tuple[float, float, float]:
-    """A figure and its interval bounds, NaN where the log has none."""
-    low, high = ci_keys(name)
-    return values.get(name, math.nan), values.get(low, math.nan), values.get(high, math.nan)
-
-
-def figure_rows(values: dict[str, float], names: Sequence[str]) -> list[list[Cell]]:
-    """A (figure, value, 95% CI) row for each name."""
-    rows: list[list[Cell]] = []
-    for name in names:
-        value, low, high = figure(values, name)
-        rows.append([name, value, interval(low, high)])
-    return rows
-
-
-def judge_cells(values: dict[str, float]) -> list[str]:
-    """The judge table's figures, each with its interval in one cell."""
-    return [with_interval(*figure(values, name)) for name in JUDGE_TABLE]
 
 
 def judge_line(log: LoadedLog) -> str:
-    """Who was measured, and on which prompt: the grader role when bound, else the evaluated
-    model."""
+    """Who was measured, on which prompt: the grader role when bound, else the evaluated model."""
     judged = (
         "the evaluated model"
         if log.judge_label == log.model
         else f"the grader role; evaluated model: {log.model}"
     )
-    return f"judge: {log.judge_label} ({judged}); prompt: {judge_prompts(log)}"
+    return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
 
 
 def header(log: LoadedLog) -> list[str]:
@@ -92,49 +61,30 @@ def header(log: LoadedLog) -> list[str]:
         f"{log.task} report: {log.path}",
         judge_line(log),
         f"{setting(log)}; epochs: {log.epochs}; "
-        f"scale: {', '.join(f'{level:g}' for level in levels(log))}",
+        f"scale: {', '.join(f'{level:g}' for level in log.scale)}",
         *log.counts("claims" if log.task == "expert_qa_claims" else "answers"),
     ]
 
 
-def agreement_table(log: LoadedLog) -> Table:
-    return Table(
-        "Agreement with the human assessors (95% CI: the log's seeded bootstrap)",
-        ["figure", "value", "95% CI"],
-        figure_rows(log.figures, FIGURES),
-    )
-
-
 def floor_table(log: LoadedLog) -> Table | None:
-    """The no-model floors beside the judge's figure they bound: a judge must beat them.
-
-    A reference metric's rho sits beside the judge's rho (a judge no better than ROUGE-L adds
-    nothing over string overlap); the majority level's share beside its exact agreement.
-    """
+    """The no-model floors a judge must beat, beside its figure they bound: a reference metric's
+    rho beside its rho (a judge no better than ROUGE-L adds nothing over string overlap), the
+    majority level's share beside its exact agreement."""
     assert log.log.results is not None
-    rows = []
+    rows: list[list[Cell]] = []
     for scorer in log.log.results.scores:
         for key, found in scorer.metrics.items():
             metric = parse_floor_key(key) if parse_juror_key(key) is None else None
-            if metric is not None:
-                rows.append([metric, RHO, float(found.value)])
-            elif key == MAJORITY_SHARE:
-                rows.append(["majority level", EXACT, float(found.value)])
+            if metric is not None or key == MAJORITY_SHARE:
+                floor, judge = (metric, RHO) if metric is not None else ("majority level", EXACT)
+                value, judged = float(found.value), log.figures.get(judge, math.nan)
+                rows.append([floor, judge, value, judged, judged - value])
     if not rows:
         return None
     return Table(
         "No-model floors (what the judge must beat)",
         ["floor", "compared with", "floor value", "judge", "judge - floor"],
-        [
-            [
-                name,
-                judge,
-                value,
-                log.figures.get(judge, math.nan),
-                log.figures.get(judge, math.nan) - value,
-            ]
-            for name, judge, value in rows
-        ],
+        rows,
     )
 
 
@@ -143,25 +93,14 @@ def juror_table(log: LoadedLog) -> Table | None:
     jurors = juror_figures(log.verdicts)
     if not jurors:
         return None
-    rows = [[juror, *judge_cells(values)] for juror, values in jurors.items()]
+    rows = [[juror, *figure_cells(values, JUDGE_TABLE)] for juror, values in jurors.items()]
     alpha = log.verdicts.get(ALPHA, math.nan)
     return Table(
         "Each juror alone (value [95% CI]); a juror is measured on every answer it graded, "
         "those the panel left unscored too",
         ["juror", *JUDGE_TABLE.values()],
-        [["panel", *judge_cells(log.figures)], *rows],
+        [["panel", *figure_cells(log.figures, JUDGE_TABLE)], *rows],
         [f"Jurors' ordinal Krippendorff's alpha with each other: {fmt(alpha)}."],
-    )
-
-
-def extras_table(log: LoadedLog) -> Table | None:
-    """The agreement scorer's figures beyond agreement: the claims tasks' wrong-claim detection
-    (incorrect_precision, incorrect_recall, incorrect_f1, incorrect_auroc)."""
-    names = [name for name in DETECTION_FIGURES if name in log.figures]
-    if not names:
-        return None
-    return Table(
-        "Wrong-claim detection", ["figure", "value", "95% CI"], figure_rows(log.figures, names)
     )
 
 
@@ -169,7 +108,7 @@ def field_table(log: LoadedLog) -> Table | None:
     if not any(FIELD in meta for meta in log.metadata.values()):
         return None
     rows = [
-        [label, n, *(with_interval(*figure(values, name)) for name in FIELD_FIGURES)]
+        [label, n, *figure_cells(values, FIELD_FIGURES)]
         for label, n, values in group_agreement(log, FIELD)
     ]
     return Table(
@@ -183,30 +122,27 @@ def field_table(log: LoadedLog) -> Table | None:
 def confusion_matrix(log: LoadedLog) -> np.ndarray:
     """Counts, rows the human level and columns the judge level, both in rising order; a level
     halfway between two counts half in each (see metrics/levels.py), so a count can end in .5."""
-    scale = levels(log)
+    scale = log.scale
     return np.array(
         [[log.figures.get(confusion_key(h, j), 0.0) for j in scale] for h in scale], dtype=float
     )
 
 
 def confusion_table(log: LoadedLog) -> Table:
-    scale = levels(log)
     matrix = confusion_matrix(log)
     rows = [
-        [f"{level:g}", *(count(n) for n in row), count(row.sum())]
-        for level, row in zip(scale, matrix, strict=True)
+        [f"{level:g}", *(f"{n:g}" for n in row), f"{row.sum():g}"]  # halves where counted
+        for level, row in zip(log.scale, matrix, strict=True)
     ]
-    notes = []
-    if (matrix % 1).any():
-        notes.append(
-            "A judge level halfway between two levels (a panel's or an epoch mean) counts half "
-            "in each of their columns."
-        )
+    note = (
+        "A judge level halfway between two levels (a panel's or an epoch mean) counts half "
+        "in each of their columns."
+    )
     return Table(
         "Confusion matrix (rows: human level, columns: judge level)",
-        [CORNER, *(f"{level:g}" for level in scale), "total"],
+        ["human \\ judge", *(f"{level:g}" for level in log.scale), "total"],
         rows,
-        notes,
+        [note] if (matrix % 1).any() else [],
     )
 
 
@@ -214,20 +150,11 @@ def judge_table(logs: Sequence[LoadedLog]) -> Table:
     """The judges side by side; for claims correctness judges also how well each finds the wrong
     claims, which kappa hides when nearly every claim is correct."""
     extras = [name for name in COMPARED_EXTRAS if all(name in log.figures for log in logs)]
-    rows = [
-        [
-            label,
-            *judge_cells(log.figures),
-            *(with_interval(*figure(log.figures, name)) for name in extras),
-            log.scored,
-            log.unscored,
-        ]
-        for label, log in zip(labels(logs), logs, strict=True)
-    ]
-    return Table(
+    return per_log(
+        logs,
         "Judges (value [95% CI: each log's seeded bootstrap])",
-        ["judge", *JUDGE_TABLE.values(), *extras, "scored", "unscored"],
-        rows,
+        [*JUDGE_TABLE.values(), *extras],
+        lambda log: figure_cells(log.figures, [*JUDGE_TABLE, *extras]),
     )
 
 
@@ -235,21 +162,21 @@ def heatmap(log: LoadedLog) -> Heatmap:
     return Heatmap(
         filename=f"{log.path.stem}-confusion.png",
         title=f"{log.task}: {log.judge_label} vs human (n={log.scored})",
-        levels=levels(log),
+        levels=log.scale,
         matrix=confusion_matrix(log),
     )
 
 
 def kappa_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
-    values = [figure(log.figures, KAPPA) for log in logs]
+    values, lows, highs = zip(*(figure(log.figures, KAPPA) for log in logs), strict=True)
     return IntervalChart(
         filename=f"{logs[0].path.stem}-judges.png",
         title=f"{logs[0].task}: quadratic kappa with the human levels (95% CI)",
         axis="quadratic weighted kappa",
         labels=labels(logs),
-        values=[value for value, _, _ in values],
-        lows=[low for _, low, _ in values],
-        highs=[high for _, _, high in values],
+        values=values,
+        lows=lows,
+        highs=highs,
     )
 
 
@@ -262,11 +189,14 @@ def judge_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         blocks = comparison(logs, "judge", judge_table(logs), differences)
         return blocks, [*charts, kappa_chart(logs)]
     [log] = logs
-    blocks = [*header(log), agreement_table(log)]
+    title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"
+    blocks = [*header(log), figure_table(title, log.figures, FIGURES)]
     stability = log.verdicts.get(EPOCH_AGREEMENT, math.nan)
     if not math.isnan(stability):
         blocks.append(f"epoch agreement (same level in every epoch): {fmt(stability)}")
-    optional = (floor_table(log), juror_table(log), extras_table(log), field_table(log))
+    detection = [name for name in DETECTION_FIGURES if name in log.figures]  # claims tasks
+    extras = figure_table("Wrong-claim detection", log.figures, detection) if detection else None
+    optional = (floor_table(log), juror_table(log), extras, field_table(log))
     blocks += [table for table in optional if table is not None]
     blocks.append(confusion_table(log))
     return blocks, charts

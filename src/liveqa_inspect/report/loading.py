@@ -1,9 +1,4 @@
-"""Read a log once into what every report section needs, and refuse the logs it cannot describe.
-
-Figures the log states (means, intervals, agreement, confusion counts) are taken from its results
-as they are; from the samples come only what results do not hold: each question's reduced score
-(for groups and paired differences), the human level, who judged, and why a sample went unscored.
-"""
+"""Read a log once into what every report section needs, and refuse the logs it cannot describe."""
 
 from __future__ import annotations
 
@@ -27,14 +22,14 @@ PACKAGE = "liveqa_inspect"
 PROVENANCE_KEYS = ("judge_role", "judge_default", "judge_prompt", "data")
 """What tasks/common.provenance writes into every log of this package."""
 
-MODEL_TASKS = ("live_qa", "expert_qa")
-"""Tasks grading a model's answers with a judge: the report shows the judge's mean level."""
-JUDGE_TASKS = ("live_qa_judge", "expert_qa_claims")
-"""Tasks grading a judge against human levels: the report shows agreement."""
-CONTAMINATION_TASKS = ("live_qa_contamination",)
-"""Tasks probing a model's memory of the test set: the report shows the completions' overlap."""
-ROBUSTNESS_TASKS = ("live_qa_judge_robustness",)
-"""Tasks grading a judge on perturbed answers: the report shows how its level moved."""
+KINDS: dict[str, Kind] = {
+    "live_qa": "model",  # a judge grades a model's answers: the report shows its mean level
+    "expert_qa": "model",
+    "live_qa_judge": "judge",  # a judge graded against human levels: agreement
+    "expert_qa_claims": "judge",
+    "live_qa_contamination": "contamination",  # a model's memory of the test set: overlap
+    "live_qa_judge_robustness": "robustness",  # a judge on perturbed answers: how levels moved
+}
 
 SampleId = int | str
 
@@ -55,7 +50,7 @@ class Prompt:
 
 @dataclass(frozen=True)
 class LoadedLog:
-    """One finished log as the report reads it."""
+    """One finished log as the report reads it; docs/report.md says what each count counts."""
 
     path: Path
     log: EvalLog
@@ -63,20 +58,14 @@ class LoadedLog:
     kind: Kind
     scorer: str
     figures: dict[str, float]
-    """The judging scorer's metrics, exactly as the log's results state them."""
     verdicts: dict[str, float]
-    """The verdicts scorer's metrics (a panel's jurors over every sample), as the log states
-    them; empty for a log without that scorer."""
+    """The verdicts scorer's metrics (a panel's jurors over every sample); empty without it."""
     scored: int
     unscored: int
-    """Sample ids the judge gave a level, in some epoch, and ids it gave none."""
     errored: int
-    """Sample ids with no score because every epoch of theirs ended in an error."""
     missing: int
-    """Sample ids the run was to have, of which the log holds nothing."""
     left_out: Counter[str]
-    """Epochs of scored samples left out of their sample's mean: `unreadable` (no verdict read)
-    and `errored`."""
+    """Epochs of scored samples left out of their mean: `unreadable` (no verdict) or `errored`."""
     values: dict[SampleId, float]
     """Each sample id's reduced score (its epochs averaged, as the metrics saw it); NaN unscored."""
     metadata: dict[SampleId, dict[str, Any]]
@@ -101,6 +90,10 @@ class LoadedLog:
         return " | ".join("+".join(models) for models in self.judges) or self.model
 
     @property
+    def prompt_label(self) -> str:
+        return ", ".join(str(p) for p in self.prompts) or "unrecorded"
+
+    @property
     def epochs(self) -> int:
         return self.log.eval.config.epochs or 1
 
@@ -123,11 +116,6 @@ class LoadedLog:
         return lines
 
 
-def task_name(log: EvalLog) -> str:
-    """The task's bare name: a log names it with its package (`liveqa_inspect/live_qa_judge`)."""
-    return log.eval.task.rsplit("/", 1)[-1]
-
-
 def metric_values(found: EvalScore) -> dict[str, float]:
     # Inspect stores every metric value as a float, confusion counts included.
     return {key: float(m.value) for key, m in found.metrics.items()}
@@ -140,19 +128,6 @@ def written_here(log: EvalLog) -> bool:
         return True
     metadata = log.eval.metadata or {}
     return all(key in metadata for key in PROVENANCE_KEYS)
-
-
-def kind_of(task: str, path: Path) -> Kind:
-    if task in MODEL_TASKS:
-        return "model"
-    if task in JUDGE_TASKS:
-        return "judge"
-    if task in CONTAMINATION_TASKS:
-        return "contamination"
-    if task in ROBUSTNESS_TASKS:
-        return "robustness"
-    known = ", ".join(MODEL_TASKS + JUDGE_TASKS + CONTAMINATION_TASKS + ROBUSTNESS_TASKS)
-    raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
 
 
 def headline_scorer(log: EvalLog, kind: Kind, path: Path) -> EvalScore:
@@ -168,13 +143,6 @@ def headline_scorer(log: EvalLog, kind: Kind, path: Path) -> EvalScore:
     if found is None:
         raise ReportError(f"{path} has no {'agreement' if kind == 'judge' else 'judge'} results")
     return found
-
-
-def read_log(path: Path) -> EvalLog:
-    try:
-        return read_eval_log(str(path))
-    except Exception as error:  # missing file, not a zip, not an Inspect log: one message
-        raise ReportError(f"cannot read {path} as an Inspect log: {error}") from error
 
 
 def headline_value(log: EvalLog, value: Any) -> float:
@@ -208,49 +176,35 @@ def reduced_values(log: EvalLog, scorer: str) -> dict[SampleId, float]:
     }
 
 
-def unscored_reasons(
-    log: EvalLog, scorer: str, values: dict[SampleId, float]
-) -> Counter[str]:
+def unscored_reasons(log: EvalLog, scorer: str, values: dict[SampleId, float]) -> Counter[str]:
     """Each unscored id's reason, from its first unscored epoch (the reducer keeps none)."""
-    reasons: Counter[str] = Counter()
-    counted: set[SampleId] = set()
+    first: dict[SampleId, str] = {}
     for sample in log.samples or []:
         score = (sample.scores or {}).get(scorer)
-        if score is None or sample.id in counted or not math.isnan(values.get(sample.id, 0.0)):
+        if score is None or not math.isnan(values.get(sample.id, 0.0)):
             continue
         if math.isnan(headline_value(log, score.value)):
-            counted.add(sample.id)
-            reasons[score.reason or "no reason recorded"] += 1
-    return reasons
+            first.setdefault(sample.id, score.reason or "no reason recorded")
+    return Counter(first.values())
 
 
 def coverage(
     log: EvalLog, scorer: str, values: dict[SampleId, float]
 ) -> tuple[int, int, Counter[str]]:
-    """Errored and missing sample ids, and the epochs of scored ids left out of their mean.
-
-    A run with `fail_on_error` off succeeds with samples that errored; they have no score, so
-    the scored and unscored counts alone would hide them. Inspect plans `total_samples` as the
-    dataset's samples times the epochs: what the log does not hold of those is missing.
-    """
-    runs: dict[SampleId, list[EvalSample]] = {}
-    for sample in log.samples or []:
-        runs.setdefault(sample.id, []).append(sample)
-    errored = sum(1 for sample_id in runs if sample_id not in values)
+    """Errored and missing sample ids, and the epochs of scored ids left out of their mean: a run
+    with `fail_on_error` off succeeds with samples that errored, which have no score. Inspect plans
+    `total_samples` as the dataset's samples times the epochs."""
+    ids = {sample.id for sample in log.samples or []}
     planned = (log.results.total_samples if log.results else 0) // max(
         1, log.eval.config.epochs or 1
     )
-    left_out: Counter[str] = Counter()
-    for sample_id, epochs in runs.items():
-        if math.isnan(values.get(sample_id, math.nan)):
-            continue
-        for epoch in epochs:
-            score = (epoch.scores or {}).get(scorer)
-            if score is None:
-                left_out["errored"] += 1
-            elif math.isnan(headline_value(log, score.value)):
-                left_out["unreadable"] += 1
-    return errored, max(0, planned - len(runs)), left_out
+    scored = [s for s in log.samples or [] if not math.isnan(values.get(s.id, math.nan))]
+    left_out = Counter(
+        "errored" if score is None else "unreadable"
+        for score in ((sample.scores or {}).get(scorer) for sample in scored)
+        if score is None or math.isnan(headline_value(log, score.value))
+    )
+    return len(ids - values.keys()), max(0, planned - len(ids)), left_out
 
 
 def judge_identity(
@@ -273,9 +227,15 @@ def judge_identity(
 def load(path: str | Path) -> LoadedLog:
     """Read one log, refusing any whose figures would not mean what the report prints."""
     path = Path(path)
-    log = read_log(path)
-    task = task_name(log)
-    kind = kind_of(task, path)
+    try:
+        log = read_eval_log(str(path))
+    except Exception as error:  # missing file, not a zip, not an Inspect log: one message
+        raise ReportError(f"cannot read {path} as an Inspect log: {error}") from error
+    task = log.eval.task.rsplit("/", 1)[-1]  # a log names it `liveqa_inspect/<task>`
+    if task not in KINDS:
+        known = ", ".join(KINDS)
+        raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
+    kind = KINDS[task]
     if not written_here(log):
         raise ReportError(
             f"{path} is a log of a task named '{task}' that {PACKAGE} did not write (task "
@@ -345,8 +305,7 @@ def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
                 "log once"
             )
         seen.add(log.path.resolve())
-    kinds = {log.kind for log in logs}
-    if len(kinds) > 1:
+    if len({log.kind for log in logs}) > 1:
         listed = "; ".join(f"{log.path} ({log.task})" for log in logs)
         raise ReportError(
             "cannot report model logs (live_qa, expert_qa), judge logs (live_qa_judge, "

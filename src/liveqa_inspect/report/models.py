@@ -1,9 +1,4 @@
-"""The report on model logs (live_qa, expert_qa): the judge's mean level for each model.
-
-One log: its headline and interval, level distribution, panel, and per-group tables (groups
-are in the samples, not in the log's metrics). Several logs on the same questions: the models
-side by side and each one's paired difference from the first.
-"""
+"""The report on model logs (live_qa, expert_qa): the judge's mean level for each model."""
 
 from __future__ import annotations
 
@@ -17,14 +12,14 @@ from liveqa_inspect.metrics.keys import (
     MEAN,
     MEAN_CI,
     VERDICTS,
-    parse_juror_key,
+    juror_figures,
     share_key,
 )
-from liveqa_inspect.report.comparison import comparison, difference_table, labels, setting
+from liveqa_inspect.report.comparison import comparison, difference_table, labels, per_log, setting
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
-from liveqa_inspect.report.tables import Block, Table, fmt, interval
+from liveqa_inspect.report.tables import Block, Cell, Table, figure, fmt, interval
 
 GROUPS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "live_qa": (
@@ -45,36 +40,24 @@ SCALE = (0.0, 1.0)
 
 
 def header(log: LoadedLog) -> list[str]:
-    prompts = ", ".join(str(p) for p in log.prompts) or "unrecorded"
     return [
         f"{log.task} report: {log.path}",
         f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
-        f"judge: {log.judge_label}; prompt: {prompts}",
+        f"judge: {log.judge_label}; prompt: {log.prompt_label}",
         *log.counts("samples"),
     ]
 
 
 def model_table(logs: Sequence[LoadedLog]) -> Table:
-    rows = [
-        [
-            label,
-            log.judge_label,
-            log.figures.get(MEAN, float("nan")),
-            interval(*(log.figures.get(key, float("nan")) for key in MEAN_CI)),
-            log.scored,
-            log.unscored,
-        ]
-        for label, log in zip(labels(logs), logs, strict=True)
-    ]
-    return Table(
-        "The judge's mean level (95% CI: the log's seeded bootstrap)",
-        ["model", "judge", "mean", "95% CI", "scored", "unscored"],
-        rows,
-    )
+    def cells(log: LoadedLog) -> list[Cell]:
+        value, low, high = figure(log.figures, MEAN, MEAN_CI)
+        return [log.judge_label, value, interval(low, high)]
+
+    title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
+    return per_log(logs, title, ["judge", "mean", "95% CI"], cells)
 
 
 def level_table(log: LoadedLog) -> Table:
-    shares = [(level, log.figures.get(share_key(level), math.nan)) for level in log.scale]
     between = any(
         not np.isclose(value, log.scale).any()
         for value in log.values.values()
@@ -87,25 +70,21 @@ def level_table(log: LoadedLog) -> Table:
     return Table(
         "Level distribution (share of the scored samples)",
         ["level", "share"],
-        [[f"{level:g}", value] for level, value in shares],
+        [[f"{level:g}", log.figures.get(share_key(level), math.nan)] for level in log.scale],
         [note] if between else (),
     )
 
 
 def panel_table(log: LoadedLog) -> Table | None:
-    """A panel's jurors, each with its own mean level; None for a single judge."""
-    means = []
-    for key, value in log.verdicts.items():
-        parsed = parse_juror_key(key)
-        if parsed is not None and parsed[1] == MEAN:
-            means.append((parsed[0], value))
+    jurors = juror_figures(log.verdicts)
+    means = [[juror, values[MEAN]] for juror, values in jurors.items() if MEAN in values]
     if not means:
         return None
-    alpha = log.verdicts.get(ALPHA, float("nan"))
+    alpha = log.verdicts.get(ALPHA, math.nan)
     return Table(
         "Panel: each juror's mean level, over every sample it graded",
         ["juror", "mean"],
-        [[juror, value] for juror, value in means],
+        means,
         [f"Jurors' ordinal Krippendorff's alpha: {fmt(alpha)} (1 when they always agree)."],
     )
 
@@ -139,20 +118,17 @@ def group_table(log: LoadedLog, key: str, title: str, note: str) -> Table:
 
 
 def means_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
-    """The models' means side by side, or one log's mean on its own.
-
-    Named apart (`-models`, `-means`), as a comparison is named after its first log and would
-    otherwise overwrite that log's own chart.
-    """
-    nan = float("nan")
+    """Named apart (`-models`, `-means`): a comparison is named after its first log and would
+    otherwise overwrite that log's own chart."""
+    values, lows, highs = zip(*(figure(log.figures, MEAN, MEAN_CI) for log in logs), strict=True)
     return IntervalChart(
         filename=f"{logs[0].path.stem}-{'models' if len(logs) > 1 else 'means'}.png",
         title=f"{logs[0].task}: the judge's mean level (95% CI)",
         axis="mean judge level",
         labels=labels(logs),
-        values=[log.figures.get(MEAN, nan) for log in logs],
-        lows=[log.figures.get(MEAN_CI[0], nan) for log in logs],
-        highs=[log.figures.get(MEAN_CI[1], nan) for log in logs],
+        values=values,
+        lows=lows,
+        highs=highs,
         limits=SCALE,
     )
 
@@ -184,6 +160,4 @@ def model_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     blocks += [t for t in (panel_table(log),) if t is not None]
     blocks += [group_table(log, key, title, note) for key, title, note in groups]
     blocks += [t for t in (other_scorers(log),) if t is not None]
-    charts: list[Chart] = [means_chart(logs)]
-    charts += [group_chart(log, key, title) for key, title, _ in groups]
-    return blocks, charts
+    return blocks, [means_chart(logs), *(group_chart(log, key, title) for key, title, _ in groups)]

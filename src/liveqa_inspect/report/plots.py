@@ -39,11 +39,8 @@ def canvas(width: float, height: float) -> Figure:
 
 @dataclass(frozen=True)
 class IntervalChart:
-    """Horizontal bars of a figure per row (a model, a group, a judge) with 95% error bars.
-
-    Horizontal, so long labels (model names, ExpertQA fields) stay readable; an undefined
-    interval is drawn without a bar end rather than guessed.
-    """
+    """A figure per row with 95% error bars, horizontal so long labels (model names, ExpertQA
+    fields) stay readable; an undefined interval is drawn without a bar end, not guessed."""
 
     filename: str
     title: str
@@ -87,11 +84,8 @@ class IntervalChart:
 
 @dataclass(frozen=True)
 class Heatmap:
-    """A confusion matrix on any scale, each cell's count written in it.
-
-    Cells are shaded by their share of the row (the human level's items), not by raw count: on
-    NIST's grades most answers are 0, so raw counts would leave every other row almost blank.
-    """
+    """A confusion matrix, each cell's count written in it and shaded by its share of the row: on
+    NIST's grades most answers are 0, so raw counts would leave every other row almost blank."""
 
     filename: str
     title: str
@@ -106,10 +100,8 @@ class Heatmap:
         axes = figure.add_subplot()
         image = axes.imshow(shares, cmap="Blues", vmin=0.0, vmax=1.0)
         names = [f"{level:g}" for level in self.levels]
-        axes.set_xticks(range(k), names)
-        axes.set_yticks(range(k), names)
-        axes.set_xlabel("judge level")
-        axes.set_ylabel("human level")
+        axes.set(xticks=range(k), xticklabels=names, yticks=range(k), yticklabels=names)
+        axes.set(xlabel="judge level", ylabel="human level")
         axes.set_title(title(figure, self.title), fontsize=10)
         for (h, j), count in np.ndenumerate(self.matrix):
             colour = "white" if shares[h, j] > 0.55 else "black"
@@ -142,13 +134,10 @@ class Scatter:
         axes.scatter(self.x, self.y, color="#4C72B0", alpha=0.6, edgecolors="none")
         low, high = self.limits
         pad = 0.03 * (high - low)  # points on the limits drawn whole, not cut by the frame
-        axes.set_xlim(low - pad, high + pad)
-        axes.set_ylim(low - pad, high + pad)
+        frame = (low - pad, high + pad)
+        axes.set(xlim=frame, ylim=frame, aspect="equal", xlabel=self.x_axis, ylabel=self.y_axis)
         axes.text(0.04, 0.96, self.above, transform=axes.transAxes, va="top", color="grey")
         axes.text(0.96, 0.04, self.below, transform=axes.transAxes, ha="right", color="grey")
-        axes.set_aspect("equal")
-        axes.set_xlabel(self.x_axis)
-        axes.set_ylabel(self.y_axis)
         axes.grid(alpha=0.3)
         axes.set_title(title(figure, self.title), fontsize=10)
         figure.tight_layout()

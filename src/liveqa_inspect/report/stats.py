@@ -1,10 +1,10 @@
-"""What the report computes from the samples, because the log's results do not hold it.
+"""What the report computes from the samples, because the log's results do not hold it:
+per-group figures and differences between logs.
 
-Per-group figures and differences between logs. Every interval here is drawn by
-`metrics.bootstrap`, with the same seed and draws as the log's intervals, so a group covering every
-sample gets the log's headline interval. A difference between two logs
-resamples the sample ids they share with each id's pair of scores kept together: the questions
-are the same, so the paired interval is far narrower than two separate intervals suggest.
+Every interval is drawn by `metrics.bootstrap` with the log's seed and draws, so a group of every
+sample gets the log's headline interval. A difference resamples the ids two logs share, each id's
+pair of scores together: on the same questions the paired interval is far narrower than two
+separate intervals suggest.
 """
 
 from __future__ import annotations
@@ -33,22 +33,16 @@ class Estimate:
 
 
 def mean_estimate(values: np.ndarray) -> Estimate:
-    """The mean of the defined values with its bootstrap interval."""
     values = values[~np.isnan(values)]
-    n = len(values)
-    if n == 0:
+    if len(values) == 0:
         return Estimate(math.nan, math.nan, math.nan, 0)
-    if n < 2:
-        return Estimate(float(values[0]), math.nan, math.nan, 1)
-    low, high = mean_interval(values)
-    return Estimate(float(values.mean()), low, high, n)
+    low, high = mean_interval(values)  # NaN bounds for one value
+    return Estimate(float(values.mean()), low, high, len(values))
 
 
 def group_members(log: LoadedLog, key: str) -> dict[str, list[SampleId]]:
-    """Sample ids by the value of a metadata key; a list value puts the id in each of its groups.
-
-    Largest group first, so a table leads with the groups its headline rests on most.
-    """
+    """Sample ids by a metadata key's value (a list value puts the id in each of its groups),
+    largest group first: a table leads with the groups its headline rests on most."""
     members: dict[str, list[SampleId]] = {}
     for sample_id in log.values:
         given = log.metadata[sample_id].get(key)
@@ -59,17 +53,8 @@ def group_members(log: LoadedLog, key: str) -> dict[str, list[SampleId]]:
 
 
 def group_means(log: LoadedLog, key: str) -> list[tuple[str, Estimate]]:
-    """Each group's mean score over its scored samples, with its interval."""
-    return [
-        (label, mean_estimate(np.array([log.values[i] for i in ids], dtype=float)))
-        for label, ids in group_members(log, key).items()
-    ]
-
-
-def levels(log: LoadedLog) -> list[float]:
-    """The log's rating scale, as the task recorded it: 0..1 for LiveQA, 1..5 or 1..3 for the
-    claims tasks."""
-    return log.scale
+    members = group_members(log, key)
+    return [(label, mean_estimate(judge_values(log, ids))) for label, ids in members.items()]
 
 
 def human_values(log: LoadedLog, ids: Sequence[SampleId]) -> np.ndarray:
@@ -86,27 +71,18 @@ def graded_ids(log: LoadedLog, ids: Sequence[SampleId]) -> list[SampleId]:
 
 def group_agreement(log: LoadedLog, key: str) -> list[tuple[str, int, dict[str, float]]]:
     """Each group's agreement figures (with intervals) over the items the judge graded."""
-    scale = levels(log)
     rows = []
     for label, ids in group_members(log, key).items():
         graded = graded_ids(log, ids)
-        rows.append(
-            (
-                label,
-                len(graded),
-                agreement_figures(judge_values(log, graded), human_values(log, graded), scale),
-            )
-        )
+        figures = agreement_figures(judge_values(log, graded), human_values(log, graded), log.scale)
+        rows.append((label, len(graded), figures))
     return rows
 
 
 def shared_ids(first: LoadedLog, other: LoadedLog) -> list[SampleId]:
     """Ids both logs scored, in the first log's order."""
-    return [
-        i
-        for i in graded_ids(first, list(first.values))
-        if i in other.values and not math.isnan(other.values[i])
-    ]
+    theirs = set(graded_ids(other, list(other.values)))
+    return [i for i in graded_ids(first, list(first.values)) if i in theirs]
 
 
 def mean_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
@@ -120,7 +96,7 @@ def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
     """`other`'s quadratic kappa minus `first`'s over their shared ids, both against the human
     levels of the first log, each resample drawing the same ids for both judges."""
     ids = shared_ids(first, other)
-    scale = sorted(set(levels(first)) | set(levels(other)))
+    scale = sorted(set(first.scale) | set(other.scale))
     if len(ids) < 2:
         return Estimate(math.nan, math.nan, math.nan, len(ids))
     people, a, b = human_values(first, ids), judge_values(first, ids), judge_values(other, ids)

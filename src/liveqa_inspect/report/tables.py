@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from tabulate import tabulate
+
+from liveqa_inspect.metrics.keys import ci_keys
 
 Cell = str | int | float
 
@@ -27,7 +29,6 @@ class Table:
 
 
 Block = str | Table
-"""A line of text, or a table."""
 
 
 def fmt(value: float) -> str:
@@ -35,11 +36,6 @@ def fmt(value: float) -> str:
         return "n/a"
     text = f"{value:.3f}"
     return "0.000" if text == "-0.000" else text  # a rounding residue, not a sign
-
-
-def count(value: float) -> str:
-    """A count as it is: `12`, or `10.5` where halves are counted."""
-    return f"{value:g}"
 
 
 def interval(low: float, high: float) -> str:
@@ -52,10 +48,29 @@ def with_interval(value: float, low: float, high: float) -> str:
     return fmt(value) if bounds == "n/a" else f"{fmt(value)} {bounds}"
 
 
+def figure(
+    values: Mapping[str, float], name: str, bounds: Sequence[str] | None = None
+) -> tuple[float, float, float]:
+    """A figure and its interval bounds (`ci_keys` unless given), NaN where the log has none."""
+    low, high = bounds or ci_keys(name)
+    return values.get(name, math.nan), values.get(low, math.nan), values.get(high, math.nan)
+
+
+def figure_cells(values: Mapping[str, float], names: Iterable[str]) -> list[str]:
+    return [with_interval(*figure(values, name)) for name in names]
+
+
+def figure_table(title: str, values: Mapping[str, float], names: Sequence[str]) -> Table:
+    rows = [(name, *figure(values, name)) for name in names]
+    return Table(
+        title,
+        ["figure", "value", "95% CI"],
+        [[name, value, interval(low, high)] for name, value, low, high in rows],
+    )
+
+
 def cell(value: Cell) -> str:
-    if isinstance(value, float):
-        return fmt(value)
-    return str(value)
+    return fmt(value) if isinstance(value, float) else str(value)
 
 
 _FIGURE = re.compile(r"n/a|-?\d|\[")
@@ -88,14 +103,9 @@ def render(blocks: Sequence[Block], markdown: bool = False) -> str:
     for block in blocks:
         if isinstance(block, Table):
             lines += ["", *render_table(block, markdown), ""]
-        elif block == "" or not markdown:
-            lines.append(block)
-        else:
-            lines.append(block + "  ")  # a Markdown line break keeps header lines apart
-    text = "\n".join(lines).strip("\n")
-    while "\n\n\n" in text:
-        text = text.replace("\n\n\n", "\n\n")
-    return text
+        else:  # a Markdown line break keeps header lines apart
+            lines.append(block + "  " if markdown and block else block)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines).strip("\n"))
 
 
 def figure_line(path: Path, markdown: bool) -> str:
