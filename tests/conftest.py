@@ -56,6 +56,24 @@ def upstream_folders() -> dict[str, str]:
     return folders
 
 
+LONGEST = (
+    "tests/liveqa_inspect/providers/test_local_runs.py",
+    "tests/liveqa_inspect/providers/test_server_death.py",
+)
+"""The files that run longest (the real model's): started first, see below."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The real-model files, then the other slow tests, then the fast ones: xdist hands out whole
+    files in this order (`--dist loadfile --no-loadscope-reorder`), and a long file started last
+    would leave the other worker idle while it runs."""
+    items.sort(key=lambda item: (item.nodeid.split("::")[0] not in LONGEST, not slow(item)))
+
+
+def slow(item: pytest.Item) -> bool:
+    return item.get_closest_marker("slow") is not None
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_sessionstart(session: pytest.Session) -> None:
     """Before any test, and before xdist starts its workers (which inherit the variables set

@@ -27,7 +27,8 @@ pytestmark = [pytest.mark.slow, needs_llama_cpp]
 QUESTIONS = "TQ33"
 RUN = (
     "eval liveqa_inspect/live_qa --model gguf/smollm2 --model-role grader=gguf/smollm2 "
-    f"--sample-id {QUESTIONS} --max-tokens 16 -T reference_metrics=false --display plain"
+    f"--sample-id {QUESTIONS} --max-tokens 16 -T reference_metrics=false --display plain "
+    "-M n_threads_batch=1"  # see test_local_runs.one_prompt_thread
 ).split()
 ANSWERED = '"POST /v1/chat/completions HTTP/1.1" 200'
 """The server's access log line for a request it answered."""
