@@ -24,7 +24,7 @@ from tests.liveqa_inspect.providers.local import SMOLLM2, needs_llama_cpp
 
 pytestmark = [pytest.mark.slow, needs_llama_cpp]
 
-QUESTIONS = "TQ33"
+QUESTIONS = "TQ33,TQ71"
 RUN = (
     "eval liveqa_inspect/live_qa --model gguf/smollm2 --model-role grader=gguf/smollm2 "
     f"--sample-id {QUESTIONS} --max-tokens 16 -T reference_metrics=false --display plain "
