@@ -7,7 +7,8 @@ and a cached verdict is replayed by a later run with a new server. One server se
 module (subject and judge share it), and the samples are the ones with the shortest judge
 prompts, since reading the prompt is most of a local judge's time on 2 cores. The ten-answer
 run asks for a short reasoning with a grammar of its own (a user's grammar is sent as given):
-what it checks is the figures, and the default grammar is checked on the other runs.
+what it checks is the figures; the default grammar is checked on the live_qa run and the
+claim judges.
 """
 
 from __future__ import annotations
@@ -45,10 +46,10 @@ JUDGED = [f"TQ33-L{n}" for n in range(221, 226)] + [f"TQ71-L{n}" for n in (456, 
 """The NIST-judged answers to the two questions with the shortest references: human levels 1,
 0.3, 0.7 and 0 among them, and answers to one question in a row, whose shared prompt start the
 server reads once."""
-SUBJECT_TOKENS = 48
-SHORT = gbnf(LIVEQA_SCALE).replace("{1,600}", "{1,60}")
-"""The default grammar with a tenth of the reasoning: at ~50 tokens/s the reasoning is most of a
-verdict's time."""
+SUBJECT_TOKENS = 24
+SHORT, SHORTER = (gbnf(LIVEQA_SCALE).replace("{1,600}", f"{{1,{n}}}") for n in (60, 30))
+"""The default grammar with less room for the reasoning, which a small model fills: each token
+costs as much as ~3 of the prompt."""
 WEIGHTS = {"model_file": SMOLLM2, "model_sha256": SMOLLM2_SHA256}
 RECORDED_URL = f"local-gguf:{SMOLLM2}#sha256={SMOLLM2_SHA256}"
 
@@ -164,7 +165,7 @@ def test_a_cached_verdict_is_replayed_by_a_new_server_and_another_grammar_asks_a
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(judge_cache))
     stop_all()
     again = judge_run(JUDGED, extra_body={"grammar": SHORT})
-    other = judge_run(JUDGED[:1])
+    other = judge_run(JUDGED[:1], extra_body={"grammar": SHORTER})
     cached = [
         [e.cache for s in log.samples or [] for e in model_events(s, "grader")]
         for log in (judged, again, other)
@@ -172,4 +173,4 @@ def test_a_cached_verdict_is_replayed_by_a_new_server_and_another_grammar_asks_a
     assert cached == [["write"] * len(JUDGED), ["read"] * len(JUDGED), ["write"]]
     [sample] = other.samples or []
     [juror] = sample.scores["judge_agreement_scorer"].metadata["jurors"]
-    assert juror["config"]["extra_body"] == {"grammar": gbnf(LIVEQA_SCALE)}
+    assert juror["config"]["extra_body"] == {"grammar": SHORTER}
