@@ -1,4 +1,5 @@
-"""`python -m inspect_ai ARGS` in a child forked from a process that has Inspect imported already.
+"""`python -m inspect_ai ARGS` (or another module) in a child forked from a process that has
+Inspect imported already.
 
 Why: about thirty tests run the real command, and a fresh interpreter spends about 3 s of CPU
 importing Inspect and this package before it reads its arguments: on 2 cores, a large part of
@@ -6,7 +7,7 @@ the suite's time. A forked child runs the code the user's command runs (`inspect
 with the request's arguments, environment and working directory, in a session of its own (a
 timeout kills all it started); only those imports are shared. What a fresh interpreter imports is
 tested with real subprocesses (test_imports, test_worker), and so is a server killed mid-run
-(test_server_death).
+(test_server_death). The suite's own data check runs pytest so, and the report its module.
 
 Run as a script, this module is the preloaded process: it reads one JSON request a line, forks,
 and answers with the child's pid; the child writes its exit status to the request's file.
@@ -56,11 +57,11 @@ def _become_the_command(request: dict[str, Any]) -> None:
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     for fd, name in ((1, "stdout"), (2, "stderr")):
         os.dup2(os.open(request[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
-    sys.argv = ["inspect", *request["args"]]
+    sys.argv = [request["module"], *request["args"]]
     sys.path[0] = request["cwd"]
     code = 1  # an uncaught error's, as the interpreter exits with it
     try:
-        runpy.run_module("inspect_ai", run_name="__main__", alter_sys=True)
+        runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
         code = 0
     except SystemExit as exit:
         code = exit.code if isinstance(exit.code, int) else int(exit.code is not None)
@@ -84,12 +85,19 @@ class Preloaded:
         atexit.register(self.process.kill)
 
     def run(
-        self, args: list[str], env: dict[str, str], cwd: Path | None, timeout: float
+        self,
+        args: list[str],
+        env: dict[str, str],
+        cwd: Path | None,
+        timeout: float,
+        module: str = "inspect_ai",
     ) -> subprocess.CompletedProcess[str]:
-        """What `subprocess.run([python, -m, inspect_ai, *args], capture_output=True)` returns."""
+        """What `subprocess.run([python, -m, module, *args], capture_output=True)` returns."""
         with tempfile.TemporaryDirectory() as folder:
             files = {name: str(Path(folder, name)) for name in ("stdout", "stderr", "status")}
-            request = {"args": args, "env": env, "cwd": str(cwd or Path.cwd()), **files}
+            request = {
+                "module": module, "args": args, "env": env, "cwd": str(cwd or Path.cwd()), **files
+            }
             with self.lock:
                 assert self.process.stdin is not None and self.process.stdout is not None
                 self.process.stdin.write(json.dumps(request) + "\n")
@@ -102,7 +110,7 @@ class Preloaded:
                     raise subprocess.TimeoutExpired(args, timeout)
                 time.sleep(0.05)
             status = Path(files["status"])
-            assert status.exists(), f"`inspect {' '.join(args)}` ended without an exit status"
+            assert status.exists(), f"`{module} {' '.join(args)}` ended without an exit status"
             out, err = (Path(files[name]).read_text("utf-8") for name in ("stdout", "stderr"))
             return subprocess.CompletedProcess(args, int(status.read_text("utf-8")), out, err)
 

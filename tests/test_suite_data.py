@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +13,7 @@ import pytest
 from liveqa_inspect.data.sources import LIVEQA_DATA_ENV, LIVEQA_QUESTIONS, cached_path
 from tests.conftest import UPSTREAM
 from tests.helpers import expert_qa_data, liveqa_data
+from tests.preloaded_cli import preloaded
 
 ROOT = Path(__file__).resolve().parents[1]
 A_SMALL_TEST = (
@@ -22,17 +22,12 @@ A_SMALL_TEST = (
 
 
 def suite(env: dict[str, str | None]) -> subprocess.CompletedProcess[str]:
-    """The suite on one small test, in a child with this environment and `env` over it."""
+    """The suite on one small test, in a child (forked, see tests/preloaded_cli.py) with this
+    environment and `env` over it."""
     merged = {**os.environ, **env}
-    return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", A_SMALL_TEST],
-        cwd=ROOT,
-        env={name: value for name, value in merged.items() if value is not None},
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    kept = {name: value for name, value in merged.items() if value is not None}
+    args = ["-q", "-n", "0", "-p", "no:cacheprovider", A_SMALL_TEST]
+    return preloaded().run(args, kept, ROOT, timeout=300, module="pytest")
 
 
 def only_line(result: subprocess.CompletedProcess[str]) -> str:

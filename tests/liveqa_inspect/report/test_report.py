@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import math
-import subprocess
-import sys
+import os
 from pathlib import Path
 
 import numpy as np
@@ -53,6 +52,7 @@ from tests.helpers import (
     verdict,
     written,
 )
+from tests.preloaded_cli import preloaded
 
 LEVELS = LIVEQA_SCALE.levels
 
@@ -651,10 +651,8 @@ def test_model_and_judge_logs_are_not_mixed(capsys: pytest.CaptureFixture[str]) 
 
 @pytest.mark.slow
 def test_the_module_refuses_without_a_traceback(tmp_path: Path) -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "liveqa_inspect.report", str(tmp_path / "nope.eval")],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    nope = str(tmp_path / "nope.eval")
+    result = preloaded().run([nope], dict(os.environ), None, 120, module="liveqa_inspect.report")
     assert result.returncode == 2
     assert result.stdout == "" and "Traceback" not in result.stderr
     assert result.stderr.startswith("error: cannot read")
