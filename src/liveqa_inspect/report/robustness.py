@@ -17,7 +17,7 @@ import numpy as np
 from liveqa_inspect.judging.perturbations import ORIGINAL, Expect, expected
 from liveqa_inspect.metrics import keys
 from liveqa_inspect.metrics.bootstrap import percentile_interval, resample_rows
-from liveqa_inspect.metrics.keys import PAIRS, SHIFT, UNREADABLE, ci_keys, juror_figures, pair_key
+from liveqa_inspect.metrics.keys import PAIRS, SHIFT, UNREADABLE, juror_figures, pair_key
 from liveqa_inspect.metrics.robustness import (
     SUMMARIES,
     Moved,
@@ -39,17 +39,12 @@ from liveqa_inspect.report.judges import judge_line
 from liveqa_inspect.report.loading import LoadedLog, ReportError, SampleId
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import Estimate
-from liveqa_inspect.report.tables import Block, Cell, Table, interval, with_interval
+from liveqa_inspect.report.tables import Block, Cell, Table, figure, interval, with_interval
 
 MOVED_ROWS = 10
 """The pairs listed as having moved most against expectation."""
 EXCERPT_CHARS = 60
 """An answer as the moved pairs' table shows it: its start, enough to find it in the log."""
-
-
-def figure(values: dict[str, float], name: str) -> tuple[float, float, float]:
-    low, high = ci_keys(name)
-    return values.get(name, math.nan), values.get(low, math.nan), values.get(high, math.nan)
 
 
 def perturbations(log: LoadedLog) -> list[str]:
