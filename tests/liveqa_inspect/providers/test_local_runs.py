@@ -48,8 +48,8 @@ JUDGED = [f"TQ33-L{n}" for n in range(221, 226)] + [f"TQ71-L{n}" for n in (456, 
 server reads once."""
 SUBJECT_TOKENS = 24
 SHORT, SHORTER = (gbnf(LIVEQA_SCALE).replace("{1,600}", f"{{1,{n}}}") for n in (60, 30))
-"""The default grammar with less room for the reasoning, which a small model fills: each token
-costs as much as ~3 of the prompt."""
+"""The default grammar with less room for the reasoning: a verdict's time stays bounded whatever
+the model writes (SmolLM2 writes ~30 tokens either way; reading the prompt is the rest)."""
 WEIGHTS = {"model_file": SMOLLM2, "model_sha256": SMOLLM2_SHA256}
 RECORDED_URL = f"local-gguf:{SMOLLM2}#sha256={SMOLLM2_SHA256}"
 
