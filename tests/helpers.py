@@ -319,9 +319,7 @@ def inspect_cli(
     logs it wrote: `inspect eval` exits 0 even when the eval failed, so its log is what counts.
     The child is forked from a process with Inspect imported (tests/preloaded_cli.py)."""
     before = set(_log_names(log_dir))
-    merged = {**os.environ, "INSPECT_LOG_DIR": str(log_dir), **env}
-    kept = {name: value for name, value in merged.items() if value is not None}
-    result = preloaded().run(list(args), kept, cwd, timeout)
+    result = preloaded().run(list(args), {"INSPECT_LOG_DIR": str(log_dir), **env}, cwd, timeout)
     return result, [read_eval_log(n) for n in _log_names(log_dir) if n not in before]
 
 

@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -87,16 +88,19 @@ class Preloaded:
     def run(
         self,
         args: list[str],
-        env: dict[str, str],
+        env: Mapping[str, str | None],
         cwd: Path | None,
         timeout: float,
         module: str = "inspect_ai",
     ) -> subprocess.CompletedProcess[str]:
-        """What `subprocess.run([python, -m, module, *args], capture_output=True)` returns."""
+        """What `subprocess.run([python, -m, module, *args], capture_output=True)` returns, with
+        this process's environment and `env` over it (None unsets a variable)."""
+        merged = {**os.environ, **env}
+        kept = {name: value for name, value in merged.items() if value is not None}
         with tempfile.TemporaryDirectory() as folder:
             files = {name: str(Path(folder, name)) for name in ("stdout", "stderr", "status")}
             request = {
-                "module": module, "args": args, "env": env, "cwd": str(cwd or Path.cwd()), **files
+                "module": module, "args": args, "env": kept, "cwd": str(cwd or Path.cwd()), **files
             }
             with self.lock:
                 assert self.process.stdin is not None and self.process.stdout is not None

@@ -3,7 +3,6 @@ them, and a clone without them gets one message, not a hundred failing tests."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,17 +16,16 @@ from tests.preloaded_cli import preloaded
 
 ROOT = Path(__file__).resolve().parents[1]
 A_SMALL_TEST = (
-    "tests/liveqa_inspect/data/test_live_qa_dataset.py::test_one_sample_a_question_with_every_reference"
+    "tests/liveqa_inspect/data/test_live_qa_dataset.py"
+    "::test_one_sample_a_question_with_every_reference"
 )
 
 
 def suite(env: dict[str, str | None]) -> subprocess.CompletedProcess[str]:
     """The suite on one small test, in a child (forked, see tests/preloaded_cli.py) with this
     environment and `env` over it."""
-    merged = {**os.environ, **env}
-    kept = {name: value for name, value in merged.items() if value is not None}
     args = ["-q", "-n", "0", "-p", "no:cacheprovider", A_SMALL_TEST]
-    return preloaded().run(args, kept, ROOT, timeout=300, module="pytest")
+    return preloaded().run(args, env, ROOT, timeout=300, module="pytest")
 
 
 def only_line(result: subprocess.CompletedProcess[str]) -> str:

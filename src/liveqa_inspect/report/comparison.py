@@ -18,6 +18,11 @@ def subject(log: LoadedLog) -> str:
     return log.judge_label if log.kind in JUDGE_KINDS else log.model
 
 
+def row_noun(logs: Sequence[LoadedLog]) -> str:
+    """What a table's rows are, as `labels` names them: judges, or the kind of log."""
+    return "judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind
+
+
 def labels(logs: Sequence[LoadedLog]) -> list[str]:
     """A unique row label for each log: its subject, `#2`, `#3` on repeats (one model under two
     judges); in a wording comparison, the model and its wording."""
@@ -127,8 +132,7 @@ def per_log(
         [label, *cells(log), log.scored, log.unscored]
         for label, log in zip(labels(logs), logs, strict=True)
     ]
-    noun = "judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind  # as labels name rows
-    return Table(title, [noun, *headers, "scored", "unscored"], rows)
+    return Table(title, [row_noun(logs), *headers, "scored", "unscored"], rows)
 
 
 def difference_table(
@@ -146,7 +150,7 @@ def difference_table(
         rows.append([label, estimate.value, interval(estimate.low, estimate.high), estimate.n])
     return Table(
         f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})",
-        ["judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind, figure, "95% CI", "shared"],
+        [row_noun(logs), figure, "95% CI", "shared"],
         rows,
     )
 

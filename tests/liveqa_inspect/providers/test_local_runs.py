@@ -25,7 +25,7 @@ from inspect_ai.model import GenerateConfig, get_model
 
 from liveqa_inspect import live_qa, live_qa_judge
 from liveqa_inspect.judging.grade import grade
-from liveqa_inspect.judging.grammar import gbnf
+from liveqa_inspect.judging.grammar import REASONING_CHARS, gbnf
 from liveqa_inspect.judging.prompts import (
     CLAIM_CORRECTNESS_JUDGE,
     CLAIM_SUPPORT_JUDGE,
@@ -47,7 +47,9 @@ JUDGED = [f"TQ33-L{n}" for n in range(221, 226)] + [f"TQ71-L{n}" for n in (456, 
 0.3, 0.7 and 0 among them, and answers to one question in a row, whose shared prompt start the
 server reads once."""
 SUBJECT_TOKENS = 24
-SHORT, SHORTER = (gbnf(LIVEQA_SCALE).replace("{1,600}", f"{{1,{n}}}") for n in (60, 30))
+SHORT, SHORTER = (
+    gbnf(LIVEQA_SCALE).replace(f"{{1,{REASONING_CHARS}}}", f"{{1,{n}}}") for n in (60, 30)
+)
 """The default grammar with less room for the reasoning: a verdict's time stays bounded whatever
 the model writes (SmolLM2 writes ~30 tokens either way; reading the prompt is the rest)."""
 WEIGHTS = {"model_file": SMOLLM2, "model_sha256": SMOLLM2_SHA256}

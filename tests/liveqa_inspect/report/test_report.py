@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 
 import numpy as np
@@ -652,7 +651,7 @@ def test_model_and_judge_logs_are_not_mixed(capsys: pytest.CaptureFixture[str]) 
 @pytest.mark.slow
 def test_the_module_refuses_without_a_traceback(tmp_path: Path) -> None:
     nope = str(tmp_path / "nope.eval")
-    result = preloaded().run([nope], dict(os.environ), None, 120, module="liveqa_inspect.report")
+    result = preloaded().run([nope], {}, None, 120, module="liveqa_inspect.report")
     assert result.returncode == 2
     assert result.stdout == "" and "Traceback" not in result.stderr
     assert result.stderr.startswith("error: cannot read")
