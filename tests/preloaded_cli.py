@@ -1,11 +1,12 @@
 """`python -m inspect_ai ARGS` (or another module) in a child forked from a process that has
 Inspect imported already.
 
-Why: about thirty tests run the real command, and a fresh interpreter spends about 3 s of CPU
-importing Inspect and this package before it reads its arguments: on 2 cores, a large part of
-the suite's time. A forked child runs the code the user's command runs (`inspect_ai.__main__`)
-with the request's arguments, environment and working directory, in a session of its own (a
-timeout kills all it started); only those imports are shared. What a fresh interpreter imports is
+Why: about forty runs of the real command in the suite, and a fresh interpreter spends 3-5 s of
+CPU importing Inspect, this package and what an eval loads (see PRELOADED) before it evaluates
+anything: on 2 cores, a large part of the suite's time. A forked child runs the code the user's
+command runs (`inspect_ai.__main__`) with the request's arguments, environment and working
+directory, in a session of its own (a timeout kills all it started); only those imports (and
+Inspect's model database, read once) are shared. What a fresh interpreter imports is
 tested with real subprocesses (test_imports, test_worker), and so is a server killed mid-run
 (test_server_death). The suite's own data check runs pytest so, and the report its module.
 
@@ -31,14 +32,33 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-PRELOADED = ("inspect_ai._cli.main", "liveqa_inspect._registry")
+from inspect_ai.model._model_info import _get_model_info_db
+
+PRELOADED = (
+    "inspect_ai._cli.main",
+    "liveqa_inspect._registry",
+    # What every eval imports after reading its arguments (inspect_ai 0.3.285): the control
+    # server `inspect ctl` talks to and its ACP transport (fastapi, uvicorn: ~2 s), the OpenAI
+    # client and its HTTP stack.
+    "inspect_ai._control.server",
+    "inspect_ai.agent._acp.server",
+    "inspect_ai.agent._acp.transport_live",
+    "inspect_ai.hooks._startup",
+    "inspect_ai.model._providers.openai",
+    "openai",
+    "fastapi",
+    "uvicorn",
+    "markdown_it",
+)
 
 
 def _serve() -> dict[str, Any]:
-    """Fork a child a request; in the child, return its request. The process stays single-threaded
-    (forking is safe) and lets the kernel reap its children."""
+    """Fork a child a request; in the child, return its request. The process starts no thread of
+    its own (forking is safe) and lets the kernel reap its children."""
     for name in PRELOADED:
         importlib.import_module(name)
+    # Inspect reads its model database (YAML, ~0.8 s) once a process, on the first model made.
+    _get_model_info_db()
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)
     for line in sys.stdin:
         request = json.loads(line)
@@ -58,11 +78,15 @@ def _become_the_command(request: dict[str, Any]) -> None:
     os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
     for fd, name in ((1, "stdout"), (2, "stderr")):
         os.dup2(os.open(request[name], os.O_WRONLY | os.O_CREAT | os.O_TRUNC), fd)
-    sys.argv = [request["module"], *request["args"]]
     sys.path[0] = request["cwd"]
     code = 1  # an uncaught error's, as the interpreter exits with it
     try:
-        runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
+        if request["code"] is None:
+            sys.argv = [request["module"], *request["args"]]
+            runpy.run_module(request["module"], run_name="__main__", alter_sys=True)
+        else:
+            sys.argv = ["-c", *request["args"]]
+            exec(compile(request["code"], "<string>", "exec"), {"__name__": "__main__"})
         code = 0
     except SystemExit as exit:
         code = exit.code if isinstance(exit.code, int) else int(exit.code is not None)
@@ -92,16 +116,19 @@ class Preloaded:
         cwd: Path | None,
         timeout: float,
         module: str = "inspect_ai",
+        code: str | None = None,
     ) -> subprocess.CompletedProcess[str]:
-        """What `subprocess.run([python, -m, module, *args], capture_output=True)` returns, with
-        this process's environment and `env` over it (None unsets a variable)."""
+        """What `subprocess.run([python, -m, module, *args], capture_output=True)` returns (or,
+        given `code`, `[python, -c, code, *args]`), with this process's environment and `env`
+        over it (None unsets a variable)."""
         merged = {**os.environ, **env}
         kept = {name: value for name, value in merged.items() if value is not None}
         with tempfile.TemporaryDirectory() as folder:
             files = {name: str(Path(folder, name)) for name in ("stdout", "stderr", "status")}
             request = {
-                "module": module, "args": args, "env": kept, "cwd": str(cwd or Path.cwd()), **files
-            }
+                "module": module, "code": code, "args": args, "env": kept,
+                "cwd": str(cwd or Path.cwd()), **files,
+            }  # fmt: skip
             with self.lock:
                 assert self.process.stdin is not None and self.process.stdout is not None
                 self.process.stdin.write(json.dumps(request) + "\n")

@@ -119,13 +119,15 @@ class GGUFAPI(OpenAICompatibleAPI):
         server = self.server
         if server is None:
             return await super().generate(input, tools, tool_choice, config)
-        try:
-            async with server.turn():
+        async with server.turn():
+            if not server.alive():  # died during an earlier request: no need to knock
+                raise server.died()
+            try:
                 result = await super().generate(input, tools, tool_choice, config)
-        except Exception as error:
-            if not server.alive():
-                raise server.died() from error
-            raise
+            except Exception as error:
+                if not server.alive():
+                    raise server.died() from error
+                raise
         output = result[0] if isinstance(result, tuple) else result
         if isinstance(output, ModelOutput):
             output.metadata = {
