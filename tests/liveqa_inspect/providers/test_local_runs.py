@@ -43,14 +43,15 @@ MODEL = "gguf/smollm2"
 QUESTIONS = ["TQ33", "TQ71", "TQ35"]
 """The three questions with the shortest references."""
 JUDGED = [
+    *(f"TQ93-L{n}" for n in (623, 622, 628)),
     *(f"TQ82-L{n}" for n in (537, 538, 540, 541)),
-    *(f"TQ93-L{n}" for n in (622, 623, 628)),
     *(f"TQ94-L{n}" for n in (631, 632, 634)),
 ]
 """Ten NIST-judged answers whose judge prompts cost the server least to read (3,266 SmolLM2
 tokens in all, against 4,177 for the first ten answers to the two questions with the shortest
 references): human levels 0, 0.3, 0.7 and 1 among them, and answers to one question in a row,
-whose shared prompt start (question and references) the server reads once."""
+whose shared prompt start (question and references) the server reads once. The first has the
+shortest prompt of all, for the cache test's fresh verdict."""
 SUBJECT_TOKENS = 24
 SHORT, SHORTER = (
     gbnf(LIVEQA_SCALE).replace(f"{{1,{REASONING_CHARS}}}", f"{{1,{n}}}") for n in (60, 30)

@@ -85,18 +85,21 @@ def assert_parity(answers: list[tuple[str, list[str]]]) -> None:
 def test_every_metric_matches_the_libraries_on_every_tenth_nist_answer(
     nist_answers: list[tuple[str, list[str]]],
 ) -> None:
-    """A tenth of the answers in the default run; the slow test below takes all 581."""
+    """A tenth of the answers in the default run; the slow test below takes the rest."""
     assert len(nist_answers[::10]) == 59
     assert_parity(nist_answers[::10])
 
 
 @pytest.mark.slow
-def test_every_metric_matches_the_libraries_on_all_581_nist_answers(
+def test_every_metric_matches_the_libraries_on_the_other_nine_tenths_of_the_answers(
     nist_answers: list[tuple[str, list[str]]],
 ) -> None:
+    """With the test above, all 581 answers (935 reference-answer pairs)."""
     assert len(nist_answers) == 581
     assert sum(len(golds) for _, golds in nist_answers) == 935
-    assert_parity(nist_answers)
+    rest = [answer for n, answer in enumerate(nist_answers) if n % 10]
+    assert len(rest) == 581 - 59
+    assert_parity(rest)
 
 
 @pytest.mark.parametrize(
