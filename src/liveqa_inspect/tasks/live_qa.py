@@ -39,12 +39,15 @@ def live_qa(
     """
     check_panel(panel)
     check_flags(judge_cache=judge_cache, reference_metrics=reference_metrics)
+    # The data first: a bad argument then stops the run before the reference scorer starts its
+    # worker process.
+    dataset = live_qa_dataset(question, Path(data) if data else None)
     return judged_task(
         live_qa_scorer(cache=judge_cache, panel=panel),
         LIVEQA_JUDGE,
         [LIVEQA_QUESTIONS],
         measures_judge=False,
-        dataset=live_qa_dataset(question, Path(data) if data else None),
+        dataset=dataset,
         other_scorers=[reference_overlap()] if reference_metrics else [],
         solver=[prompt_template(SOLVER_TEMPLATE), generate()],
         config=SUBJECT_CONFIG,

@@ -37,12 +37,14 @@ def live_qa_judge(
     """
     check_panel(panel)
     check_flags(include_junk=include_junk, judge_cache=judge_cache)
+    # The data first: a bad argument then stops the run before the floor starts its worker.
+    dataset = live_qa_judge_dataset(question, data, judgments, include_junk)
     return judged_task(
         judge_agreement_scorer(cache=judge_cache, panel=panel),
         LIVEQA_JUDGE,
         [LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS],
         measures_judge=True,
-        dataset=live_qa_judge_dataset(question, data, judgments, include_junk),
+        dataset=dataset,
         other_scorers=[reference_floor()],
         solver=given_answer(),
         # No task config: the judge's defaults fill only what the user left unset (Inspect's
