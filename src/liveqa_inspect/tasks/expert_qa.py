@@ -42,12 +42,14 @@ def expert_qa(
     """
     check_panel(panel)
     check_flags(judge_cache=judge_cache)
+    # The data first: its loader refuses a bad split or subset in words, not as a missing key.
+    dataset = expert_qa_dataset(split, subset, field, question_type, data)
     return judged_task(
         expert_qa_scorer(cache=judge_cache, panel=panel),
         EXPERT_QA_JUDGE,
         [EXPERT_QA_FILES[(split, subset)]],
         measures_judge=False,
-        dataset=expert_qa_dataset(split, subset, field, question_type, data),
+        dataset=dataset,
         solver=[prompt_template(EXPERT_TEMPLATE), generate()],
         config=EXPERT_CONFIG,
     )

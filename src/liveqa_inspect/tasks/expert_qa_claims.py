@@ -41,12 +41,15 @@ def expert_qa_claims(
     check_flags(judge_cache=judge_cache)
     correctness = aspect == "correctness"
     judge = claim_correctness_scorer if correctness else claim_support_scorer
+    # The data first: its loader refuses a bad split or subset in words, not as a missing key,
+    # and a bad argument stops the run before the passage overlap starts its worker process.
+    dataset = expert_qa_claims_dataset(aspect, split, subset, field, data)
     return judged_task(
         judge(cache=judge_cache, panel=panel),
         CLAIM_CORRECTNESS_JUDGE if correctness else CLAIM_SUPPORT_JUDGE,
         [EXPERT_QA_FILES[(split, subset)]],
         measures_judge=True,
-        dataset=expert_qa_claims_dataset(aspect, split, subset, field, data),
+        dataset=dataset,
         other_scorers=[] if correctness else [claim_passage_overlap()],
         solver=given_answer("claim"),
     )

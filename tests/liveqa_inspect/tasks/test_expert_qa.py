@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from inspect_ai import eval
 from inspect_ai.model import GenerateConfig
 
-from liveqa_inspect import expert_qa
+from liveqa_inspect import expert_qa, expert_qa_claims
+from liveqa_inspect.errors import ArgumentError
 from liveqa_inspect.judging.prompts import EXPERT_QA_JUDGE
 from tests.helpers import QUIET, scripted_model, verdict
 
@@ -37,3 +40,20 @@ def test_expert_qa_scorer_through_eval() -> None:
     score = log.samples[0].scores["expert_qa_scorer"]
     assert score.metadata["prompt"]["name"] == "expert_qa"
     assert log.eval.metadata["data_license"] == "MIT"
+
+
+@pytest.mark.parametrize("task", [expert_qa, expert_qa_claims])
+@pytest.mark.parametrize(
+    ("argument", "message"),
+    [
+        ({"split": "bogus"}, "split must be 'domain' or 'random', got 'bogus'."),
+        ({"subset": "val"}, "subset must be 'test' or 'validation', got 'val'."),
+    ],
+)
+def test_a_bad_split_or_subset_is_refused_in_words(
+    task: Callable[..., object], argument: dict[str, str], message: str
+) -> None:
+    """Not as the KeyError of the data file looked up for the log's provenance."""
+    with pytest.raises(ArgumentError) as refused:
+        task(**argument)
+    assert str(refused.value) == message
