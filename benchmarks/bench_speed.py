@@ -7,7 +7,7 @@ hold up other samples' model calls. One command measures, side by side:
    to each of the 104 questions, every cache cold at the start; the 8 questions with three
    references apart) and live_qa_judge's floor (the 581 NIST answers), computed by the
    libraries (rouge-score and nltk, called as the package did before: the oracle the parity
-   tests hold the fast path to) and by `scoring/text_overlap.py`.
+   tests hold the fast path to) and by `overlap/text_overlap.py`.
 2. `live_qa`: `inspect eval` of live_qa at N connections with `--max-samples 2N`, L seconds a
    request, ~2,000-character answers, all 104 questions, with and without reference metrics;
    `added` is what the metrics add to the wall time, and to the CPU time of Inspect's own
@@ -44,10 +44,10 @@ from pathlib import Path
 from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.scorer import Target
 
-from liveqa_inspect.data.live_qa import live_qa_dataset
-from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
-from liveqa_inspect.scoring import text_overlap
-from liveqa_inspect.scoring.text_overlap import reference_scores
+from liveqa_inspect.overlap import text_overlap
+from liveqa_inspect.overlap.text_overlap import reference_scores
+from liveqa_inspect.tasks.live_qa.dataset import live_qa_dataset
+from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_throughput import JUDGE, REPO, SUBJECT, eval_env  # noqa: E402

@@ -30,7 +30,7 @@ from pathlib import Path
 from inspect_ai.model import ModelOutput
 from inspect_ai.scorer import Target
 
-from liveqa_inspect.data.live_qa import live_qa_dataset
+from liveqa_inspect.tasks.live_qa.dataset import live_qa_dataset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from peer_task import data_path  # noqa: E402

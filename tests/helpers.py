@@ -30,15 +30,15 @@ from liveqa_inspect import (
     live_qa_judge,
     live_qa_judge_robustness,
 )
-from liveqa_inspect.data.contamination import contamination_dataset
-from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
-from liveqa_inspect.judging.perturbations import sentences
 from liveqa_inspect.judging.render import neutralise
 from liveqa_inspect.report import cli, main
 from liveqa_inspect.report.cli import build
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.tables import Block, Table, cell
+from liveqa_inspect.tasks.contamination.dataset import contamination_dataset
+from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
+from liveqa_inspect.tasks.robustness.perturbations import sentences
 from tests.preloaded_cli import preloaded
 
 

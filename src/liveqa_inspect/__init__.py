@@ -1,8 +1,9 @@
 """Inspect AI evaluation of the TREC-2017 LiveQA Medical task, graded by a pinned judge.
 
-The tasks load on first use (PEP 562): the package is also the parent of modules run on their
-own, such as the llama.cpp server's wrapper, which would otherwise import Inspect and every
-task (2-3 s of CPU) before starting.
+`TASKS` is the registry: a task is one folder under `tasks/` (its dataset, solver, scorer,
+metrics, report section and task) and one line here. The tasks load on first use (PEP 562): the
+package is also the parent of modules run on their own, such as the llama.cpp server's wrapper,
+which would otherwise import Inspect and every task before starting.
 """
 
 from __future__ import annotations
@@ -11,12 +12,22 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from liveqa_inspect.tasks.expert_qa import expert_qa
-    from liveqa_inspect.tasks.expert_qa_claims import expert_qa_claims
-    from liveqa_inspect.tasks.live_qa import live_qa
-    from liveqa_inspect.tasks.live_qa_contamination import live_qa_contamination
-    from liveqa_inspect.tasks.live_qa_judge import live_qa_judge
-    from liveqa_inspect.tasks.live_qa_judge_robustness import live_qa_judge_robustness
+    from liveqa_inspect.tasks.contamination.task import live_qa_contamination
+    from liveqa_inspect.tasks.expert_qa.claims_task import expert_qa_claims
+    from liveqa_inspect.tasks.expert_qa.task import expert_qa
+    from liveqa_inspect.tasks.live_qa.task import live_qa
+    from liveqa_inspect.tasks.live_qa_judge.task import live_qa_judge
+    from liveqa_inspect.tasks.robustness.task import live_qa_judge_robustness
+
+TASKS: dict[str, tuple[str, str]] = {
+    # task: (its module under tasks/, the report section reading its logs)
+    "live_qa": ("live_qa.task", "live_qa.report"),
+    "live_qa_contamination": ("contamination.task", "contamination.report"),
+    "live_qa_judge": ("live_qa_judge.task", "live_qa_judge.report"),
+    "live_qa_judge_robustness": ("robustness.task", "robustness.report"),
+    "expert_qa": ("expert_qa.task", "live_qa.report"),
+    "expert_qa_claims": ("expert_qa.claims_task", "live_qa_judge.report"),
+}
 
 __all__ = [
     "expert_qa",
@@ -29,8 +40,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    if name not in __all__:
+    if name not in TASKS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    task = getattr(importlib.import_module(f"{__name__}.tasks.{name}"), name)
+    task = getattr(importlib.import_module(f"{__name__}.tasks.{TASKS[name][0]}"), name)
     globals()[name] = task
     return task

@@ -126,7 +126,7 @@ def test_bench_speed_metrics_table_compares_both_implementations(
 ) -> None:
     import bench_speed
 
-    from liveqa_inspect.data.live_qa import live_qa_dataset
+    from liveqa_inspect.tasks.live_qa.dataset import live_qa_dataset
 
     questions = [bench_speed.references(s) for s in live_qa_dataset("summary", liveqa_data_dir)]
     one = next(golds for golds in questions if len(golds) == 1)

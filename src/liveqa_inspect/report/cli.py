@@ -10,13 +10,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from liveqa_inspect.report.contamination import contamination_report
-from liveqa_inspect.report.judges import judge_report
 from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all
-from liveqa_inspect.report.models import model_report
 from liveqa_inspect.report.plots import Chart
-from liveqa_inspect.report.robustness import robustness_report
 from liveqa_inspect.report.tables import Block, figure_line, render
+from liveqa_inspect.tasks.contamination.report import contamination_report
+from liveqa_inspect.tasks.live_qa.report import model_report
+from liveqa_inspect.tasks.live_qa_judge.report import judge_report
+from liveqa_inspect.tasks.robustness.report import robustness_report
 
 EXIT_OK = 0
 EXIT_NO_FIGURES = 1

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from liveqa_inspect.metrics.keys import juror_names
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.stats import Estimate, humans_differ
 from liveqa_inspect.report.tables import Block, Cell, Table, interval
+from liveqa_inspect.stats.names import juror_names
 
 JUDGE_KINDS = ("judge", "robustness")
 

@@ -12,9 +12,9 @@ from typing import Any, Literal
 import numpy as np
 from inspect_ai.log import EvalLog, EvalSample, EvalScore, read_eval_log
 
-from liveqa_inspect.judging.perturbations import ORIGINAL
-from liveqa_inspect.metrics.keys import KAPPA, VERDICTS
-from liveqa_inspect.metrics.values import to_float
+from liveqa_inspect.stats.names import KAPPA, VERDICTS
+from liveqa_inspect.stats.values import to_float
+from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL
 
 Kind = Literal["model", "judge", "contamination", "robustness"]
 

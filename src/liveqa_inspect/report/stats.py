@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from liveqa_inspect.metrics.agreement import Pairs, agreement_figures, quadratic_kappa
-from liveqa_inspect.metrics.bootstrap import mean_interval, percentile_interval, resample_rows
 from liveqa_inspect.report.loading import LoadedLog, SampleId
+from liveqa_inspect.stats.agreement import Pairs, agreement_figures, quadratic_kappa
+from liveqa_inspect.stats.bootstrap import mean_interval, percentile_interval, resample_rows
 
 NO_GROUP = "none"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from liveqa_inspect.metrics.keys import ci_keys
+from liveqa_inspect.stats.names import ci_keys
 
 Cell = str | int | float
 

@@ -1,1 +1,2 @@
-"""The tasks: thin wiring of dataset, solver, scorers, viewer and provenance, one module each."""
+"""The task families: one folder each, holding its dataset, solver, scorer, metrics, report
+section and task, over the shared core (judging, data, stats, overlap, report, providers)."""

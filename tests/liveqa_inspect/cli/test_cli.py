@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from liveqa_inspect.judging.perturbation_texts import PERTURBATION_TEXTS
+from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
 from tests.helpers import inspect_cli, probe, remainders
 from tests.openai_server import OpenAIServer
 

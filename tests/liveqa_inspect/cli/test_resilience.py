@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
-from liveqa_inspect.tasks.templates import INSTRUCTION
+from liveqa_inspect.tasks.live_qa.task import INSTRUCTION
 from tests.helpers import inspect_cli, liveqa_data
 from tests.openai_server import Faults, OpenAIServer, RequestRecord, Responder
 
@@ -282,7 +282,7 @@ def test_unreadable_verdicts_leave_samples_unscored_not_zero(tmp_path: Path) -> 
 def test_eval_retry_finishes_without_regenerating_finished_samples(tmp_path: Path) -> None:
     """An eval that errors part-way and is continued with eval-retry ends complete, and the
     samples the first run finished are reused from its log, not generated (or judged) again."""
-    from liveqa_inspect.data.live_qa import live_qa_dataset
+    from liveqa_inspect.tasks.live_qa.dataset import live_qa_dataset
 
     questions = [str(s.input) for s in live_qa_dataset("summary", liveqa_data())]
     # Break a few late questions only, so a good share of the run finishes before the failure.

@@ -6,13 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from liveqa_inspect.data.contamination import (
+from liveqa_inspect.errors import ArgumentError
+from liveqa_inspect.tasks.contamination.dataset import (
     MIN_SIDE_WORDS,
     contamination_dataset,
     split_text,
 )
-from liveqa_inspect.data.live_qa import live_qa_dataset
-from liveqa_inspect.errors import ArgumentError
+from liveqa_inspect.tasks.live_qa.dataset import live_qa_dataset
 
 TOO_SHORT = [
     "TQ3", "TQ20", "TQ27", "TQ30", "TQ40", "TQ45", "TQ46", "TQ55", "TQ58", "TQ59", "TQ82", "TQ83",

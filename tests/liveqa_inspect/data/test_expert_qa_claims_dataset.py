@@ -12,14 +12,14 @@ from typing import Any
 import pytest
 from inspect_ai.dataset import Sample
 
-from liveqa_inspect.data.expert_qa_claims import (
+from liveqa_inspect.data.sources import Verified
+from liveqa_inspect.errors import DataError
+from liveqa_inspect.tasks.expert_qa.claims_dataset import (
     ASPECTS,
     CORRECTNESS_LEVELS,
     SUPPORT_LEVELS,
     expert_qa_claims_dataset,
 )
-from liveqa_inspect.data.sources import Verified
-from liveqa_inspect.errors import DataError
 from tests.helpers import expert_qa_data
 
 DATA = expert_qa_data()
@@ -185,7 +185,7 @@ def _record(*claims: dict[str, Any]) -> dict[str, Any]:
 def write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     path = tmp_path / "domain_test.jsonl"
     monkeypatch.setattr(
-        "liveqa_inspect.data.expert_qa.fetch",
+        "liveqa_inspect.tasks.expert_qa.dataset.fetch",
         lambda asset, data: Verified(path, path.read_bytes()),
     )
 

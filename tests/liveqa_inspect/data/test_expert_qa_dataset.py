@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from liveqa_inspect.data.expert_qa import (
+from liveqa_inspect.data.sources import EXPERT_QA_FILES, Verified, cached_path
+from liveqa_inspect.errors import ArgumentError, DataError
+from liveqa_inspect.tasks.expert_qa.dataset import (
     UNLABELLED,
     expert_qa_dataset,
     parse_records,
     record_to_sample,
 )
-from liveqa_inspect.data.sources import EXPERT_QA_FILES, Verified, cached_path
-from liveqa_inspect.errors import ArgumentError, DataError
 from tests.helpers import expert_qa_data
 
 DATA = expert_qa_data()
@@ -172,10 +172,10 @@ def test_skipped_records_are_counted_in_a_warning(
     empty = _record(answer_string="", revised_answer_string="")
     path.write_text("\n".join(json.dumps(r) for r in [_record(), empty]), encoding="utf-8")
     monkeypatch.setattr(
-        "liveqa_inspect.data.expert_qa.fetch",
+        "liveqa_inspect.tasks.expert_qa.dataset.fetch",
         lambda asset, data: Verified(path, path.read_bytes()),
     )
-    with caplog.at_level(logging.WARNING, logger="liveqa_inspect.data.expert_qa"):
+    with caplog.at_level(logging.WARNING, logger="liveqa_inspect.tasks.expert_qa.dataset"):
         samples = list(expert_qa_dataset())
     assert [s.id for s in samples] == ["domain_test_1"]
     assert "skipped 1 of 2 records" in caplog.text

@@ -10,7 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from liveqa_inspect.data.human_judgments import (
+from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, cached_path, fetch
+from liveqa_inspect.errors import DataError
+from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
+from liveqa_inspect.tasks.live_qa_judge.judgments import (
     HUMAN_LEVELS,
     MAX_ANSWER_CHARS,
     MAX_LINE_BYTES,
@@ -18,10 +21,7 @@ from liveqa_inspect.data.human_judgments import (
     parse_nist_judgments,
     parse_user_judgments,
 )
-from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
-from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, cached_path, fetch
-from liveqa_inspect.errors import DataError
-from liveqa_inspect.tasks.live_qa_judge import live_qa_judge
+from liveqa_inspect.tasks.live_qa_judge.task import live_qa_judge
 from tests.helpers import judgments_file
 
 

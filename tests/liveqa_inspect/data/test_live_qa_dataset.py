@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from liveqa_inspect.data.live_qa import live_qa_dataset, parse_questions, record_to_sample
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, cached_path
 from liveqa_inspect.errors import ArgumentError, DataError
+from liveqa_inspect.tasks.live_qa.dataset import live_qa_dataset, parse_questions, record_to_sample
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from liveqa_inspect.data.robustness import check_subset, robustness_dataset
 from liveqa_inspect.errors import ArgumentError
-from liveqa_inspect.judging.perturbations import PERTURBATIONS
+from liveqa_inspect.tasks.robustness.dataset import check_subset, robustness_dataset
+from liveqa_inspect.tasks.robustness.perturbations import PERTURBATIONS
 from tests.helpers import judgments_file
 
 ALL = list(PERTURBATIONS)

@@ -20,7 +20,6 @@ from tenacity import wait_none
 
 from liveqa_inspect.data import sources
 from liveqa_inspect.data.lines import read_jsonl, read_lines
-from liveqa_inspect.data.live_qa import live_qa_dataset
 from liveqa_inspect.data.sources import (
     DOWNLOAD_ATTEMPTS,
     LIVEQA_QUESTIONS,
@@ -30,6 +29,7 @@ from liveqa_inspect.data.sources import (
     location,
 )
 from liveqa_inspect.errors import ArgumentError, DataError
+from liveqa_inspect.tasks.live_qa.dataset import live_qa_dataset
 
 
 def sha256(content: bytes) -> str:

@@ -7,8 +7,7 @@ from dataclasses import replace
 import pytest
 
 from liveqa_inspect.errors import ArgumentError
-from liveqa_inspect.judging.perturbation_texts import PERTURBATION_TEXTS
-from liveqa_inspect.judging.perturbations import (
+from liveqa_inspect.tasks.robustness.perturbations import (
     PERTURBATIONS,
     Answer,
     Excellent,
@@ -17,6 +16,7 @@ from liveqa_inspect.judging.perturbations import (
     perturb,
     sentences,
 )
+from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
 
 EXCELLENT = (
     Excellent("TQ2-L9", "TQ2", "Gluten is a protein."),

@@ -11,7 +11,7 @@ from scipy.stats import spearmanr
 from sklearn.metrics import cohen_kappa_score
 
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
-from liveqa_inspect.metrics.agreement import (
+from liveqa_inspect.stats.agreement import (
     Pairs,
     agreement,
     confusion,

@@ -12,15 +12,15 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from pytest_inspect_evals.metrics import run_metrics
 
 from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE, JudgePrompt
-from liveqa_inspect.metrics.agreement import reference_spearman
-from liveqa_inspect.metrics.claims import majority_share, wrong_claim_detection
-from liveqa_inspect.metrics.keys import (
+from liveqa_inspect.stats.agreement import reference_spearman
+from liveqa_inspect.stats.names import (
     INCORRECT_AUROC,
     INCORRECT_F1,
     INCORRECT_PRECISION,
     INCORRECT_RECALL,
 )
-from liveqa_inspect.scoring.claims import claim_passage_overlap, passage_overlap
+from liveqa_inspect.tasks.expert_qa.claims_metrics import majority_share, wrong_claim_detection
+from liveqa_inspect.tasks.expert_qa.passage_overlap import claim_passage_overlap, passage_overlap
 from tests.helpers import QUIET, human_metadata
 
 HUMAN = [5.0, 4.0, 3.0, 2.0, 1.0, 5.0, 2.0, 4.0, 1.0, 3.0]

@@ -9,9 +9,9 @@ import pytest
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 from scipy.stats import bootstrap
 
-from liveqa_inspect.metrics import bootstrap as one_bootstrap
-from liveqa_inspect.metrics.contamination import completion_figures, paired_difference
-from liveqa_inspect.metrics.keys import DIFFERENCE, DIFFERENCE_P, ci_keys
+from liveqa_inspect.stats import bootstrap as one_bootstrap
+from liveqa_inspect.stats.names import DIFFERENCE, DIFFERENCE_P, ci_keys
+from liveqa_inspect.tasks.contamination.metrics import completion_figures, paired_difference
 
 LOW, HIGH = ci_keys(DIFFERENCE)
 

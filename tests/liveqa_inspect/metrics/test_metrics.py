@@ -10,9 +10,9 @@ from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, 
 from scipy.stats import bootstrap
 
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
-from liveqa_inspect.metrics import bootstrap as one_bootstrap
-from liveqa_inspect.metrics.bootstrap import mean_interval
-from liveqa_inspect.metrics.judged import bootstrap_ci, level_share
+from liveqa_inspect.stats import bootstrap as one_bootstrap
+from liveqa_inspect.stats.bootstrap import mean_interval
+from liveqa_inspect.tasks.live_qa.metrics import bootstrap_ci, level_share
 
 LEVELS = list(LIVEQA_SCALE.levels)
 

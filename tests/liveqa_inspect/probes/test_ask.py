@@ -5,8 +5,8 @@ from __future__ import annotations
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 
-from liveqa_inspect.probes.ask import Replies, guided_and_general
-from liveqa_inspect.probes.instructions import GENERAL, GUIDED
+from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED
+from liveqa_inspect.tasks.contamination.solver import Replies, guided_and_general
 from tests.helpers import QUIET, probe, scripted_model
 
 

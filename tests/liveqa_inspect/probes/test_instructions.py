@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from liveqa_inspect.probes.instructions import (
+from liveqa_inspect.tasks.contamination.instructions import (
     GENERAL_INSTRUCTION,
     GUIDED_INSTRUCTION,
     Instruction,

@@ -32,8 +32,8 @@ from liveqa_inspect.judging.prompts import (
     LIVEQA_SCALE,
     JudgePrompt,
 )
-from liveqa_inspect.metrics.keys import KAPPA
 from liveqa_inspect.providers.server import DEFAULT_OPTIONS, stop_all
+from liveqa_inspect.stats.names import KAPPA
 from tests.helpers import QUIET, figures
 from tests.liveqa_inspect.providers.local import SMOLLM2, SMOLLM2_SHA256, needs_llama_cpp
 

@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 from inspect_ai.model import GenerateConfig
 
-from liveqa_inspect.metrics.bootstrap import mean_interval
-from liveqa_inspect.metrics.keys import DIFFERENCE, DIFFERENCE_P, ci_keys
 from liveqa_inspect.report.cli import build
-from liveqa_inspect.report.contamination import SHOWN_CHARS
 from liveqa_inspect.report.loading import ReportError, load_all
 from liveqa_inspect.report.plots import IntervalChart, Scatter
 from liveqa_inspect.report.tables import Table, interval
+from liveqa_inspect.stats.bootstrap import mean_interval
+from liveqa_inspect.stats.names import DIFFERENCE, DIFFERENCE_P, ci_keys
+from liveqa_inspect.tasks.contamination.report import SHOWN_CHARS
 from tests.helpers import (
     PNG,
     Script,

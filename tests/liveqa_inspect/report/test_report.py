@@ -17,8 +17,13 @@ from inspect_ai.solver import Generate, TaskState, solver
 from liveqa_inspect import expert_qa, live_qa
 from liveqa_inspect.data.sources import EXPERT_QA_DOMAIN_TEST
 from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, LIVEQA_SCALE
-from liveqa_inspect.metrics.agreement import FIGURES, agreement, confusion
-from liveqa_inspect.metrics.keys import (
+from liveqa_inspect.judging.task import provenance
+from liveqa_inspect.report import main
+from liveqa_inspect.report.loading import load
+from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, canvas, title
+from liveqa_inspect.report.stats import kappa_difference, mean_difference
+from liveqa_inspect.stats.agreement import FIGURES, agreement, confusion
+from liveqa_inspect.stats.names import (
     ALPHA,
     INCORRECT_AUROC,
     INCORRECT_F1,
@@ -27,11 +32,6 @@ from liveqa_inspect.metrics.keys import (
     MAJORITY_SHARE,
     confusion_key,
 )
-from liveqa_inspect.report import main
-from liveqa_inspect.report.loading import load
-from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, canvas, title
-from liveqa_inspect.report.stats import kappa_difference, mean_difference
-from liveqa_inspect.tasks.common import provenance
 from tests.helpers import (
     QUIET,
     Humans,

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from inspect_ai.log import read_eval_log, write_eval_log
 
-from liveqa_inspect.judging.perturbation_texts import PERTURBATION_TEXTS
-from liveqa_inspect.judging.perturbations import ORIGINAL, PERTURBATIONS, expected
 from liveqa_inspect.report import main
 from liveqa_inspect.report.loading import load
-from liveqa_inspect.report.robustness import summary_difference
+from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATIONS, expected
+from liveqa_inspect.tasks.robustness.report import summary_difference
+from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
 from tests.helpers import (
     Humans,
     content_judge,

@@ -11,8 +11,8 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import get_model
 from inspect_ai.solver import generate
 
-from liveqa_inspect.scoring.reference import METRIC_NAMES, reference_overlap
-from liveqa_inspect.scoring.text_overlap import (
+from liveqa_inspect.overlap.reference import METRIC_NAMES, reference_overlap
+from liveqa_inspect.overlap.text_overlap import (
     bleu_1,
     bleu_4,
     exact_match,

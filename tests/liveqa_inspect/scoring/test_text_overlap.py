@@ -15,11 +15,11 @@ import pytest
 from inspect_ai.dataset import Sample
 from inspect_ai.scorer import Target
 
-from liveqa_inspect.data.live_qa import live_qa_dataset
-from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
-from liveqa_inspect.scoring import text_overlap
-from liveqa_inspect.scoring.reference import METRIC_NAMES
-from liveqa_inspect.scoring.text_overlap import METRICS, reference_scores
+from liveqa_inspect.overlap import text_overlap
+from liveqa_inspect.overlap.reference import METRIC_NAMES
+from liveqa_inspect.overlap.text_overlap import METRICS, reference_scores
+from liveqa_inspect.tasks.live_qa.dataset import live_qa_dataset
+from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
 from tests.liveqa_inspect.scoring.helm_reference import ORACLE, long_answer, oracle_scores
 
 TOLERANCE = 1e-12

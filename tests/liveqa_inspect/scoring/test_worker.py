@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from liveqa_inspect.scoring import worker
+from liveqa_inspect.overlap import worker
 
 
 def loaded(modules: list[str]) -> list[bool]:
@@ -43,13 +43,13 @@ import asyncio, json, sys
 from inspect_ai.model import ModelName, ModelOutput
 from inspect_ai.scorer import Target
 from inspect_ai.solver import TaskState
-from liveqa_inspect.scoring.reference import reference_overlap
+from liveqa_inspect.overlap.reference import reference_overlap
 
 score = reference_overlap()
 output = ModelOutput.from_content("mockllm/model", "the cat sat on the mat")
 state = TaskState(ModelName("mockllm/model"), "q1", 1, "q1", [], output=output)
 result = asyncio.run(score(state, Target(["a dog", "the cat sat on the mat"])))
-here = [name in sys.modules for name in ("nltk", "liveqa_inspect.scoring.text_overlap")]
+here = [name in sys.modules for name in ("nltk", "liveqa_inspect.overlap.text_overlap")]
 print(json.dumps([result.value, here]))
 """
     result = subprocess.run(

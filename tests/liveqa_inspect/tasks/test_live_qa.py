@@ -14,7 +14,7 @@ from liveqa_inspect import live_qa
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
 from liveqa_inspect.judging.settings import DEFAULT_JUDGE, JUDGE_ATTEMPTS, JUDGE_MAX_RETRIES
-from liveqa_inspect.tasks.templates import INSTRUCTION
+from liveqa_inspect.tasks.live_qa.task import INSTRUCTION
 from tests.helpers import QUIET, figures, judge_script, scripted_model, subject_script, verdict
 
 

@@ -12,11 +12,11 @@ from inspect_ai.event import ModelEvent, SpanBeginEvent
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
-from liveqa_inspect.metrics import keys
-from liveqa_inspect.metrics.keys import DIFFERENCE, DIFFERENCE_P, ci_keys, overlap_key, verbatim_key
-from liveqa_inspect.probes.ask import Replies
-from liveqa_inspect.probes.instructions import GENERAL, GUIDED, INSTRUCTIONS
-from liveqa_inspect.scoring.contamination import VERBATIM_WORDS
+from liveqa_inspect.stats import names as keys
+from liveqa_inspect.stats.names import DIFFERENCE, DIFFERENCE_P, ci_keys, overlap_key, verbatim_key
+from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED, INSTRUCTIONS
+from liveqa_inspect.tasks.contamination.scorer import VERBATIM_WORDS
+from liveqa_inspect.tasks.contamination.solver import Replies
 from tests.helpers import Script, figures, probe, remainders, run_contamination
 
 SCORER = "completion_overlap"

@@ -21,12 +21,12 @@ from scipy.stats import spearmanr
 from sklearn.metrics import cohen_kappa_score
 
 from liveqa_inspect import live_qa_judge
-from liveqa_inspect.data.human_judgments import Judgment, parse_nist_judgments
-from liveqa_inspect.data.live_qa_judge import live_qa_judge_dataset
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, fetch
 from liveqa_inspect.errors import ArgumentError, DataError
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
-from liveqa_inspect.metrics.agreement import agreement, agreement_figures, confusion
+from liveqa_inspect.stats.agreement import agreement, agreement_figures, confusion
+from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
+from liveqa_inspect.tasks.live_qa_judge.judgments import Judgment, parse_nist_judgments
 from tests.helpers import (
     QUIET,
     Humans,

@@ -1,0 +1,89 @@
+"""The epoch reducer of the judged tasks."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from inspect_ai.scorer import Score, ScoreReducer, mean_score, score_reducer
+
+from liveqa_inspect.judging.panel import LEVEL_DIGITS
+from liveqa_inspect.stats.values import to_float
+
+
+def epoch_level(score: Score) -> float:
+    """The judge's level in one epoch, NaN where it gave none: the judge's score holds it as its
+    value; the verdicts score, whose value says whether there was one, in its metadata."""
+    meta = score.metadata or {}
+    if "level" in meta:
+        return math.nan if meta["level"] is None else float(meta["level"])
+    return to_float(score.value)
+
+
+@score_reducer(name="judge_epochs")
+def judge_epochs() -> ScoreReducer:
+    """Inspect's mean over epochs, keeping what the judge said in each epoch.
+
+    An unreadable epoch is left out of the mean, as Inspect's mean reducer leaves out every
+    unscored epoch (docs/judge.md, epochs). Inspect's reducers keep the first epoch's metadata
+    only, so a judge's self-consistency across epochs (`epoch_agreement`), the unread epochs and
+    each juror's level could not be read back. This keeps every epoch's level (`epoch_levels`, NaN
+    where unread) and each juror's mean level over the epochs it gave a verdict in.
+    """
+    reduce_mean = mean_score()
+
+    def reduce(scores: list[Score]) -> Score:
+        reduced = reduce_mean(scores)
+        first = scores[0].metadata
+        if (
+            not isinstance(first, dict)
+            or "jurors" not in first
+            or isinstance(scores[0].value, dict)
+        ):
+            return reduced
+        reduced.value = round(to_float(reduced.value), LEVEL_DIGITS)
+        rosters = [s.metadata["jurors"] for s in scores if s.metadata and s.metadata["jurors"]]
+        jurors = []
+        for index, juror in enumerate(first["jurors"]):
+            given = [float(r[index]["level"]) for r in rosters if r[index]["level"] is not None]
+            level = round(float(np.mean(given)), LEVEL_DIGITS) if given else None
+            jurors.append({**juror, "level": level})
+        reduced.metadata = {
+            **first,
+            "jurors": jurors,
+            "epoch_levels": [epoch_level(s) for s in scores],
+        }
+        return reduced
+
+    return reduce
+
+
+@score_reducer(name="robustness_epochs")
+def robustness_epochs() -> ScoreReducer:
+    """`judge_epochs` for each version of a live_qa_judge_robustness answer, so a version's level
+    and each juror's are their means over the epochs that read them, as in a judged score."""
+    per_version = judge_epochs()
+
+    def reduce(scores: list[Score]) -> Score:
+        first = scores[0]
+        assert isinstance(first.value, dict) and isinstance(first.metadata, dict)
+        reduced = {
+            name: per_version([version(score, name) for score in scores]) for name in first.value
+        }
+        return Score(
+            value={name: to_float(score.value) for name, score in reduced.items()},
+            answer=first.answer,
+            explanation=first.explanation,
+            metadata={
+                **first.metadata,
+                "versions": {name: score.metadata for name, score in reduced.items()},
+            },
+        )
+
+    return reduce
+
+
+def version(score: Score, name: str) -> Score:
+    """One version's grading within a live_qa_judge_robustness score, as a judged score."""
+    assert isinstance(score.value, dict) and isinstance(score.metadata, dict)
+    return Score(value=score.value[name], metadata=score.metadata["versions"][name])

@@ -1,0 +1,65 @@
+"""HELM's reference-overlap metrics for open-ended generation, as Inspect scorers.
+
+Why: they let a LiveQA run be set beside HELM's numbers for the same task, and on human-judged
+answers they are the no-model floor a judge must beat. They follow crfm-helm's
+`evaluate_reference_metrics.py` under HELM's names (its `metric_fn_mapping`), each the best over a
+question's references of `score(gold, pred)` with `pred` the stripped completion (docs/scoring.md
+says where HELM is unusual). The values come from `overlap/text_overlap.py`, in the worker process
+of `overlap/worker.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
+from inspect_ai.solver import TaskState
+
+from liveqa_inspect.overlap import worker
+from liveqa_inspect.stats.agreement import reference_spearman
+
+METRIC_NAMES = ("exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4")
+"""HELM's names for the metrics, in the order the scorer reports them: the keys of
+text_overlap.METRICS, spelled out here because that module loads nltk (a test keeps them equal)."""
+
+
+def _in_worker(answer: str, references: Sequence[str]) -> dict[str, float]:
+    """text_overlap's scores, called in the worker process, which imported it when it started."""
+    from liveqa_inspect.overlap.text_overlap import reference_scores
+
+    return reference_scores(answer, references)
+
+
+def _reference_scorer() -> Scorer:
+    """Both scorers' body, a new function for each: Inspect tags the function a scorer returns
+    with that scorer's name."""
+    worker.started()
+
+    async def score(state: TaskState, target: Target) -> Score:
+        # target.target keeps the references apart; Target.text would join them into one.
+        completion = state.output.completion
+        references = list(target.target)
+        values = await worker.run(_in_worker, completion, references)
+        figures = ", ".join(f"{name} {value:.3g}" for name, value in values.items())
+        return Score(
+            value=values,
+            answer=completion,
+            explanation=(
+                f"HELM's overlap of the answer with the references, each the best of "
+                f"{len(references)} references: {figures}."
+            ),
+        )
+
+    return score
+
+
+@scorer(metrics={name: [mean(), stderr()] for name in METRIC_NAMES})
+def reference_overlap() -> Scorer:
+    """HELM's reference-overlap metrics of the completion against every reference answer."""
+    return _reference_scorer()
+
+
+@scorer(metrics=[reference_spearman()])
+def reference_floor() -> Scorer:
+    """The same metrics on human-judged answers, reported as their rho with the human grades."""
+    return _reference_scorer()

@@ -1,0 +1,265 @@
+"""HELM's reference-overlap metrics, fast, with exactly the values rouge-score and nltk give.
+
+Why a module of its own: computed by those libraries, the metrics took 30-100 ms a live_qa sample
+and ~10 s over live_qa_judge's 581 answers, nearly all of it spent redoing work. rouge-score
+fills a pure-Python LCS table and Porter-stems every word again on every call; nltk re-tokenizes
+the answer and each reference for each BLEU order and weight, and the normalizer runs for
+quasi-exact match and F1 separately. Here:
+
+- the LCS is rapidfuzz's bit-parallel C++ `LCSseq`, over token ids (ids, not the tokens
+  themselves, because rapidfuzz would compare tokens by their hash);
+- each word is stemmed once per process, and each text (an answer, or a reference shared by
+  every answer to its question) is tokenized once per way a metric reads it;
+- BLEU counts only the orders HELM's weights use (unigrams and 4-grams);
+- nltk's Treebank tokenizer runs its own patterns without nltk's per-call timeout (`_Pattern`),
+  and its ten contraction patterns only on a text where one scan finds one (`_Contractions`).
+
+What follows the counting is the libraries' own arithmetic, step for step (rouge-score's
+`fmeasure`, nltk's `brevity_penalty`, its unsmoothed precisions and logs), so each value is the
+same float, not merely a close one: `tests/liveqa_inspect/scoring/test_text_overlap.py` holds
+every metric to rouge-score and nltk on all NIST answers and on long ones.
+
+nltk loads with this module (about a second): the scorers use it through the worker process of
+`overlap/worker.py`, which imports it when a task is built, so Inspect's own process never does.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+import sys
+from collections import Counter
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Any
+
+import regex
+from nltk.stem.porter import PorterStemmer
+from nltk.tokenize.destructive import NLTKWordTokenizer
+from nltk.translate.bleu_score import brevity_penalty
+from rapidfuzz.distance import LCSseq
+from rouge_score.scoring import fmeasure
+from rouge_score.tokenize import NON_ALPHANUM_RE, SPACES_RE, VALID_TOKEN_RE
+
+_TEXTS = 1024
+"""Texts kept in each cache: every reference of live_qa's 104 questions, and the answers in flight
+(an answer is met once for each reference of its question)."""
+
+_STEMMER = PorterStemmer()  # rouge-score's DefaultTokenizer(use_stemmer=True): NLTK_EXTENSIONS.
+_DROP_PUNCTUATION = str.maketrans("", "", string.punctuation)
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_BLEU_ORDERS = (1, 4)
+
+
+def normalize_text(text: str) -> str:
+    """HELM's (QuAC's) normalizer: lowercase, no punctuation, no articles, single spaces."""
+    return " ".join(_ARTICLES.sub(" ", text.lower().translate(_DROP_PUNCTUATION)).split())
+
+
+@lru_cache(maxsize=_TEXTS)
+def _normalized(text: str) -> str:
+    return normalize_text(text)
+
+
+@lru_cache(maxsize=_TEXTS)
+def _words(text: str) -> frozenset[str]:
+    return frozenset(_normalized(text).split())
+
+
+@lru_cache(maxsize=1 << 16)
+def _token(word: str) -> str:
+    """The word's ROUGE token, or "" to drop it. rouge-score stems only words of more than 3
+    characters, then drops what is not alphanumeric."""
+    stem = _STEMMER.stem(word) if len(word) > 3 else word
+    return stem if VALID_TOKEN_RE.match(stem) else ""
+
+
+@lru_cache(maxsize=_TEXTS)
+def rouge_tokens(text: str) -> tuple[str, ...]:
+    """rouge-score's `tokenize(text, PorterStemmer())`: lowercase alphanumeric runs, stemmed."""
+    words = SPACES_RE.split(NON_ALPHANUM_RE.sub(" ", text.lower()))
+    return tuple(token for token in map(_token, words) if token)
+
+
+class _RougeReference:
+    """A reference's ROUGE tokens as ids, with the id of each distinct token."""
+
+    __slots__ = ("ids", "vocabulary")
+
+    def __init__(self, tokens: Sequence[str]) -> None:
+        self.vocabulary: dict[str, int] = {}
+        self.ids = [self.vocabulary.setdefault(t, len(self.vocabulary)) for t in tokens]
+
+    def f_measure(self, tokens: Sequence[str]) -> float:
+        """rouge-score's `_score_lcs` F-measure. Tokens absent from the reference cannot be in a
+        common subsequence, so they are left out of the LCS but still count in the precision."""
+        if not self.ids or not tokens:
+            return 0.0
+        matchable = [self.vocabulary[t] for t in tokens if t in self.vocabulary]
+        common = LCSseq.similarity(self.ids, matchable)
+        return float(fmeasure(common / len(tokens), common / len(self.ids)))
+
+
+@lru_cache(maxsize=_TEXTS)
+def _rouge_reference(text: str) -> _RougeReference:
+    return _RougeReference(rouge_tokens(text))
+
+
+class _Ngrams:
+    """A text's Treebank tokens counted as unigrams and 4-grams, as nltk's `modified_precision`
+    counts them: the orders HELM's BLEU-1 and BLEU-4 weigh."""
+
+    __slots__ = ("counts", "length")
+
+    def __init__(self, tokens: Sequence[str]) -> None:
+        self.length = len(tokens)
+        # The n-grams are the n shifted copies zipped, the shortest setting the count.
+        self.counts = {
+            n: Counter(zip(*(tokens[i:] for i in range(n)), strict=False)) for n in _BLEU_ORDERS
+        }
+
+    def precision(self, reference: _Ngrams, order: int) -> tuple[int, int]:
+        """(clipped matches, n-grams) of one order against one reference; at least 1 n-gram."""
+        own, ref = self.counts[order], reference.counts[order]
+        matches = sum(min(own[gram], ref[gram]) for gram in own.keys() & ref.keys())
+        return matches, max(1, self.length - order + 1)
+
+
+class _Pattern:
+    """One of nltk's Treebank patterns, compiled by the same engine (`regex`), but matched
+    without the wall-clock timeout nltk wraps each call in: that guards patterns a caller
+    supplies (these are nltk's own), and nearly doubles the tokenizer's time."""
+
+    __slots__ = ("_compiled",)
+
+    def __init__(self, timed: Any) -> None:
+        self._compiled = regex.compile(timed.pattern, timed.flags)
+
+    def sub(self, repl: str, text: str) -> str:
+        return self._compiled.sub(repl, text)
+
+
+def _patterns(rules: list[tuple[Any, str]]) -> list[tuple[_Pattern, str]]:
+    return [(_Pattern(pattern), repl) for pattern, repl in rules]
+
+
+class _Contractions:
+    """nltk's contraction patterns, substituted in turn as it does, unless one scan finds none of
+    them in the text: on most texts none occurs, and ten scans were a fifth of the tokenizer's
+    time. The scan is their union, case-insensitive, so it misses nothing any of them matches."""
+
+    __slots__ = ("_any", "_patterns")
+
+    def __init__(self, patterns: list[re.Pattern[str]]) -> None:
+        self._patterns = patterns
+        union = "|".join(f"(?:{p.pattern.removeprefix('(?i)')})" for p in patterns)
+        self._any = re.compile(union, re.IGNORECASE)
+
+    def sub(self, repl: str, text: str) -> str:
+        if self._any.search(text) is None:
+            return text
+        for pattern in self._patterns:
+            text = pattern.sub(repl, text)
+        return text
+
+
+def _treebank() -> NLTKWordTokenizer:
+    """What `word_tokenize(text, preserve_line=True)` runs, on `_Pattern`s, with nltk's two lists
+    of contractions (substituted alike, one after the other) as one `_Contractions`."""
+    tokenizer = NLTKWordTokenizer()
+    tokenizer.STARTING_QUOTES = _patterns(NLTKWordTokenizer.STARTING_QUOTES)
+    tokenizer.PUNCTUATION = _patterns(NLTKWordTokenizer.PUNCTUATION)
+    [tokenizer.PARENS_BRACKETS] = _patterns([NLTKWordTokenizer.PARENS_BRACKETS])
+    [tokenizer.DOUBLE_DASHES] = _patterns([NLTKWordTokenizer.DOUBLE_DASHES])
+    tokenizer.ENDING_QUOTES = _patterns(NLTKWordTokenizer.ENDING_QUOTES)
+    contractions = NLTKWordTokenizer.CONTRACTIONS2 + NLTKWordTokenizer.CONTRACTIONS3
+    tokenizer.CONTRACTIONS2 = [_Contractions(contractions)]
+    tokenizer.CONTRACTIONS3 = []
+    return tokenizer
+
+
+_TREEBANK = _treebank()
+
+
+@lru_cache(maxsize=_TEXTS)
+def _ngrams(text: str) -> _Ngrams:
+    return _Ngrams(_TREEBANK.tokenize(text))
+
+
+def _bleu(gold: str, pred: str, order: int) -> float:
+    """nltk's unsmoothed `sentence_bleu([gold tokens], pred tokens, weights)` with HELM's weights,
+    all on `order`. nltk adds `w * log(p)` over four orders with `math.fsum`; the orders weighted
+    0 add exact zeros, so only `order`'s term is computed, and the rest is nltk's arithmetic."""
+    reference, hypothesis = _ngrams(gold), _ngrams(pred)
+    unigrams = hypothesis.precision(reference, 1)
+    if unigrams[0] == 0:  # nltk returns 0 when no unigram matches
+        return 0.0
+    matches, total = unigrams if order == 1 else hypothesis.precision(reference, order)
+    # nltk's method0: an order with no match counts as the smallest float, not as 0.
+    p = matches / total if matches else sys.float_info.min
+    return float(brevity_penalty(reference.length, hypothesis.length) * math.exp(math.log(p)))
+
+
+def exact_match(gold: str, pred: str) -> float:
+    """1.0 iff the stripped texts are identical."""
+    if not pred:
+        return 0.0
+    return float(gold.strip() == pred.strip())
+
+
+def quasi_exact_match(gold: str, pred: str) -> float:
+    """1.0 iff the texts are identical after `normalize_text`."""
+    if not pred:
+        return 0.0
+    return float(_normalized(gold) == _normalized(pred))
+
+
+def f1_score(gold: str, pred: str) -> float:
+    """nltk's `f_measure` of the sets of normalized words (HELM's: duplicates count once)."""
+    reference, test = _words(gold), _words(pred)
+    if not reference or not test:  # nltk returns None, HELM scores 0
+        return 0.0
+    common = len(reference & test)
+    precision, recall = common / len(test), common / len(reference)
+    if precision == 0 or recall == 0:
+        return 0.0
+    alpha = 0.5
+    return 1.0 / (alpha / precision + (1 - alpha) / recall)
+
+
+def rouge_l(gold: str, pred: str) -> float:
+    """ROUGE-L F-measure with Porter stemming, as rouge-score's `RougeScorer(["rougeL"],
+    use_stemmer=True)` computes it."""
+    return _rouge_reference(gold).f_measure(rouge_tokens(pred))
+
+
+def bleu_1(gold: str, pred: str) -> float:
+    """Unigram precision times the brevity penalty."""
+    return _bleu(gold, pred, 1)
+
+
+def bleu_4(gold: str, pred: str) -> float:
+    """4-gram precision alone times the brevity penalty (HELM's weights (0, 0, 0, 1))."""
+    return _bleu(gold, pred, 4)
+
+
+METRICS: dict[str, Callable[[str, str], float]] = {
+    "exact_match": exact_match,
+    "quasi_exact_match": quasi_exact_match,
+    "f1_score": f1_score,
+    "rouge_l": rouge_l,
+    "bleu_1": bleu_1,
+    "bleu_4": bleu_4,
+}
+"""HELM's names for the metrics, in the order the scorer reports them."""
+
+
+def reference_scores(answer: str, references: Sequence[str]) -> dict[str, float]:
+    """Each metric's best score over `references`, for the stripped `answer` (HELM's score_1)."""
+    if not references:
+        raise ValueError("reference metrics need at least one reference")
+    pred = answer.strip()
+    return {
+        name: max(metric(gold, pred) for gold in references) for name, metric in METRICS.items()
+    }

@@ -1,0 +1,67 @@
+"""live_qa_contamination: does the model under test know the LiveQA test set by heart?
+
+No judge: the model under test completes half-shown texts of the test set, once told where they
+come from and once not, and its completions are compared with the true remainders.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from inspect_ai import Task, task
+from inspect_ai.log import HeadlineMetric
+from inspect_ai.model import GenerateConfig
+
+from liveqa_inspect._version import EVAL_VERSION
+from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
+from liveqa_inspect.judging.task import scorer_name
+from liveqa_inspect.stats.names import DIFFERENCE
+from liveqa_inspect.tasks.contamination.dataset import MIN_SIDE_WORDS, Part, contamination_dataset
+from liveqa_inspect.tasks.contamination.instructions import INSTRUCTIONS
+from liveqa_inspect.tasks.contamination.scorer import VERBATIM_WORDS, completion_overlap
+from liveqa_inspect.tasks.contamination.solver import guided_and_general
+
+logger = logging.getLogger(__name__)
+
+PROBE_CONFIG = GenerateConfig(temperature=0.0, max_tokens=1024)
+"""Temperature 0, as Golchin & Surdeanu, so a reply is the model's likeliest continuation; 1024
+tokens hold the longest remainder (607 words of the longest reference). Inspect's
+--temperature and --max-tokens override."""
+
+
+@task
+def live_qa_contamination(part: Part = "question", data: str | None = None) -> Task:
+    """Whether the model completes LiveQA texts better when told they come from the test set.
+
+    Args:
+        part: Which texts to probe: "question" (the consumer's own SUBJECT and MESSAGE, public
+            mainly through this test set) or "reference" (each expert reference answer, copied
+            from public health websites).
+        data: A folder holding the upstream XML, or the file itself, instead of the download.
+    """
+    dataset, left_out = contamination_dataset(part, Path(data) if data else None)
+    if left_out:
+        logger.warning(
+            f"live_qa_contamination: {len(left_out)} {part} texts have fewer than "
+            f"{2 * MIN_SIDE_WORDS} words and are left out ({', '.join(left_out)})."
+        )
+    scorer = completion_overlap()
+    return Task(
+        dataset=dataset,
+        solver=guided_and_general(),
+        scorer=scorer,
+        config=PROBE_CONFIG,
+        version=EVAL_VERSION,
+        headline_metric=HeadlineMetric(scorer=scorer_name(scorer), metric=DIFFERENCE),
+        metadata={
+            "part": part,
+            "items": len(dataset),
+            "left_out": left_out,
+            "min_side_words": MIN_SIDE_WORDS,
+            "verbatim_words": VERBATIM_WORDS,
+            "instructions": [instruction.provenance() for instruction in INSTRUCTIONS],
+            "data": {LIVEQA_QUESTIONS.filename: LIVEQA_QUESTIONS.provenance()},
+            "data_license": LIVEQA_QUESTIONS.license,
+        },
+    )

@@ -1,0 +1,76 @@
+"""Metrics of expert_qa_claims beyond agreement: how well a correctness judge finds the claims
+experts found wrong, and `majority_share`, the exact agreement of the best constant judge (most
+claims are Definitely correct), the floor an exact-agreement figure must beat.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    metric,
+)
+
+from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_SCALE
+from liveqa_inspect.stats.levels import Placed
+from liveqa_inspect.stats.names import DETECTION_FIGURES
+from liveqa_inspect.stats.values import human_levels, score_values
+
+WRONG_AT_MOST = 2.0
+"""Expert levels of a wrong claim: Likely incorrect (2) and Definitely incorrect (1); a judge
+level that counts at one of them flags the claim."""
+
+_CORRECTNESS = np.asarray(CLAIM_CORRECTNESS_SCALE.levels)
+
+
+def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
+    """Precision, recall, F1 and AUROC of the judge at finding the experts' wrong claims.
+
+    Recall, F1 and AUROC are NaN without a wrong claim, precision when nothing is flagged, AUROC
+    also when every claim is wrong. F1 is 2TP / (2TP + FP + FN), so 0 when nothing is flagged.
+    A claim rated halfway between 2 and 3 is half flagged (stats/levels.py): it adds 0.5.
+    """
+    wrong = human <= WRONG_AT_MOST
+    placed = Placed.on(judge, _CORRECTNESS)
+    flagged = sum(
+        placed.at(index) for index, level in enumerate(_CORRECTNESS) if level <= WRONG_AT_MOST
+    )
+    hits = float((wrong * flagged).sum())
+    precision = float(hits / flagged.sum()) if flagged.any() else math.nan
+    recall = f1 = auroc = math.nan
+    if wrong.any():
+        recall = float(hits / wrong.sum())
+        f1 = float(2 * hits / (flagged.sum() + wrong.sum()))
+    if wrong.any() and not wrong.all():
+        from sklearn.metrics import roc_auc_score
+
+        # A low rating says "wrong": rank by the negated rating.
+        auroc = float(roc_auc_score(wrong, -judge))
+    return dict(zip(DETECTION_FIGURES, (precision, recall, f1, auroc), strict=True))
+
+
+@metric
+def wrong_claim_detection() -> Metric:
+    """incorrect_precision, incorrect_recall, incorrect_f1 and incorrect_auroc (see `detection`)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return detection(score_values(scores), human_levels(scores))
+
+    return compute
+
+
+@metric
+def majority_share() -> Metric:
+    """Share of the commonest expert level among the scored claims; NaN with none."""
+
+    def compute(scores: list[SampleScore]) -> float:
+        human = human_levels(scores)
+        if len(human) == 0:
+            return math.nan
+        _, counts = np.unique(human, return_counts=True)
+        return float(counts.max() / len(human))
+
+    return compute

@@ -1,0 +1,55 @@
+"""expert_qa_claims: a judge's claim-level verdicts against ExpertQA's experts."""
+
+from __future__ import annotations
+
+from inspect_ai import Task, task
+
+from liveqa_inspect.data.sources import EXPERT_QA_FILES
+from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE
+from liveqa_inspect.judging.solvers import given_answer
+from liveqa_inspect.judging.task import check_flags, judged_task
+from liveqa_inspect.tasks.expert_qa.claims_dataset import Aspect, expert_qa_claims_dataset
+from liveqa_inspect.tasks.expert_qa.dataset import Split, Subset
+from liveqa_inspect.tasks.expert_qa.passage_overlap import claim_passage_overlap
+from liveqa_inspect.tasks.expert_qa.scorer import claim_correctness_scorer, claim_support_scorer
+
+
+@task
+def expert_qa_claims(
+    aspect: Aspect = "correctness",
+    split: Split = "domain",
+    subset: Subset = "test",
+    field: str | list[str] | None = None,
+    data: str | None = None,
+    judge_cache: bool = True,
+    panel: Panel = "mean",
+) -> Task:
+    """A judge's claim-level verdicts against ExpertQA's domain experts.
+
+    Args:
+        aspect: "correctness" (rate each claim 1-5, ExpertQA's scale) or "support" (rate 1-3
+            how far the claim's evidence passages support it).
+        split: "domain" or "random", as for expert_qa.
+        subset: "test" or "validation".
+        field: One or more fields to keep, e.g. "Healthcare / Medicine".
+        data: A folder holding the upstream JSONL files, instead of the downloads.
+        judge_cache: Cache the judge's replies.
+        panel: How the levels of a judge panel combine: "mean", "median" or "majority".
+    """
+    check_panel(panel)
+    check_flags(judge_cache=judge_cache)
+    correctness = aspect == "correctness"
+    judge = claim_correctness_scorer if correctness else claim_support_scorer
+    # The data first: its loader refuses a bad split or subset in words, not as a missing key,
+    # and a bad argument stops the run before the passage overlap starts its worker process.
+    dataset = expert_qa_claims_dataset(aspect, split, subset, field, data)
+    return judged_task(
+        judge(cache=judge_cache, panel=panel),
+        CLAIM_CORRECTNESS_JUDGE if correctness else CLAIM_SUPPORT_JUDGE,
+        [EXPERT_QA_FILES[(split, subset)]],
+        measures_judge=True,
+        dataset=dataset,
+        other_scorers=[] if correctness else [claim_passage_overlap()],
+        solver=given_answer("claim"),
+    )

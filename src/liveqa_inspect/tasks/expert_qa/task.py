@@ -1,0 +1,60 @@
+"""expert_qa: ExpertQA's long-form questions, graded by the same pinned judge."""
+
+from __future__ import annotations
+
+from inspect_ai import Task, task
+from inspect_ai.model import GenerateConfig
+from inspect_ai.solver import generate, prompt_template
+
+from liveqa_inspect.data.sources import EXPERT_QA_FILES
+from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.prompts import EXPERT_QA_JUDGE
+from liveqa_inspect.judging.task import check_flags, judged_task
+from liveqa_inspect.tasks.expert_qa.dataset import Split, Subset, expert_qa_dataset
+from liveqa_inspect.tasks.expert_qa.scorer import expert_qa_scorer
+
+EXPERT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=2048)
+"""Room for long-form answers: the expert references run to 433 words, and models write more."""
+
+EXPERT_TEMPLATE = (
+    "Please answer the following question from an expert in {field}. Give a complete, precise, "
+    "long-form answer.\n\n{prompt}"
+)
+"""ExpertQA's authors also told their systems the question's field; `field` is sample metadata."""
+
+
+@task
+def expert_qa(
+    split: Split = "domain",
+    subset: Subset = "test",
+    field: str | list[str] | None = None,
+    question_type: str | list[str] | None = None,
+    data: str | None = None,
+    judge_cache: bool = True,
+    panel: Panel = "mean",
+) -> Task:
+    """ExpertQA long-form questions from experts of 32 fields, graded by the same pinned judge.
+
+    Args:
+        split: "domain" (questions sampled per field) or "random" (sampled at random).
+        subset: "test" or "validation".
+        field: One or more fields to keep, e.g. "Healthcare / Medicine".
+        question_type: One or more ExpertQA question types; a question with several is kept
+            if any matches.
+        data: A folder holding the upstream JSONL files, instead of the downloads.
+        judge_cache: Cache judge replies, so re-scoring with the same judge costs nothing.
+        panel: How the levels of a judge panel combine: "mean", "median" or "majority".
+    """
+    check_panel(panel)
+    check_flags(judge_cache=judge_cache)
+    # The data first: its loader refuses a bad split or subset in words, not as a missing key.
+    dataset = expert_qa_dataset(split, subset, field, question_type, data)
+    return judged_task(
+        expert_qa_scorer(cache=judge_cache, panel=panel),
+        EXPERT_QA_JUDGE,
+        [EXPERT_QA_FILES[(split, subset)]],
+        measures_judge=False,
+        dataset=dataset,
+        solver=[prompt_template(EXPERT_TEMPLATE), generate()],
+        config=EXPERT_CONFIG,
+    )

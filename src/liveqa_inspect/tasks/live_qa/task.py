@@ -1,0 +1,58 @@
+"""live_qa: the model under test answers the 104 questions; the pinned judge grades them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from inspect_ai import Task, task
+from inspect_ai.solver import generate, prompt_template
+
+from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
+from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
+from liveqa_inspect.judging.task import SUBJECT_CONFIG, check_flags, judged_task
+from liveqa_inspect.overlap.reference import reference_overlap
+from liveqa_inspect.tasks.live_qa.dataset import QuestionField, live_qa_dataset
+from liveqa_inspect.tasks.live_qa.scorer import live_qa_scorer
+
+INSTRUCTION = "Please answer the following consumer health question."
+"""The fixed zero-shot instruction of the LiveQA Medical task (as in HELM's live_qa)."""
+
+SOLVER_TEMPLATE = INSTRUCTION + "\n\n{prompt}"
+
+
+@task
+def live_qa(
+    question: QuestionField = "summary",
+    data: str | None = None,
+    judge_cache: bool = True,
+    reference_metrics: bool = True,
+    panel: Panel = "mean",
+) -> Task:
+    """TREC-2017 LiveQA Medical: 104 consumer health questions, graded by a pinned judge.
+
+    Args:
+        question: Which wording to ask: "summary" (NLM summary, as HELM), "paraphrase"
+            (NIST paraphrase) or "original" (the consumer's own subject and message).
+        data: A folder holding the upstream XML, or the file itself, instead of the download.
+        judge_cache: Cache judge replies, so re-scoring with the same judge costs nothing.
+        reference_metrics: Also report HELM's reference-overlap metrics (ROUGE-L, BLEU, F1,
+            exact match) next to the judge score.
+        panel: How the levels of a judge panel (the grader role bound to several models)
+            combine: "mean", "median" or "majority".
+    """
+    check_panel(panel)
+    check_flags(judge_cache=judge_cache, reference_metrics=reference_metrics)
+    # The data first: a bad argument then stops the run before the reference scorer starts its
+    # worker process.
+    dataset = live_qa_dataset(question, Path(data) if data else None)
+    return judged_task(
+        live_qa_scorer(cache=judge_cache, panel=panel),
+        LIVEQA_JUDGE,
+        [LIVEQA_QUESTIONS],
+        measures_judge=False,
+        dataset=dataset,
+        other_scorers=[reference_overlap()] if reference_metrics else [],
+        solver=[prompt_template(SOLVER_TEMPLATE), generate()],
+        config=SUBJECT_CONFIG,
+    )

@@ -1,0 +1,1 @@
+"""live_qa_judge."""

@@ -1,0 +1,53 @@
+"""live_qa_judge: a judge graded against the NIST assessors on their judged answers."""
+
+from __future__ import annotations
+
+from inspect_ai import Task, task
+
+from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
+from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
+from liveqa_inspect.judging.solvers import given_answer
+from liveqa_inspect.judging.task import check_flags, judged_task
+from liveqa_inspect.overlap.reference import reference_floor
+from liveqa_inspect.tasks.live_qa.dataset import QuestionField
+from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
+from liveqa_inspect.tasks.live_qa_judge.scorer import judge_agreement_scorer
+
+
+@task
+def live_qa_judge(
+    question: QuestionField = "summary",
+    data: str | None = None,
+    judgments: str | None = None,
+    include_junk: bool = True,
+    judge_cache: bool = True,
+    panel: Panel = "mean",
+) -> Task:
+    """A judge against the NIST assessors: the grader role if bound, else the evaluated model.
+
+    Args:
+        question: The question wording the judge sees, as in live_qa.
+        data: A folder holding the upstream XML and NIST judgments, instead of the downloads.
+        judgments: A JSONL file of your own human judgments (question_id, answer, grade 1-4) to
+            use instead of NIST's.
+        include_junk: Keep the answers NIST marked junk (grade -2), at the lowest level.
+        judge_cache: Cache the judge's replies.
+        panel: How the levels of a judge panel combine: "mean", "median" or "majority".
+    """
+    check_panel(panel)
+    check_flags(include_junk=include_junk, judge_cache=judge_cache)
+    # The data first: a bad argument then stops the run before the floor starts its worker.
+    dataset = live_qa_judge_dataset(question, data, judgments, include_junk)
+    return judged_task(
+        judge_agreement_scorer(cache=judge_cache, panel=panel),
+        LIVEQA_JUDGE,
+        [LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS],
+        measures_judge=True,
+        dataset=dataset,
+        other_scorers=[reference_floor()],
+        solver=given_answer(),
+        # No task config: the judge's defaults fill only what the user left unset (Inspect's
+        # --temperature, --max-tokens, --seed, --reasoning-effort, or the role's own config), and
+        # a task config would read as the user's, capping a reasoning judge at 256 tokens.
+    )

@@ -1,0 +1,97 @@
+"""The scorer of live_qa_judge_robustness: the judge grades each answer as given and perturbed.
+
+Every version goes through `grade`, the one judging path, with live_qa's prompt: the judge is
+measured on exactly the prompt it grades with, and panels, retries, the cache, the seeds and the
+reading of verdicts are those of every other task. The judge is the grader role when bound (one
+model or a panel), else the model under evaluation, as in live_qa_judge.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+from inspect_ai.util import collect
+
+from liveqa_inspect.judging.grade import grade
+from liveqa_inspect.judging.jurors import jurors
+from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
+from liveqa_inspect.judging.scorer import answer_fields, human_note
+from liveqa_inspect.stats.values import to_float
+from liveqa_inspect.tasks.robustness.metrics import juror_robustness, robustness
+from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL
+from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
+
+_LEVELS = list(LIVEQA_SCALE.levels)
+_SHARED = ("judge_models", "panel", "prompt")
+"""What every version's grading records alike: kept once, at the top of the score's metadata."""
+
+
+def version_fields(
+    base: Mapping[str, str | list[str]], version: Mapping[str, Any]
+) -> dict[str, str | list[str]]:
+    """The rubric's fields for one version: its answer, and the references in its order."""
+    references = list(base["references"])
+    order = version.get("reference_order", range(len(references)))
+    return {**base, "answer": version["answer"], "references": [references[i] for i in order]}
+
+
+def explain(state: TaskState, graded: Mapping[str, Score]) -> str:
+    """Each version's level and the judge's reasoning, after the human level; then the
+    perturbations that did not apply to this answer, and why."""
+    lines = [human_note(state)]
+    for name, score in graded.items():
+        level = to_float(score.value)
+        shown = "unreadable" if math.isnan(level) else f"{level:g}"
+        lines.append(f"{name} ({shown}): {score.explanation}")
+    skipped = state.metadata.get("skipped") or {}
+    lines += [f"{name} not applied: {why}." for name, why in skipped.items()]
+    return "\n\n".join(lines)
+
+
+@scorer(metrics=[robustness(_LEVELS), juror_robustness(_LEVELS)])
+def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The judge's level for a human-judged answer and for each of its perturbed versions: the
+    grader role if bound, else the model under evaluation.
+
+    Args:
+        cache: Cache the judge's replies, per epoch.
+        panel: How a panel's levels combine: mean, median or majority.
+    """
+    check_panel(panel)
+
+    async def score(state: TaskState, target: Target) -> Score:
+        judges = jurors(None)
+        base = answer_fields(state, target)
+        shown = {ORIGINAL: base}
+        for name, version in state.metadata["versions"].items():
+            shown[name] = version_fields(base, version)
+        grades = await collect(
+            *(
+                grade(judges, LIVEQA_JUDGE, fields, answer=str(fields["answer"]), panel=panel,
+                      cache=cache, epoch=state.epoch)  # fmt: skip
+                for fields in shown.values()
+            )
+        )
+        graded = dict(zip(shown, grades, strict=True))
+        first = graded[ORIGINAL].metadata or {}
+        return Score(
+            value={name: to_float(score.value) for name, score in graded.items()},
+            answer=graded[ORIGINAL].answer,
+            reason=graded[ORIGINAL].reason,
+            explanation=explain(state, graded),
+            metadata={
+                **{key: first[key] for key in _SHARED},
+                "perturbation_texts": PERTURBATION_TEXTS.provenance(),
+                "versions": {
+                    name: {k: v for k, v in (score.metadata or {}).items() if k not in _SHARED}
+                    for name, score in graded.items()
+                },
+            },
+        )
+
+    return score

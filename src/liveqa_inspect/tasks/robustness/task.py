@@ -1,0 +1,113 @@
+"""live_qa_judge_robustness: does a judge's verdict move when an answer changes in ways that
+should not matter, and when it changes in ways that should?
+
+Built from judged_task's parts rather than by it: a score here holds a level for each version of
+the answer, so the headline, the epoch reducer and View's columns are this task's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from inspect_ai import Epochs, Task, task
+from inspect_ai.log import HeadlineMetric
+from inspect_ai.viewer import (
+    SampleScoreView,
+    ScoreColorScale,
+    TaskSamplesColumn,
+    TaskSamplesView,
+    ViewerConfig,
+)
+
+from liveqa_inspect._version import EVAL_VERSION
+from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
+from liveqa_inspect.judging.epochs import robustness_epochs
+from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
+from liveqa_inspect.judging.solvers import given_answer, judges_ready
+from liveqa_inspect.judging.task import check_flags, provenance, scorer_name
+from liveqa_inspect.stats.names import ROBUSTNESS
+from liveqa_inspect.tasks.live_qa.dataset import QuestionField
+from liveqa_inspect.tasks.robustness.dataset import (
+    PER_GRADE,
+    SEED,
+    check_subset,
+    robustness_dataset,
+)
+from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, check_perturbations
+from liveqa_inspect.tasks.robustness.scorer import judge_robustness_scorer
+from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
+
+
+def versions_viewer(scorer: str, names: Sequence[str]) -> ViewerConfig:
+    """Inspect View's sample list shows each version's level side by side, the original first,
+    shaded neutrally on the rubric's whole scale (as live_qa_judge's judge level)."""
+    versions = [ORIGINAL, *names]
+    levels = LIVEQA_JUDGE.scale.levels
+    colours = ScoreColorScale(palette="neutral", min=min(levels), max=max(levels))
+    return ViewerConfig(
+        task_samples_view=TaskSamplesView(
+            name="versions",
+            columns=[
+                TaskSamplesColumn(id="sampleId"),
+                TaskSamplesColumn(id="epoch"),
+                *(TaskSamplesColumn.score(scorer, version) for version in versions),
+                TaskSamplesColumn(id="input"),
+                TaskSamplesColumn(id="answer", visible=False),
+            ],
+            compact_scores=True,
+            score_color_scales={version: colours for version in versions},
+        ),
+        sample_score_view=SampleScoreView(default="grid"),
+    )
+
+
+@task
+def live_qa_judge_robustness(
+    perturbations: str | list[str] | None = None,
+    per_grade: int = PER_GRADE,
+    seed: int = SEED,
+    question: QuestionField = "summary",
+    data: str | None = None,
+    judgments: str | None = None,
+    judge_cache: bool = True,
+    panel: Panel = "mean",
+) -> Task:
+    """A judge's verdicts on human-judged answers as given and perturbed: the grader role if
+    bound, else the evaluated model.
+
+    Args:
+        perturbations: One or more of padding, authority, formatting, grader_note,
+            reference_order (should not move the level), truncation, swap (should lower it);
+            all of them by default.
+        per_grade: How many answers of each human grade to draw (all of a grade with fewer).
+        seed: Draws the answers and every choice the perturbations make.
+        question: The question wording the judge sees, as in live_qa.
+        data: A folder holding the upstream XML and NIST judgments, instead of the downloads.
+        judgments: A JSONL file of your own human judgments (question_id, answer, grade 1-4) to
+            use instead of NIST's.
+        judge_cache: Cache the judge's replies.
+        panel: How the levels of a judge panel combine: "mean", "median" or "majority".
+    """
+    check_panel(panel)
+    check_flags(judge_cache=judge_cache)
+    check_subset(per_grade, seed)
+    names = check_perturbations(perturbations)
+    judge = judge_robustness_scorer(cache=judge_cache, panel=panel)
+    name = scorer_name(judge)
+    return Task(
+        dataset=robustness_dataset(names, per_grade, seed, question, data, judgments),
+        setup=judges_ready(None),
+        solver=given_answer(),
+        scorer=judge,
+        epochs=Epochs(1, robustness_epochs()),
+        version=EVAL_VERSION,
+        headline_metric=HeadlineMetric(scorer=name, metric=ROBUSTNESS),
+        viewer=versions_viewer(name, names),
+        metadata={
+            **provenance(LIVEQA_JUDGE, True, None, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS),
+            "perturbation_texts": PERTURBATION_TEXTS.provenance(),
+        },
+        # No task config, as live_qa_judge: the judge's defaults fill only what the user left
+        # unset, and a task config would read as the user's.
+    )
