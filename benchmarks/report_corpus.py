@@ -200,7 +200,10 @@ def report(root: Path, out: Path, made: dict[str, Path]) -> None:
             args = [str(made[name]) for name in names] + ["--out", str(charts)]
             printed, errors = io.StringIO(), io.StringIO()
             with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(errors):
-                status = main(args + (["--markdown"] if markdown else []))
+                try:
+                    status = main(args + (["--markdown"] if markdown else []))
+                except Exception as error:  # a broken section: shown in its output, not fatal
+                    status = f"raised {type(error).__name__}: {error}"
             text = f"exit {status}\n{printed.getvalue()}{errors.getvalue()}"
             for name, path in made.items():
                 text = text.replace(str(path), f"<{name}>").replace(path.stem, f"<{name}>")

@@ -22,11 +22,11 @@ if TYPE_CHECKING:
 TASKS: dict[str, tuple[str, str]] = {
     # task: (its module under tasks/, the report section reading its logs)
     "live_qa": ("live_qa.task", "live_qa.report"),
-    "live_qa_contamination": ("contamination.task", "contamination.report"),
-    "live_qa_judge": ("live_qa_judge.task", "live_qa_judge.report"),
-    "live_qa_judge_robustness": ("robustness.task", "robustness.report"),
     "expert_qa": ("expert_qa.task", "live_qa.report"),
+    "live_qa_judge": ("live_qa_judge.task", "live_qa_judge.report"),
     "expert_qa_claims": ("expert_qa.claims_task", "live_qa_judge.report"),
+    "live_qa_contamination": ("contamination.task", "contamination.report"),
+    "live_qa_judge_robustness": ("robustness.task", "robustness.report"),
 }
 
 __all__ = [

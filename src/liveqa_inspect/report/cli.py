@@ -10,13 +10,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all
+from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all, section
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.tables import Block, figure_line, render
-from liveqa_inspect.tasks.contamination.report import contamination_report
-from liveqa_inspect.tasks.live_qa.report import model_report
-from liveqa_inspect.tasks.live_qa_judge.report import judge_report
-from liveqa_inspect.tasks.robustness.report import robustness_report
 
 EXIT_OK = 0
 EXIT_NO_FIGURES = 1
@@ -24,16 +20,9 @@ EXIT_REFUSED = 2
 """As argparse uses for a bad command line: the input, not the program, is at fault."""
 
 
-REPORTS = {
-    "model": model_report,
-    "judge": judge_report,
-    "contamination": contamination_report,
-    "robustness": robustness_report,
-}
-
 
 def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-    return REPORTS[logs[0].kind](logs)
+    return section(logs[0].task).report(logs)
 
 
 def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:

@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal
 
 import numpy as np
 from inspect_ai.log import EvalLog, EvalSample, EvalScore, read_eval_log
+from inspect_ai.scorer import SampleScore, Score
 
-from liveqa_inspect.stats.names import KAPPA, VERDICTS
+from liveqa_inspect import TASKS
+from liveqa_inspect.stats.names import VERDICTS
 from liveqa_inspect.stats.values import to_float
 from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL
 
@@ -20,16 +24,14 @@ Kind = Literal["model", "judge", "contamination", "robustness"]
 
 PACKAGE = "liveqa_inspect"
 PROVENANCE_KEYS = ("judge_role", "judge_default", "judge_prompt", "data")
-"""What tasks/common.provenance writes into every log of this package."""
+"""What judging/task.provenance writes into every log of this package."""
 
-KINDS: dict[str, Kind] = {
-    "live_qa": "model",  # a judge grades a model's answers: the report shows its mean level
-    "expert_qa": "model",
-    "live_qa_judge": "judge",  # a judge graded against human levels: agreement
-    "expert_qa_claims": "judge",
-    "live_qa_contamination": "contamination",  # a model's memory of the test set: overlap
-    "live_qa_judge_robustness": "robustness",  # a judge on perturbed answers: how levels moved
-}
+
+
+def section(task: str) -> ModuleType:
+    """The report section that reads a task's logs (the registry, `liveqa_inspect.TASKS`): its
+    `KIND` and its `report(logs)`."""
+    return importlib.import_module(f"liveqa_inspect.tasks.{TASKS[task][1]}")
 
 SampleId = int | str
 
@@ -57,9 +59,6 @@ class LoadedLog:
     task: str
     kind: Kind
     scorer: str
-    figures: dict[str, float]
-    verdicts: dict[str, float]
-    """The verdicts scorer's metrics (a panel's jurors over every sample); empty without it."""
     scored: int
     unscored: int
     errored: int
@@ -97,6 +96,21 @@ class LoadedLog:
     def epochs(self) -> int:
         return self.log.eval.config.epochs or 1
 
+    def scores(self, scorer: str | None = None, unscored: bool = False) -> list[SampleScore]:
+        """A scorer's reduced scores (the headline scorer's unless named) as Inspect hands them
+        to its metrics: in the log's order, each with its sample's metadata, the unscored left
+        out. The report computes every figure from these with the metrics' own functions, so a
+        figure it prints is the log's, and one the log does not hold is computed alike."""
+        return sample_scores(self.log, scorer or self.scorer, self.metadata, unscored)
+
+    def has_scorer(self, name: str) -> bool:
+        return any(s.name == name for s in (self.log.results.scores if self.log.results else []))
+
+    @property
+    def verdicts(self) -> list[SampleScore]:
+        """The `verdicts` scorer's scores (every sample the judge saw); empty without it."""
+        return self.scores(VERDICTS) if self.has_scorer(VERDICTS) else []
+
     def counts(self, noun: str) -> list[str]:
         """Scored, unscored (with the reasons), errored and missing counts, and the epochs left
         out of a mean: a judge that often fails to answer, or a run whose samples often fail,
@@ -116,11 +130,6 @@ class LoadedLog:
         return lines
 
 
-def metric_values(found: EvalScore) -> dict[str, float]:
-    # Inspect stores every metric value as a float, confusion counts included.
-    return {key: float(m.value) for key, m in found.metrics.items()}
-
-
 def written_here(log: EvalLog) -> bool:
     """Whether this package wrote the log: its task's registry name carries the package, or (a
     task run from its file) the eval's metadata carries the provenance every task records."""
@@ -130,19 +139,37 @@ def written_here(log: EvalLog) -> bool:
     return all(key in metadata for key in PROVENANCE_KEYS)
 
 
-def headline_scorer(log: EvalLog, kind: Kind, path: Path) -> EvalScore:
-    """The scorer whose figures the report is about: the headline's for a model log, the one
-    with agreement figures for a judge log (the claims tasks name theirs differently)."""
+def headline_scorer(log: EvalLog, path: Path) -> EvalScore:
+    """The scorer whose figures the report is about: the one the task's headline names."""
     assert log.results is not None
-    if kind == "judge":
-        found = next((s for s in log.results.scores if KAPPA in s.metrics), None)
-    else:
-        headline = log.eval.headline_metric
-        name = headline.scorer if headline is not None else None
-        found = next((s for s in log.results.scores if name in (None, s.name)), None)
+    headline = log.eval.headline_metric
+    name = headline.scorer if headline is not None else None
+    found = next((s for s in log.results.scores if name in (None, s.name)), None)
     if found is None:
-        raise ReportError(f"{path} has no {'agreement' if kind == 'judge' else 'judge'} results")
+        raise ReportError(f"{path} has no results of its headline scorer {name}")
     return found
+
+
+def sample_scores(
+    log: EvalLog, scorer: str, metadata: dict[SampleId, dict[str, Any]], unscored: bool
+) -> list[SampleScore]:
+    reduction = next((r for r in log.reductions or [] if r.scorer == scorer), None)
+    if reduction is None:
+        raise ReportError(f"{log.location} holds no reduced scores of {scorer}")
+    found = [
+        SampleScore(
+            score=Score(**{k: v for k, v in s.model_dump().items() if k in Score.model_fields}),
+            sample_id=s.sample_id,
+            sample_metadata=metadata.get(s.sample_id),  # type: ignore[arg-type]
+        )
+        for s in reduction.samples
+    ]
+    if unscored:
+        return found
+    # Inspect leaves out of a scorer's metrics exactly the scores whose value is a float NaN.
+    return [
+        s for s in found if not (isinstance(s.score.value, float) and math.isnan(s.score.value))
+    ]
 
 
 def headline_value(log: EvalLog, value: Any) -> float:
@@ -232,10 +259,10 @@ def load(path: str | Path) -> LoadedLog:
     except Exception as error:  # missing file, not a zip, not an Inspect log: one message
         raise ReportError(f"cannot read {path} as an Inspect log: {error}") from error
     task = log.eval.task.rsplit("/", 1)[-1]  # a log names it `liveqa_inspect/<task>`
-    if task not in KINDS:
-        known = ", ".join(KINDS)
+    if task not in TASKS:
+        known = ", ".join(TASKS)
         raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
-    kind = KINDS[task]
+    kind: Kind = section(task).KIND
     if not written_here(log):
         raise ReportError(
             f"{path} is a log of a task named '{task}' that {PACKAGE} did not write (task "
@@ -258,7 +285,7 @@ def load(path: str | Path) -> LoadedLog:
             f"{path} holds no results or no samples: the report needs both (do not run with "
             "--no-log-samples)"
         )
-    found = headline_scorer(log, kind, path)
+    found = headline_scorer(log, path)
     logged = {sample.id for sample in log.samples}
     values = {i: value for i, value in reduced_values(log, found.name).items() if i in logged}
     graded = sum(not math.isnan(value) for value in values.values())
@@ -270,7 +297,6 @@ def load(path: str | Path) -> LoadedLog:
         "human_level" not in meta for meta in metadata.values()
     ):
         raise ReportError(f"{path}: a sample has no human_level in its metadata")
-    verdicts = next((s for s in log.results.scores if s.name == VERDICTS), None)
     errored, missing, left_out = coverage(log, found.name, values)
     return LoadedLog(
         path=path,
@@ -278,8 +304,6 @@ def load(path: str | Path) -> LoadedLog:
         task=task,
         kind=kind,
         scorer=found.name,
-        figures=metric_values(found),
-        verdicts=metric_values(verdicts) if verdicts is not None else {},
         scored=graded,
         unscored=len(values) - graded,
         errored=errored,

@@ -11,33 +11,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from liveqa_inspect.report.loading import LoadedLog, SampleId
 from liveqa_inspect.stats.agreement import Pairs, agreement_figures, quadratic_kappa
-from liveqa_inspect.stats.bootstrap import mean_interval, percentile_interval, resample_rows
+from liveqa_inspect.stats.bootstrap import (
+    Estimate,
+    mean_estimate,
+    percentile_interval,
+    resample_rows,
+)
 
 NO_GROUP = "none"
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """A figure over n items with its 95% interval (NaN bounds where n < 2 leaves no spread)."""
-
-    value: float
-    low: float
-    high: float
-    n: int
-
-
-def mean_estimate(values: np.ndarray) -> Estimate:
-    values = values[~np.isnan(values)]
-    if len(values) == 0:
-        return Estimate(math.nan, math.nan, math.nan, 0)
-    low, high = mean_interval(values)  # NaN bounds for one value
-    return Estimate(float(values.mean()), low, high, len(values))
 
 
 def group_members(log: LoadedLog, key: str) -> dict[str, list[SampleId]]:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from liveqa_inspect.stats.names import ci_keys
+from liveqa_inspect.stats.bootstrap import Estimate
 
 Cell = str | int | float
 
@@ -48,25 +48,24 @@ def with_interval(value: float, low: float, high: float) -> str:
     return fmt(value) if bounds == "n/a" else f"{fmt(value)} {bounds}"
 
 
-def figure(
-    values: Mapping[str, float], name: str, bounds: Sequence[str] | None = None
-) -> tuple[float, float, float]:
-    """A figure and its interval bounds (`ci_keys` unless given), NaN where the log has none."""
-    low, high = bounds or ci_keys(name)
-    return values.get(name, math.nan), values.get(low, math.nan), values.get(high, math.nan)
+def estimate_cell(estimate: Estimate) -> str:
+    return with_interval(estimate.value, estimate.low, estimate.high)
 
 
-def figure_cells(values: Mapping[str, float], names: Iterable[str]) -> list[str]:
-    return [with_interval(*figure(values, name)) for name in names]
+def figure_cells(estimates: Mapping[str, Estimate], names: Iterable[str]) -> list[str]:
+    return [estimate_cell(estimates.get(name, NOT_STATED)) for name in names]
 
 
-def figure_table(title: str, values: Mapping[str, float], names: Sequence[str]) -> Table:
-    rows = [(name, *figure(values, name)) for name in names]
+def figure_table(title: str, estimates: Mapping[str, Estimate], names: Sequence[str]) -> Table:
+    rows = [(name, estimates.get(name, NOT_STATED)) for name in names]
     return Table(
         title,
         ["figure", "value", "95% CI"],
-        [[name, value, interval(low, high)] for name, value, low, high in rows],
+        [[name, e.value, interval(e.low, e.high)] for name, e in rows],
     )
+
+
+NOT_STATED = Estimate(math.nan)
 
 
 def cell(value: Cell) -> str:

@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from liveqa_inspect.stats.bootstrap import percentile_interval, resample_rows
+from liveqa_inspect.stats.bootstrap import Estimate, percentile_interval, resample_rows
 from liveqa_inspect.stats.levels import Placed, counted
-from liveqa_inspect.stats.names import KAPPA, ci_keys, confusion_key, floor_key
+from liveqa_inspect.stats.names import KAPPA, confusion_key, floor_key
 from liveqa_inspect.stats.values import human_levels, score_values
 
 
@@ -138,16 +138,21 @@ FIGURES: tuple[str, ...] = tuple(AGREEMENT_STATISTICS)
 
 def agreement_figures(
     judge: np.ndarray, human: np.ndarray, levels: Sequence[float]
-) -> dict[str, float]:
+) -> dict[str, Estimate]:
     """Every figure with its seeded paired-bootstrap 95% interval (items resampled in pairs)."""
-    result: dict[str, float] = {}
     whole = Pairs(judge, human, levels)
     resampled = Pairs(judge, human, levels, resample_rows(len(judge))) if len(judge) >= 2 else None
+    result: dict[str, Estimate] = {}
     for name, statistic in AGREEMENT_STATISTICS.items():
-        result[name] = float(statistic(whole)[0]) if len(judge) else math.nan
+        value = float(statistic(whole)[0]) if len(judge) else math.nan
         interval = percentile_interval(statistic(resampled)) if resampled else (math.nan, math.nan)
-        result.update(zip(ci_keys(name), interval, strict=True))
+        result[name] = Estimate(value, *interval, n=len(judge))
     return result
+
+
+def named(figures: dict[str, Estimate]) -> dict[str, float]:
+    """Figures with their intervals under the names a log's metrics give them."""
+    return {key: value for name, e in figures.items() for key, value in e.named(name).items()}
 
 
 @metric
@@ -155,7 +160,7 @@ def agreement(levels: list[float]) -> Metric:
     """Every agreement figure of the judge (or panel), each with a seeded bootstrap interval."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return agreement_figures(score_values(scores), human_levels(scores), levels)
+        return named(agreement_figures(score_values(scores), human_levels(scores), levels))
 
     return compute
 

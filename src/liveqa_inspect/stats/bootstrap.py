@@ -9,13 +9,31 @@ the same generator (tested), so the log's headline interval is scipy's.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
+
+from liveqa_inspect.stats.names import ci_keys
 
 RESAMPLES = 10_000
 SEED = 20170
 """Every interval is seeded: the same log always reports, and the report always prints, the same
 interval."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure over n items with its 95% interval (NaN bounds where n < 2 leaves no spread)."""
+
+    value: float
+    low: float = math.nan
+    high: float = math.nan
+    n: int = 0
+
+    def named(self, name: str) -> dict[str, float]:
+        """The figure and its bounds as a log's metrics name them."""
+        return dict(zip((name, *ci_keys(name)), (self.value, self.low, self.high), strict=True))
 
 
 def resample_rows(n: int) -> np.ndarray:
@@ -31,6 +49,28 @@ def percentile_interval(values: np.ndarray) -> tuple[float, float]:
         return math.nan, math.nan
     low, high = np.percentile(values, [2.5, 97.5])
     return float(low), float(high)
+
+
+Statistic = Callable[[np.ndarray], np.ndarray]
+"""A figure for each row of item indices: the sample itself is the row `arange(n)`."""
+
+
+def estimate(statistic: Statistic, n: int) -> Estimate:
+    """`statistic` on the n items, with its interval over the seeded resamples of them."""
+    value = float(statistic(np.arange(n)[None, :])[0]) if n else math.nan
+    if n < 2:
+        return Estimate(value, n=n)
+    return Estimate(value, *percentile_interval(statistic(resample_rows(n))), n=n)
+
+
+def mean_estimate(values: np.ndarray) -> Estimate:
+    """The mean of the defined values with its interval."""
+    values = np.asarray(values, dtype=float)
+    values = values[~np.isnan(values)]
+    if len(values) == 0:
+        return Estimate(math.nan)
+    low, high = mean_interval(values)
+    return Estimate(float(values.mean()), low, high, len(values))
 
 
 def mean_interval(values: np.ndarray) -> tuple[float, float]:

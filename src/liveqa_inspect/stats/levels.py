@@ -61,3 +61,12 @@ def counted(*values: Placed) -> list[tuple[float, list[np.ndarray]]]:
     if not any(placed.halves() for placed in values):
         return [(1.0, [placed.down for placed in values])]
     return [(0.5, [placed.down for placed in values]), (0.5, [placed.up for placed in values])]
+
+
+def level_index(values: np.ndarray, levels: np.ndarray | list[float]) -> np.ndarray:
+    """The index of the level each value counts at, for the figures that count levels: its
+    nearest level, and of two equally near, the lower one (a split panel has not given the
+    higher level). NaN values are the caller's to leave out."""
+    levels = np.asarray(levels, dtype=float)
+    place = np.interp(values, levels, np.arange(len(levels), dtype=float))
+    return np.ceil(place - 0.5 - HALFWAY).clip(0, len(levels) - 1).astype(np.int8)

@@ -33,6 +33,9 @@ from liveqa_inspect.stats.names import (
 from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED
 from liveqa_inspect.tasks.contamination.metrics import FLAG_P
 
+KIND = "contamination"
+"""The kind of log this section reads (report/loading.py's `Kind`)."""
+
 INSTRUCTIONS = (GUIDED, GENERAL)
 LONGEST_RUNS = 5
 """Items shown in the table of longest runs."""
@@ -256,7 +259,7 @@ def part_note(log: LoadedLog) -> list[str]:
     ]
 
 
-def contamination_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     if len(logs) > 1:
         blocks: list[Block] = [f"{len(logs)} {logs[0].task} logs side by side:"]
         blocks += [f"{n}. {log.path} ({log.model})" for n, log in enumerate(logs, start=1)]

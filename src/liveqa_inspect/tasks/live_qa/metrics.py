@@ -1,7 +1,7 @@
-"""Metrics of the judged tasks beyond Inspect's built-ins, over the samples the judge could grade
+"""The judged tasks' metrics beyond Inspect's built-ins, over the samples the judge could grade
 (Inspect drops the unscored ones; the `verdicts` scorer counts them). Per-group figures (focus
-category, question type, field) are left to the report, where each row can carry its n and
-interval instead of widening the log's results to dozens of unlabelled columns.
+category, question type, field) are the report's, where each row can carry its n and interval.
+The report calls the same functions on the same scores.
 """
 
 from __future__ import annotations
@@ -12,9 +12,19 @@ import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, mean, metric, stderr
 
 from liveqa_inspect.stats.bootstrap import mean_interval
-from liveqa_inspect.stats.levels import Placed
+from liveqa_inspect.stats.levels import level_index
 from liveqa_inspect.stats.names import MEAN_CI, share_key
 from liveqa_inspect.stats.values import score_values
+
+
+def level_shares(values: np.ndarray, levels: list[float]) -> dict[float, float]:
+    """The share of the values at each level, a value between levels counted at the one
+    `level_index` gives it, so the shares add up to 1."""
+    at = level_index(values, levels)
+    return {
+        level: float((at == index).mean()) if len(values) else math.nan
+        for index, level in enumerate(levels)
+    }
 
 
 @metric
@@ -29,20 +39,16 @@ def bootstrap_ci() -> Metric:
 
 @metric
 def level_share(levels: list[float]) -> Metric:
-    """Share of graded samples at each level. A panel's or an epoch mean between levels counts at
-    its nearest level, half at each if halfway (`metrics.levels`), so the shares add up to 1."""
+    """Share of graded samples at each level."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        placed = Placed.on(score_values(scores), np.asarray(levels, dtype=float))
-        return {
-            share_key(level): float(placed.at(index).mean()) if scores else math.nan
-            for index, level in enumerate(levels)
-        }
+        shares = level_shares(score_values(scores), levels)
+        return {share_key(level): share for level, share in shares.items()}
 
     return compute
 
 
 def judge_metrics(levels: list[float]) -> list[Metric]:
-    """The metrics of every model-grading judge scorer: 8 figures; the panel's own are the
-    `verdicts` scorer's."""
+    """The metrics of every model-grading judge scorer; the panel's own are the `verdicts`
+    scorer's."""
     return [mean(), stderr(), bootstrap_ci(), level_share(levels)]

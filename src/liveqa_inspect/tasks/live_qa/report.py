@@ -7,19 +7,19 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from liveqa_inspect.judging.verdict_figures import panel_figures
 from liveqa_inspect.report.comparison import comparison, difference_table, labels, per_log, setting
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
-from liveqa_inspect.report.tables import Block, Cell, Table, figure, fmt, interval
-from liveqa_inspect.stats.names import (
-    ALPHA,
-    MEAN,
-    MEAN_CI,
-    VERDICTS,
-    juror_figures,
-    share_key,
-)
+from liveqa_inspect.report.tables import Block, Cell, Table, fmt, interval
+from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
+from liveqa_inspect.stats.names import VERDICTS
+from liveqa_inspect.stats.values import score_values
+from liveqa_inspect.tasks.live_qa.metrics import level_shares
+
+KIND = "model"
+"""The kind of log this section reads (report/loading.py's `Kind`)."""
 
 GROUPS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "live_qa": (
@@ -48,10 +48,15 @@ def header(log: LoadedLog) -> list[str]:
     ]
 
 
+def headline(log: LoadedLog) -> Estimate:
+    """The judge's mean level and its interval, as the log's `mean` and `bootstrap_ci` state."""
+    return mean_estimate(score_values(log.scores()))
+
+
 def model_table(logs: Sequence[LoadedLog]) -> Table:
     def cells(log: LoadedLog) -> list[Cell]:
-        value, low, high = figure(log.figures, MEAN, MEAN_CI)
-        return [log.judge_label, value, interval(low, high)]
+        mean = headline(log)
+        return [log.judge_label, mean.value, interval(mean.low, mean.high)]
 
     title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
     return per_log(logs, title, ["judge", "mean", "95% CI"], cells)
@@ -64,28 +69,27 @@ def level_table(log: LoadedLog) -> Table:
         if not math.isnan(value)
     )
     note = (
-        "A level between levels (a panel's or an epoch mean) counts at its nearest level, half "
-        "at each if halfway."
+        "A level between levels (a panel's or an epoch mean) counts at its nearest level, the "
+        "lower one if halfway."
     )
+    shares = level_shares(score_values(log.scores()), log.scale)
     return Table(
         "Level distribution (share of the scored samples)",
         ["level", "share"],
-        [[f"{level:g}", log.figures.get(share_key(level), math.nan)] for level in log.scale],
+        [[f"{level:g}", share] for level, share in shares.items()],
         [note] if between else (),
     )
 
 
 def panel_table(log: LoadedLog) -> Table | None:
-    jurors = juror_figures(log.verdicts)
-    means = [[juror, values[MEAN]] for juror, values in jurors.items() if MEAN in values]
-    if not means:
+    panel = panel_figures(log.verdicts)
+    if panel is None:
         return None
-    alpha = log.verdicts.get(ALPHA, math.nan)
     return Table(
         "Panel: each juror's mean level, over every sample it graded",
         ["juror", "mean"],
-        means,
-        [f"Jurors' ordinal Krippendorff's alpha: {fmt(alpha)} (1 when they always agree)."],
+        [[name, juror.mean] for name, juror in panel.jurors.items()],
+        [f"Jurors' ordinal Krippendorff's alpha: {fmt(panel.alpha)} (1 when they always agree)."],
     )
 
 
@@ -120,15 +124,15 @@ def group_table(log: LoadedLog, key: str, title: str, note: str) -> Table:
 def means_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
     """Named apart (`-models`, `-means`): a comparison is named after its first log and would
     otherwise overwrite that log's own chart."""
-    values, lows, highs = zip(*(figure(log.figures, MEAN, MEAN_CI) for log in logs), strict=True)
+    means = [headline(log) for log in logs]
     return IntervalChart(
         filename=f"{logs[0].path.stem}-{'models' if len(logs) > 1 else 'means'}.png",
         title=f"{logs[0].task}: the judge's mean level (95% CI)",
         axis="mean judge level",
         labels=labels(logs),
-        values=values,
-        lows=lows,
-        highs=highs,
+        values=[mean.value for mean in means],
+        lows=[mean.low for mean in means],
+        highs=[mean.high for mean in means],
         limits=SCALE,
     )
 
@@ -147,7 +151,7 @@ def group_chart(log: LoadedLog, key: str, title: str) -> IntervalChart:
     )
 
 
-def model_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     if len(logs) > 1:
         differences = difference_table(
             logs, mean_difference, "difference", "the samples both scored"

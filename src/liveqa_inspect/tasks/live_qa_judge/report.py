@@ -31,6 +31,9 @@ from liveqa_inspect.stats.names import (
     parse_juror_key,
 )
 
+KIND = "judge"
+"""The kind of log this section reads (report/loading.py's `Kind`)."""
+
 FIELD = "field"
 RHO = "spearman_rho"
 EXACT = "exact_agreement"
@@ -180,7 +183,7 @@ def kappa_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
     )
 
 
-def judge_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     charts: list[Chart] = [heatmap(log) for log in logs]
     if len(logs) > 1:
         differences = difference_table(

@@ -41,6 +41,9 @@ from liveqa_inspect.tasks.robustness.metrics import (
 )
 from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, Expect, expected
 
+KIND = "robustness"
+"""The kind of log this section reads (report/loading.py's `Kind`)."""
+
 MOVED_ROWS = 10
 """The pairs listed as having moved most against expectation."""
 EXCERPT_CHARS = 60
@@ -261,7 +264,7 @@ def judges_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
     )
 
 
-def robustness_report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     if len(logs) > 1:
         columns = dict(zip(labels(logs), (log.figures for log in logs), strict=True))
         title = "Judges (value [95% CI: each log's seeded bootstrap])"
