@@ -45,11 +45,13 @@ def test_bootstrap_interval_of_one_value_is_nan() -> None:
     assert math.isnan(low) and math.isnan(high)
 
 
-def test_epoch_means_between_levels_count_at_the_nearest_and_halfway_by_half() -> None:
-    # Epochs 1, 0.7 and 0.85 average to 0.85, halfway: half at 0.7 and half at 1. Epochs 0, 0 and
-    # 0.3 average to 0.1, nearer 0. The shares add up to one.
-    values = run_metrics([level_share(LEVELS)], [[1.0, 0.7, 0.85], [0.0, 0.0, 0.3]])
-    assert values == {"share_0": 0.5, "share_0.3": 0.0, "share_0.7": 0.25, "share_1": 0.25}
+def test_epoch_means_between_levels_count_at_the_nearest_and_halfway_at_the_lower() -> None:
+    # Epochs 1, 0.7 and 0.85 average to 0.85, halfway: it counts at 0.7. Epochs 0, 0 and 0.3
+    # average to 0.1, nearer 0; 0.3, 0.7, 0.7 to 0.566667, nearer 0.7. The shares add up to one.
+    values = run_metrics(
+        [level_share(LEVELS)], [[1.0, 0.7, 0.85], [0.0, 0.0, 0.3], [0.3, 0.7, 0.7]]
+    )
+    assert values == {"share_0": 1 / 3, "share_0.3": 0.0, "share_0.7": 2 / 3, "share_1": 0.0}
 
 
 @pytest.mark.parametrize("n", [2, 7, 104, 581])
