@@ -14,7 +14,7 @@ from typing import Any, Literal, get_args
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from liveqa_inspect.data.text import normalise
+from liveqa_inspect.data.lines import normalise
 from liveqa_inspect.errors import ArgumentError, DataError
 from liveqa_inspect.tasks.expert_qa.dataset import (
     Split,

@@ -14,9 +14,8 @@ from typing import Any, Literal, get_args
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from liveqa_inspect.data.lines import read_jsonl
+from liveqa_inspect.data.lines import normalise, read_jsonl
 from liveqa_inspect.data.sources import EXPERT_QA_FILES, fetch, location
-from liveqa_inspect.data.text import normalise
 from liveqa_inspect.errors import ArgumentError, DataError, shown
 
 logger = logging.getLogger(__name__)

@@ -14,8 +14,8 @@ from typing import Any, Literal, get_args
 from inspect_ai.dataset import MemoryDataset, Sample
 from lxml import etree
 
+from liveqa_inspect.data.lines import normalise
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, fetch, location
-from liveqa_inspect.data.text import normalise
 from liveqa_inspect.errors import ArgumentError, DataError, shown
 
 QuestionField = Literal["summary", "paraphrase", "original"]
