@@ -63,12 +63,10 @@ class DuplicateKey(ValueError):
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    found: dict[str, object] = {}
-    for key, value in pairs:
-        if key in found:
-            raise DuplicateKey(key)
-        found[key] = value
-    return found
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) < len(keys):
+        raise DuplicateKey(next(key for i, key in enumerate(keys) if key in keys[:i]))
+    return dict(pairs)
 
 
 def read_jsonl(

@@ -152,9 +152,6 @@ def _verified(asset: Asset, path: Path, cached: bool) -> Verified:
     raise DataError(refusal)
 
 
-OFFLINE = (httpx.ConnectError, httpx.ConnectTimeout, httpx.ProxyError)
-
-
 def _download(asset: Asset, dest: Path) -> None:
     """Inspect's `download` saves a file only once verified, never a partial one. Around it: one
     request first, as Inspect retries a refused connection for up to a minute where offline
@@ -162,8 +159,8 @@ def _download(asset: Asset, dest: Path) -> None:
     """
     try:
         httpx.head(asset.url, timeout=4.0)
-    except httpx.HTTPError as error:  # anything but OFFLINE is the download's to retry
-        if isinstance(error, OFFLINE):
+    except httpx.HTTPError as error:  # anything but being offline is the download's to retry
+        if isinstance(error, httpx.ConnectError | httpx.ConnectTimeout | httpx.ProxyError):
             raise _unreachable(asset, dest, error) from error
     made = [folder for folder in (dest.parent, *dest.parent.parents) if not folder.exists()]
     try:
