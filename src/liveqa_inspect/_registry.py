@@ -1,7 +1,37 @@
-"""What the `inspect_ai` entry point registers: every task of the package, and its model API."""
+"""What the `inspect_ai` entry point registers: every task of the package, and its model API.
+
+Inspect loads it once, as a run starts, before any task is built: so the place to install the
+hook that says our errors under `--display none` too.
+"""
+
+import sys
+from collections.abc import Callable
+from types import TracebackType
+
+from inspect_ai.util import display_type
 
 from liveqa_inspect import *  # noqa: F403 (every task, as the package exports them)
 from liveqa_inspect import __all__ as tasks
+from liveqa_inspect._inspect_private import set_exception_hook
+from liveqa_inspect.errors import LiveQAError
 from liveqa_inspect.providers.gguf import gguf
 
 __all__ = [*tasks, "gguf"]
+
+
+def _said(inspects: Callable[..., object]) -> Callable[..., None]:
+    """Inspect's hook prints our errors through rich's console, which `--display none` makes
+    quiet: the run would exit 1 without a word. Ours go to stderr then; all else to Inspect's."""
+
+    def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
+        if isinstance(error, LiveQAError) and display_type() == "none":
+            print(f"\nERROR: {error}\n", file=sys.stderr, flush=True)
+        else:
+            inspects(kind, error, trace)
+
+    return hook
+
+
+# Inspect installs its hook once: installed first here, it cannot wrap ours later.
+set_exception_hook()
+sys.excepthook = _said(sys.excepthook)

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
+
 from inspect_ai import Task, eval, task
 from inspect_ai.dataset import Sample
 from inspect_ai.model import GenerateConfig, get_model
 
 from liveqa_inspect._inspect_private import (
     OpenAICompatibleAPI,
+    PrerequisiteError,
     eval_is_building_tasks,
     resolved_config,
+    set_exception_hook,
 )
+from liveqa_inspect.errors import LiveQAError
 from tests.helpers import QUIET
 
 
@@ -40,3 +46,13 @@ def test_the_openai_compatible_base_makes_its_client_from_base_url_once() -> Non
     api = OpenAICompatibleAPI("m", base_url="http://127.0.0.1:9/v1", api_key="k", service="x")
     api.base_url = "local-gguf:m.gguf#sha256=0"
     assert str(api.client.base_url) == "http://127.0.0.1:9/v1/"
+
+
+def test_inspect_installs_its_exception_hook_once_so_ours_stays_outside() -> None:
+    """The entry point installs Inspect's hook, then ours around it: eval()'s own later call
+    must leave ours in place."""
+    importlib.import_module("liveqa_inspect._registry")
+    ours = sys.excepthook
+    set_exception_hook()
+    assert sys.excepthook is ours
+    assert issubclass(LiveQAError, PrerequisiteError)

@@ -1,8 +1,5 @@
-"""Data files read a line at a time: UTF-8 text lines, and JSON Lines on top of them.
-
-Read line by line within a byte limit, so a hostile or broken file is refused holding at most one
-limited line in memory, and every problem is a DataError naming the file and the line.
-"""
+"""Data files read a line at a time within a byte limit: a hostile or broken file is refused
+holding at most one limited line in memory, with a DataError naming the file and the line."""
 
 from __future__ import annotations
 
@@ -15,12 +12,16 @@ from pathlib import Path
 from liveqa_inspect.errors import DataError, shown
 
 
+def normalise(text: str | None) -> str:
+    """Collapse the XML's indentation and line breaks so references compare and display cleanly."""
+    return " ".join((text or "").split())
+
+
 def read_lines(
     path: Path, max_bytes: int | None = None, content: bytes | None = None
 ) -> Iterator[tuple[int, str]]:
-    """(line number, text without its line break) for each line of a UTF-8 file, or of its
-    `content` as already read (and verified); a byte order mark at the start is dropped, as
-    editors on Windows write one."""
+    """(line number, text) of each line of a UTF-8 file, or of its `content` as already read and
+    verified; a byte order mark at the start is dropped, as editors on Windows write one."""
     limit = -1 if max_bytes is None else max_bytes + 2
     with io.BytesIO(content) if content is not None else path.open("rb") as f:
         for number, raw in enumerate(iter(lambda: f.readline(limit), b""), start=1):
@@ -41,11 +42,8 @@ def read_lines(
 
 @dataclass(frozen=True)
 class OverlongInteger:
-    """A JSON integer with more digits than Python's int() reads (4300 by default).
-
-    It stands in for the number so a field check can name the field, instead of the whole line
-    failing with Python's bare ValueError.
-    """
+    """Stands in for a JSON integer longer than int() reads (4300 digits by default), so a field
+    check can name the field instead of the whole line failing with a bare ValueError."""
 
     digits: int
 
@@ -61,18 +59,14 @@ def _json_int(digits: str) -> int | OverlongInteger:
 
 
 class DuplicateKey(ValueError):
-    """A JSON object naming one key twice; its argument is the key."""
+    """json keeps the last of a repeated key: a second `grade` would silently replace the first."""
 
 
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    """An object whose keys are all distinct: json's default keeps the last of a repeated key, so
-    a second `grade` would silently replace the first."""
-    found: dict[str, object] = {}
-    for key, value in pairs:
-        if key in found:
-            raise DuplicateKey(key)
-        found[key] = value
-    return found
+    keys = [key for key, _ in pairs]
+    if len(set(keys)) < len(keys):
+        raise DuplicateKey(next(key for i, key in enumerate(keys) if key in keys[:i]))
+    return dict(pairs)
 
 
 def read_jsonl(

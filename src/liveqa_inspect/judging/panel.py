@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Literal, get_args
 
-from liveqa_inspect.errors import ArgumentError
+from liveqa_inspect.arguments import one_of
 
 LEVEL_DIGITS = 6
 """A panel's or an epoch's mean level is rounded to this, so View shows 0.7, not
@@ -35,5 +35,4 @@ def combine(levels: Sequence[float | None], panel: Panel) -> float | None:
 
 
 def check_panel(panel: str) -> None:
-    if panel not in PANELS:
-        raise ArgumentError(f"panel must be one of {', '.join(PANELS)}; got {panel!r}.")
+    one_of("panel", panel, PANELS)

@@ -3,10 +3,11 @@ into every score, so a reader can tell which wording graded a log (new wording, 
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from decimal import Decimal
+
+from liveqa_inspect.versioned import Versioned
 
 _PLAIN_NUMBER = re.compile(r"[0-9]*\.?[0-9]+|[0-9]+\.")
 
@@ -38,20 +39,14 @@ LIVEQA_SCALE = Scale((0.0, 0.3, 0.7, 1.0))
 
 
 @dataclass(frozen=True)
-class JudgePrompt:
-    """A judge rubric with its identity and scale; `template` names the fields it shows."""
+class JudgePrompt(Versioned):
+    """A judge rubric and its scale; `template` names the fields it shows."""
 
-    name: str
-    version: str
     template: str
     scale: Scale = LIVEQA_SCALE
 
-    @property
-    def sha256(self) -> str:
-        return hashlib.sha256(self.template.encode("utf-8")).hexdigest()
-
-    def provenance(self) -> dict[str, str]:
-        return {"name": self.name, "version": self.version, "sha256": self.sha256}
+    def canonical(self) -> str:
+        return self.template
 
 
 _ANSWER_BLOCKS = (
@@ -79,7 +74,8 @@ LIVEQA_JUDGE = JudgePrompt(
         "You are grading an answer to a consumer health question sent to the U.S. National "
         "Library of Medicine. Medical experts wrote the reference answers; an answer may be "
         "correct without copying them, as long as it agrees with them in content.\n\n"
-        + _ANSWER_BLOCKS + _RUBRIC
+        + _ANSWER_BLOCKS
+        + _RUBRIC
     ),
 )
 

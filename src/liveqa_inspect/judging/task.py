@@ -20,7 +20,6 @@ from inspect_ai.viewer import (
 
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.data.sources import Asset
-from liveqa_inspect.errors import ArgumentError
 from liveqa_inspect.judging.epochs import judge_epochs
 from liveqa_inspect.judging.jurors import default_judge_made_early
 from liveqa_inspect.judging.prompts import JudgePrompt, Scale
@@ -35,14 +34,6 @@ from liveqa_inspect.stats.names import KAPPA, MEAN
 
 SUBJECT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=512)
 """HELM's settings for the model under test; Inspect's --temperature and --max-tokens override."""
-
-
-def check_flags(**flags: object) -> None:
-    """`-T judge_cache=maybe` reaches a task as the string "maybe", which Python reads as true:
-    refuse it rather than run on a guess."""
-    for name, value in flags.items():
-        if not isinstance(value, bool):
-            raise ArgumentError(f"{name} must be true or false; got {value!r}.")
 
 
 def provenance(

@@ -115,6 +115,11 @@ def _cases(root: Path, data: Path) -> dict[str, Case]:
             ["-T", "perturbations=padding,typo"],
             ["perturbations must be one or more of padding, authority, formatting, grader_note"],
         ),
+        "perturbations_not_names": Case(
+            "live_qa_judge_robustness",
+            ["-T", "perturbations=true"],
+            ["perturbations must be one or more of padding, authority", "; got True."],
+        ),
         "overlong_grade": Case(
             "live_qa_judge",
             ["-T", f"judgments={grades}", "-T", f"data={data}"],
@@ -171,6 +176,7 @@ CASE_NAMES = [
     "tampered_cache",
     "unknown_expert_field",
     "unknown_perturbation",
+    "perturbations_not_names",
     "overlong_grade",
 ]
 

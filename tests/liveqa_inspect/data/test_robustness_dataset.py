@@ -6,10 +6,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
-from liveqa_inspect.errors import ArgumentError
-from liveqa_inspect.tasks.robustness.dataset import check_subset, robustness_dataset
+from liveqa_inspect.tasks.robustness.dataset import robustness_dataset
 from liveqa_inspect.tasks.robustness.perturbations import PERTURBATIONS
 from tests.helpers import judgments_file
 
@@ -84,19 +81,3 @@ def test_a_user_s_judgments_are_drawn_from(tmp_path: Path) -> None:
     swaps = [s.metadata["versions"].get("swap", {}).get("source") for s in samples]
     assert swaps[:2] == ["TQ1-L1", None]
     assert swaps[2] in ("TQ1-L1", "TQ2-L2")
-
-
-@pytest.mark.parametrize(
-    ("per_grade", "seed", "message"),
-    [
-        (0, 1, "per_grade must be a positive integer; got 0."),
-        (2.5, 1, "per_grade must be a positive integer; got 2.5."),
-        (True, 1, "per_grade must be a positive integer; got True."),
-        (3, -1, "seed must be a non-negative integer; got -1."),
-        (3, "x", "seed must be a non-negative integer; got 'x'."),
-    ],
-)
-def test_a_bad_subset_argument_is_refused(per_grade: object, seed: object, message: str) -> None:
-    with pytest.raises(ArgumentError) as raised:
-        check_subset(per_grade, seed)
-    assert str(raised.value) == message

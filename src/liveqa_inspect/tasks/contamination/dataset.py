@@ -19,8 +19,8 @@ from typing import Any, Literal, get_args
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
+from liveqa_inspect.arguments import one_of
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, fetch, location
-from liveqa_inspect.errors import ArgumentError, shown
 from liveqa_inspect.tasks.live_qa.dataset import parse_questions, question_text
 
 Part = Literal["question", "reference"]
@@ -59,11 +59,6 @@ class Probed:
 
     samples: list[Sample]
     left_out: list[str]
-
-
-def check_part(part: str) -> None:
-    if part not in PARTS:
-        raise ArgumentError(f"part must be one of {', '.join(PARTS)}; got {shown(part)}.")
 
 
 def split_text(text: str) -> Split | None:
@@ -119,7 +114,7 @@ def contamination_dataset(
     part: str = "question", data: str | Path | None = None
 ) -> tuple[MemoryDataset, list[str]]:
     """The split items of `part`, and the ids of those left out as too short."""
-    check_part(part)
+    one_of("part", part, PARTS)
     verified = fetch(LIVEQA_QUESTIONS, data)
     found = probed(parse_questions(verified.path, verified.content), part)
     dataset = MemoryDataset(

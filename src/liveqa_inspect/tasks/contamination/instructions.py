@@ -3,16 +3,16 @@
 After Golchin & Surdeanu, "Time Travel in LLMs" (ICLR 2024); the wording is ours. Both show the
 same first half of a text and ask for the rest. The guided one names the test set and the item's
 id; the general one names no dataset and is the control: a model that completes a text better
-when told where it comes from has most likely seen it there. Like the judge prompts, each
-instruction carries a version and a content hash that go into the log, so a change of wording is
-a change of version.
+when told where it comes from has most likely seen it there. Versioned as the judge prompts are
+(versioned.py).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
+
+from liveqa_inspect.versioned import Versioned
 
 GUIDED = "guided"
 GENERAL = "general"
@@ -30,21 +30,13 @@ _REPLY = "Reply with the rest of the text only, nothing before or after it."
 
 
 @dataclass(frozen=True)
-class Instruction:
+class Instruction(Versioned):
     """One completion instruction; `template` names the fields `noun`, `item` and `shown`."""
 
-    name: str
-    version: str
     template: str
 
-    @property
-    def sha256(self) -> str:
-        """The hash of everything the instruction can say: its template and the part nouns."""
-        text = json.dumps({"template": self.template, "nouns": NOUNS}, sort_keys=True)
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-    def provenance(self) -> dict[str, str]:
-        return {"name": self.name, "version": self.version, "sha256": self.sha256}
+    def canonical(self) -> str:
+        return json.dumps({"template": self.template, "nouns": NOUNS}, sort_keys=True)
 
     def render(self, part: str, item: str, shown: str) -> str:
         return self.template.format(noun=NOUNS[part], item=item, shown=shown)

@@ -14,8 +14,9 @@ from typing import Any, Literal, get_args
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from liveqa_inspect.data.text import normalise
-from liveqa_inspect.errors import ArgumentError, DataError
+from liveqa_inspect.arguments import one_of
+from liveqa_inspect.data.lines import normalise
+from liveqa_inspect.errors import DataError
 from liveqa_inspect.tasks.expert_qa.dataset import (
     Split,
     Subset,
@@ -140,8 +141,7 @@ def expert_qa_claims_dataset(
     Every claim of the file is checked, also those a field filter drops, so a bad label is
     reported whatever the filter.
     """
-    if aspect not in ASPECTS:
-        raise ArgumentError(f"aspect must be one of {', '.join(ASPECTS)}, got {aspect!r}.")
+    one_of("aspect", aspect, ASPECTS, sep=",")
     path, where, records = split_records(split, subset, data)
     samples = [
         sample

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from inspect_ai import Task, task
 
+from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE
 from liveqa_inspect.judging.solvers import given_answer
-from liveqa_inspect.judging.task import check_flags, judged_task
+from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.tasks.expert_qa.claims_dataset import Aspect, expert_qa_claims_dataset
 from liveqa_inspect.tasks.expert_qa.dataset import Split, Subset
 from liveqa_inspect.tasks.expert_qa.passage_overlap import claim_passage_overlap
@@ -38,7 +39,7 @@ def expert_qa_claims(
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
     check_panel(panel)
-    check_flags(judge_cache=judge_cache)
+    true_or_false(judge_cache=judge_cache)
     correctness = aspect == "correctness"
     judge = claim_correctness_scorer if correctness else claim_support_scorer
     # The data first: its loader refuses a bad split or subset in words, not as a missing key,

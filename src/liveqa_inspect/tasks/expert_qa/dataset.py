@@ -14,9 +14,9 @@ from typing import Any, Literal, get_args
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from liveqa_inspect.data.lines import read_jsonl
+from liveqa_inspect.arguments import one_of
+from liveqa_inspect.data.lines import normalise, read_jsonl
 from liveqa_inspect.data.sources import EXPERT_QA_FILES, fetch, location
-from liveqa_inspect.data.text import normalise
 from liveqa_inspect.errors import ArgumentError, DataError, shown
 
 logger = logging.getLogger(__name__)
@@ -96,10 +96,8 @@ def split_records(
 ) -> tuple[Path, str, list[tuple[int, dict[str, Any]]]]:
     """The path read, the dataset's location and the records of one split and subset; shared
     with the claims loader, so both refuse the same values with the same words."""
-    if split not in SPLITS:
-        raise ArgumentError(f"split must be 'domain' or 'random', got {shown(split)}.")
-    if subset not in SUBSETS:
-        raise ArgumentError(f"subset must be 'test' or 'validation', got {shown(subset)}.")
+    one_of("split", split, SPLITS, "'domain' or 'random'", sep=",")
+    one_of("subset", subset, SUBSETS, "'test' or 'validation'", sep=",")
     asset = EXPERT_QA_FILES[(split, subset)]
     found = fetch(asset, data)
     return found.path, location(asset, found.path), parse_records(found.path, found.content)

@@ -6,10 +6,11 @@ from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 from inspect_ai.solver import generate, prompt_template
 
+from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import EXPERT_QA_JUDGE
-from liveqa_inspect.judging.task import check_flags, judged_task
+from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.tasks.expert_qa.dataset import Split, Subset, expert_qa_dataset
 from liveqa_inspect.tasks.expert_qa.scorer import expert_qa_scorer
 
@@ -46,7 +47,7 @@ def expert_qa(
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
     check_panel(panel)
-    check_flags(judge_cache=judge_cache)
+    true_or_false(judge_cache=judge_cache)
     # The data first: its loader refuses a bad split or subset in words, not as a missing key.
     dataset = expert_qa_dataset(split, subset, field, question_type, data)
     return judged_task(

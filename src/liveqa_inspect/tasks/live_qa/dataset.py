@@ -14,9 +14,10 @@ from typing import Any, Literal, get_args
 from inspect_ai.dataset import MemoryDataset, Sample
 from lxml import etree
 
+from liveqa_inspect.arguments import one_of
+from liveqa_inspect.data.lines import normalise
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, fetch, location
-from liveqa_inspect.data.text import normalise
-from liveqa_inspect.errors import ArgumentError, DataError, shown
+from liveqa_inspect.errors import DataError
 
 QuestionField = Literal["summary", "paraphrase", "original"]
 QUESTION_FIELDS: tuple[str, ...] = get_args(QuestionField)
@@ -123,10 +124,7 @@ def _question_record(element: etree._Element, path: Path) -> dict[str, Any]:
 
 def check_question(question: str) -> None:
     """Refuse an unknown wording before any data is downloaded or parsed."""
-    if question not in QUESTION_FIELDS:
-        raise ArgumentError(
-            f"question must be one of {', '.join(QUESTION_FIELDS)}; got {shown(question)}."
-        )
+    one_of("question", question, QUESTION_FIELDS)
 
 
 def question_text(record: dict[str, Any], question: str) -> str:

@@ -7,10 +7,11 @@ from pathlib import Path
 from inspect_ai import Task, task
 from inspect_ai.solver import generate, prompt_template
 
+from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
-from liveqa_inspect.judging.task import SUBJECT_CONFIG, check_flags, judged_task
+from liveqa_inspect.judging.task import SUBJECT_CONFIG, judged_task
 from liveqa_inspect.overlap.reference import reference_overlap
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField, live_qa_dataset
 from liveqa_inspect.tasks.live_qa.scorer import live_qa_scorer
@@ -42,7 +43,7 @@ def live_qa(
             combine: "mean", "median" or "majority".
     """
     check_panel(panel)
-    check_flags(judge_cache=judge_cache, reference_metrics=reference_metrics)
+    true_or_false(judge_cache=judge_cache, reference_metrics=reference_metrics)
     # The data first: a bad argument then stops the run before the reference scorer starts its
     # worker process.
     dataset = live_qa_dataset(question, Path(data) if data else None)

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from inspect_ai import Task, task
 
+from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
 from liveqa_inspect.judging.solvers import given_answer
-from liveqa_inspect.judging.task import check_flags, judged_task
+from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.overlap.reference import reference_floor
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
@@ -36,7 +37,7 @@ def live_qa_judge(
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
     check_panel(panel)
-    check_flags(include_junk=include_junk, judge_cache=judge_cache)
+    true_or_false(include_junk=include_junk, judge_cache=judge_cache)
     # The data first: a bad argument then stops the run before the floor starts its worker.
     dataset = live_qa_judge_dataset(question, data, judgments, include_junk)
     return judged_task(

@@ -15,7 +15,6 @@ from pathlib import Path
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from liveqa_inspect.errors import ArgumentError, shown
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
 from liveqa_inspect.tasks.robustness.perturbations import Answer, Excellent, perturb
 
@@ -24,14 +23,6 @@ PER_GRADE = 40
 perturbation make 962 judge calls a juror (the original and five to seven versions each)."""
 SEED = 2017
 EXCELLENT_GRADE = 4
-
-
-def check_subset(per_grade: object, seed: object) -> None:
-    """`-T per_grade=10.5` or `-T seed=x` is refused rather than rounded or guessed at."""
-    for name, value, least in (("per_grade", per_grade, 1), ("seed", seed, 0)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            kind = "a positive" if least else "a non-negative"
-            raise ArgumentError(f"{name} must be {kind} integer; got {shown(value)}.")
 
 
 def stratified(samples: Sequence[Sample], per_grade: int, seed: int) -> list[Sample]:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from liveqa_inspect.errors import ArgumentError, shown
+from liveqa_inspect.arguments import one_or_more
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
 from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS as TEXTS
 
@@ -185,14 +185,7 @@ def check_perturbations(names: str | Sequence[str] | None) -> list[str]:
     """The perturbations asked for, in PERTURBATIONS' order; None asks for all of them."""
     if names is None:
         return list(PERTURBATIONS)
-    asked = [names] if isinstance(names, str) else list(names)
-    unknown = [name for name in asked if name not in PERTURBATIONS]
-    if unknown or not asked:
-        raise ArgumentError(
-            f"perturbations must be one or more of {', '.join(PERTURBATIONS)}; got "
-            f"{shown(names)}."
-        )
-    return [name for name in PERTURBATIONS if name in asked]
+    return one_or_more("perturbations", names, PERTURBATIONS)
 
 
 def perturb(

@@ -20,18 +20,18 @@ from inspect_ai.viewer import (
 )
 
 from liveqa_inspect._version import EVAL_VERSION
+from liveqa_inspect.arguments import true_or_false, whole_number
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
 from liveqa_inspect.judging.epochs import robustness_epochs
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
 from liveqa_inspect.judging.solvers import given_answer, judges_ready
-from liveqa_inspect.judging.task import check_flags, provenance, scorer_name
+from liveqa_inspect.judging.task import provenance, scorer_name
 from liveqa_inspect.stats.names import ROBUSTNESS
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField
 from liveqa_inspect.tasks.robustness.dataset import (
     PER_GRADE,
     SEED,
-    check_subset,
     robustness_dataset,
 )
 from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, check_perturbations
@@ -90,8 +90,9 @@ def live_qa_judge_robustness(
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
     check_panel(panel)
-    check_flags(judge_cache=judge_cache)
-    check_subset(per_grade, seed)
+    true_or_false(judge_cache=judge_cache)
+    whole_number("per_grade", per_grade, least=1)
+    whole_number("seed", seed, least=0)
     names = check_perturbations(perturbations)
     judge = judge_robustness_scorer(cache=judge_cache, panel=panel)
     name = scorer_name(judge)

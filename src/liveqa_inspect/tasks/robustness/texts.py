@@ -2,24 +2,21 @@
 
 Every text here is our own, written for this task, and none says anything about medicine: each
 adds something a fair judge must not reward (length, a claimed authority, layout, a request to
-the grader) and nothing it should. Like a judge prompt, the set carries a version and a sha256
-that go into every log and score, so a reader can tell which wording perturbed an answer, and a
-change of wording is visible as a change of version.
+the grader) and nothing it should. Versioned as a judge prompt is (versioned.py).
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import asdict, dataclass
 
+from liveqa_inspect.versioned import Versioned
+
 
 @dataclass(frozen=True)
-class PerturbationTexts:
+class PerturbationTexts(Versioned):
     """The variants of each added text; a perturbation picks one variant by its seed."""
 
-    name: str
-    version: str
     filler: tuple[str, ...]
     """Content-free sentences: no fact, no advice, no claim about the answer's quality."""
     authority: tuple[str, ...]
@@ -29,14 +26,9 @@ class PerturbationTexts:
     grader_note: tuple[str, ...]
     """Plain-text notes to the grader asking for the top level, put after the answer."""
 
-    @property
-    def sha256(self) -> str:
+    def canonical(self) -> str:
         texts = {k: v for k, v in asdict(self).items() if k not in ("name", "version")}
-        canonical = json.dumps(texts, ensure_ascii=False, sort_keys=True)
-        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-
-    def provenance(self) -> dict[str, str]:
-        return {"name": self.name, "version": self.version, "sha256": self.sha256}
+        return json.dumps(texts, ensure_ascii=False, sort_keys=True)
 
 
 PERTURBATION_TEXTS = PerturbationTexts(

@@ -1,0 +1,47 @@
+"""The checks of task arguments, one of each kind for every task, so a mistake reads alike in all.
+
+`-T` values reach a task parsed as YAML (`=maybe` a string, `=5` an int, `=a,b` a list): each
+check refuses in one line what Python would otherwise take on a guess or fail on with a traceback.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+from liveqa_inspect.errors import ArgumentError, shown
+
+
+def one_of(
+    name: str, value: object, choices: Sequence[str], wanted: str = "", sep: str = ";"
+) -> None:
+    """`wanted` and `sep` keep the wording the expert tasks have always used."""
+    if value not in choices:
+        wanted = wanted or f"one of {', '.join(choices)}"
+        raise ArgumentError(f"{name} must be {wanted}{sep} got {shown(value)}.")
+
+
+def true_or_false(**values: object) -> None:
+    """`-T judge_cache=maybe` arrives as the string "maybe", which Python reads as true."""
+    for name, value in values.items():
+        if not isinstance(value, bool):
+            raise ArgumentError(f"{name} must be true or false; got {shown(value)}.")
+
+
+def whole_number(name: str, value: object, least: Literal[0, 1]) -> None:
+    """`-T per_grade=10.5` is refused rather than rounded; True is no number here."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        kind = "a positive" if least else "a non-negative"
+        raise ArgumentError(f"{name} must be {kind} integer; got {shown(value)}.")
+
+
+def one_or_more(name: str, value: object, choices: Iterable[str]) -> list[str]:
+    """The names asked for, in the order of `choices`. `a,b` is a list from the CLI and the same
+    list from Python."""
+    choices = tuple(choices)
+    asked = value.split(",") if isinstance(value, str) else value
+    if not isinstance(asked, list | tuple) or not asked or any(n not in choices for n in asked):
+        raise ArgumentError(
+            f"{name} must be one or more of {', '.join(choices)}; got {shown(value)}."
+        )
+    return [choice for choice in choices if choice in asked]

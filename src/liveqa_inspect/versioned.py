@@ -1,0 +1,26 @@
+"""A text that goes into every log it produces under a name, a version and a sha256 of what it
+can say: a reader tells which wording produced a log, and a rewording without a new version shows
+as a new digest (each text's test pins its digest)."""
+
+from __future__ import annotations
+
+import hashlib
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Versioned(ABC):
+    name: str
+    version: str
+
+    @abstractmethod
+    def canonical(self) -> str:
+        """Everything the text can say, as the one string its digest is taken over."""
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.canonical().encode("utf-8")).hexdigest()
+
+    def provenance(self) -> dict[str, str]:
+        return {"name": self.name, "version": self.version, "sha256": self.sha256}
