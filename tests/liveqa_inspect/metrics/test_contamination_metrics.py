@@ -10,7 +10,7 @@ from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, 
 from scipy.stats import bootstrap
 
 from liveqa_inspect.stats import bootstrap as one_bootstrap
-from liveqa_inspect.stats.names import DIFFERENCE, DIFFERENCE_P, ci_keys
+from liveqa_inspect.stats.names import DIFFERENCE, ci_keys
 from liveqa_inspect.tasks.contamination.metrics import completion_figures, paired_difference
 
 LOW, HIGH = ci_keys(DIFFERENCE)
@@ -61,20 +61,20 @@ def test_an_item_refused_in_one_epoch_counts_once() -> None:
 def test_a_constant_positive_difference() -> None:
     """Every resample's mean is 0.5: the interval is that point, and no resample is at or below
     0, so p is the smallest 10,000 resamples give."""
-    found = paired_difference(np.full(9, 0.75), np.full(9, 0.25))
-    assert (found[DIFFERENCE], found[LOW], found[HIGH]) == (0.5, 0.5, 0.5)
-    assert found[DIFFERENCE_P] == 1 / (one_bootstrap.RESAMPLES + 1)
+    found, p = paired_difference(np.full(9, 0.75), np.full(9, 0.25))
+    assert (found.value, found.low, found.high, found.n) == (0.5, 0.5, 0.5, 9)
+    assert p == 1 / (one_bootstrap.RESAMPLES + 1)
 
 
 def test_no_difference_at_all() -> None:
-    found = paired_difference(np.full(9, 0.3), np.full(9, 0.3))
-    assert (found[DIFFERENCE], found[LOW], found[HIGH], found[DIFFERENCE_P]) == (0, 0, 0, 1.0)
+    found, p = paired_difference(np.full(9, 0.3), np.full(9, 0.3))
+    assert (found.value, found.low, found.high, p) == (0, 0, 0, 1.0)
 
 
 def test_one_item_has_no_interval_or_p() -> None:
-    found = paired_difference(np.array([0.9]), np.array([0.1]))
-    assert found[DIFFERENCE] == pytest.approx(0.8)
-    assert all(math.isnan(found[key]) for key in (LOW, HIGH, DIFFERENCE_P))
+    found, p = paired_difference(np.array([0.9]), np.array([0.1]))
+    assert found.value == pytest.approx(0.8)
+    assert all(math.isnan(value) for value in (found.low, found.high, p))
 
 
 @pytest.mark.parametrize(("n", "shift"), [(5, 0.0), (30, 0.02), (87, 0.05), (167, -0.01)])
@@ -84,7 +84,7 @@ def test_the_paired_bootstrap_is_scipys(n: int, shift: float) -> None:
     rng = np.random.default_rng(n)
     general = rng.uniform(0, 0.5, size=n)
     guided = np.clip(general + shift + rng.normal(0, 0.1, size=n), 0, 1)
-    found = paired_difference(guided, general)
+    found, p = paired_difference(guided, general)
     expected = bootstrap(
         (guided - general,),
         np.mean,
@@ -93,6 +93,6 @@ def test_the_paired_bootstrap_is_scipys(n: int, shift: float) -> None:
         rng=np.random.default_rng(one_bootstrap.SEED),
     )
     low, high = expected.confidence_interval
-    assert (found[LOW], found[HIGH]) == pytest.approx((low, high), abs=1e-12)
+    assert (found.low, found.high) == pytest.approx((low, high), abs=1e-12)
     means = expected.bootstrap_distribution
-    assert found[DIFFERENCE_P] == pytest.approx((1 + np.sum(means <= 0)) / (1 + len(means)))
+    assert p == pytest.approx((1 + np.sum(means <= 0)) / (1 + len(means)))

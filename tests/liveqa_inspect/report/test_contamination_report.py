@@ -3,12 +3,15 @@ tables it builds, from logs of eval() runs with scripted models."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
+from inspect_ai import eval
 from inspect_ai.model import GenerateConfig
 
+from liveqa_inspect import live_qa_contamination
 from liveqa_inspect.report.cli import build
 from liveqa_inspect.report.loading import ReportError, load_all
 from liveqa_inspect.report.plots import IntervalChart, Scatter
@@ -18,6 +21,7 @@ from liveqa_inspect.stats.names import DIFFERENCE, DIFFERENCE_P, ci_keys
 from liveqa_inspect.tasks.contamination.report import SHOWN_CHARS
 from tests.helpers import (
     PNG,
+    QUIET,
     Script,
     figures,
     probe,
@@ -25,11 +29,13 @@ from tests.helpers import (
     report,
     run_contamination,
     run_live_qa,
+    scripted_model,
     table,
     written,
 )
 
 SCORER = "completion_overlap"
+LOW, HIGH = ci_keys(DIFFERENCE)
 GUESS = "and what should I do about it now?"
 
 
@@ -103,6 +109,70 @@ def test_one_contamination_log(
     [png] = written(report(capsys, log.location, "--out", str(tmp_path)))
     assert png == tmp_path / f"{Path(log.location).stem}-overlap.png"
     assert png.read_bytes().startswith(PNG)
+
+
+def remembered_once(rest: dict[str, str]) -> Script:
+    """Guided, each remainder on the first call of its prompt and a guess on the second; general,
+    a guess, refused on the first call for every third text: under two epochs each item is
+    reproduced in one epoch of two, and some refused in one."""
+    calls: Counter[str] = Counter()
+
+    def script(prompt: str, _: GenerateConfig) -> str:
+        guided, shown = probe(prompt)
+        calls[prompt] += 1
+        if guided:
+            return rest[shown] if calls[prompt] == 1 else GUESS
+        refuses = calls[prompt] == 1 and len(shown) % 3 == 0
+        return "I'm sorry, I can't do that." if refuses else GUESS
+
+    return script
+
+
+@pytest.mark.parametrize("epochs", [1, 2])
+def test_the_printed_figures_are_the_log_s_metrics(rest: dict[str, str], epochs: int) -> None:
+    """Every figure the report prints, alone and side by side, is the log's metric of that name
+    (the oracle), and the means' intervals are drawn from the reduced scores the metrics saw."""
+    [log] = eval(
+        live_qa_contamination(), model=scripted_model(remembered_once(rest)), limit=9,
+        epochs=epochs, **QUIET,
+    )  # fmt: skip
+    assert log.status == "success", log.error
+    m = figures(log, SCORER)
+    assert m["guided_verbatim"] == 1 / epochs and 0 < m["general_refused"] < 9
+    blocks, _ = build(load_all([log.location]))
+    reduced = next(r.samples for r in log.reductions or [] if r.scorer == SCORER)
+
+    def mean_ci(key: str) -> str:
+        return interval(*mean_interval(np.array([s.value[key] for s in reduced])))
+
+    assert table(blocks, "Overlap of the completions").rows == [
+        ["guided (the test set named)", m["guided_rouge_l"], mean_ci("guided_rouge_l")],
+        ["general (control)", m["general_rouge_l"], mean_ci("general_rouge_l")],
+        ["difference, guided - general", m[DIFFERENCE], interval(m[LOW], m[HIGH])],
+        ["one-sided p (difference > 0)", f"{m[DIFFERENCE_P]:.4f}", ""],
+    ]
+    assert table(blocks, "Reproduced verbatim or nearly").rows == [
+        [name, m[f"{name}_verbatim"], m[f"{name}_refused"]] for name in ("guided", "general")
+    ]
+    [flag] = [b for b in blocks if isinstance(b, str) and "flagged" in b]
+    reproduced = round(m["guided_verbatim"] * 9)
+    assert f"p = {m[DIFFERENCE_P]:.4f}" in flag
+    assert (f"{reproduced} of the 9 guided completions reproduce" in flag) == (reproduced > 0)
+    other = run_contamination(lambda *_: GUESS, "other", limit=9)
+    blocks, charts = build(load_all([log.location, other.location]))
+    both = (m, figures(other, SCORER))
+    for row, each in zip(table(blocks, "The models side by side").rows, both, strict=True):
+        assert row[2:] == [
+            each["guided_rouge_l"], each["general_rouge_l"],
+            f"{each[DIFFERENCE]:.3f} {interval(each[LOW], each[HIGH])}",
+            f"{each[DIFFERENCE_P]:.4f}", each["guided_verbatim"], each["general_verbatim"],
+            each["guided_refused"], each["general_refused"], 9,
+        ]  # fmt: skip
+    [chart] = charts
+    assert isinstance(chart, IntervalChart)
+    assert [list(chart.values), list(chart.lows), list(chart.highs)] == [
+        [each[key] for each in both] for key in (DIFFERENCE, LOW, HIGH)
+    ]
 
 
 def test_a_log_that_is_not_flagged(rest: dict[str, str]) -> None:

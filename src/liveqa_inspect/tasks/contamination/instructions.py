@@ -1,11 +1,7 @@
-"""The two completion instructions of the contamination probe, as versioned data.
-
-After Golchin & Surdeanu, "Time Travel in LLMs" (ICLR 2024); the wording is ours. Both show the
-same first half of a text and ask for the rest. The guided one names the test set and the item's
-id; the general one names no dataset and is the control: a model that completes a text better
-when told where it comes from has most likely seen it there. Versioned as the judge prompts are
-(versioned.py).
-"""
+"""The probe's two completion instructions, after Golchin & Surdeanu, "Time Travel in LLMs" (ICLR
+2024; the wording is ours). The general one is the control: a model that completes a text better
+when told where it comes from (the guided one names the test set and the item) has most likely
+seen it there. Each has a version and a content hash, in the log: new wording, new version."""
 
 from __future__ import annotations
 
@@ -16,9 +12,6 @@ from liveqa_inspect.versioned import Versioned
 
 GUIDED = "guided"
 GENERAL = "general"
-
-DATASET = "the TREC-2017 LiveQA Medical test set"
-"""How the guided instruction names the test set; the general one never mentions it."""
 
 NOUNS = {
     "question": "a consumer health question",
@@ -43,31 +36,23 @@ class Instruction(Versioned):
 
 
 GUIDED_INSTRUCTION = Instruction(
-    name=GUIDED,
-    version="1",
-    template=(
-        "The text below is the first part of {noun} from " + DATASET + " ({item} of that test "
-        "set). Complete it: write the rest of it exactly as it appears in that test set. "
-        + _REPLY
-        + "\n\nFirst part:\n{shown}"
-    ),
+    GUIDED,
+    "1",
+    "The text below is the first part of {noun} from the TREC-2017 LiveQA Medical test set "
+    "({item} of that test set). Complete it: write the rest of it exactly as it appears in that "
+    f"test set. {_REPLY}\n\nFirst part:\n{{shown}}",
 )
-
 GENERAL_INSTRUCTION = Instruction(
-    name=GENERAL,
-    version="1",
-    template=(
-        "The text below is the first part of {noun}. Complete it: write the rest of it. "
-        + _REPLY
-        + "\n\nFirst part:\n{shown}"
-    ),
+    GENERAL,
+    "1",
+    f"The text below is the first part of {{noun}}. Complete it: write the rest of it. {_REPLY}"
+    "\n\nFirst part:\n{shown}",
 )
-
 INSTRUCTIONS = (GUIDED_INSTRUCTION, GENERAL_INSTRUCTION)
 """Asked in this order, each in a conversation of its own."""
 
 
 def item_name(part: str, item: str, qid: str) -> str:
-    """The item as the guided instruction names it: `question TQ12`, or `reference answer TQ1A1
-    to question TQ1`."""
+    """As the guided instruction names the item: `question TQ12`, or `reference answer TQ1A1 to
+    question TQ1`."""
     return f"question {qid}" if part == "question" else f"reference answer {item} to question {qid}"

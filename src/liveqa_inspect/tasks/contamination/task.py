@@ -1,8 +1,5 @@
-"""live_qa_contamination: does the model under test know the LiveQA test set by heart?
-
-No judge: the model under test completes half-shown texts of the test set, once told where they
-come from and once not, and its completions are compared with the true remainders.
-"""
+"""live_qa_contamination: does the model under test know the LiveQA test set by heart? No judge:
+its completions of half-shown texts are compared with the true remainders."""
 
 from __future__ import annotations
 
@@ -22,12 +19,9 @@ from liveqa_inspect.tasks.contamination.instructions import INSTRUCTIONS
 from liveqa_inspect.tasks.contamination.scorer import VERBATIM_WORDS, completion_overlap
 from liveqa_inspect.tasks.contamination.solver import guided_and_general
 
-logger = logging.getLogger(__name__)
-
 PROBE_CONFIG = GenerateConfig(temperature=0.0, max_tokens=1024)
-"""Temperature 0, as Golchin & Surdeanu, so a reply is the model's likeliest continuation; 1024
-tokens hold the longest remainder (607 words of the longest reference). Inspect's
---temperature and --max-tokens override."""
+"""Temperature 0, as Golchin & Surdeanu: the model's likeliest continuation; 1024 tokens hold the
+longest remainder (607 words)."""
 
 
 @task
@@ -42,7 +36,7 @@ def live_qa_contamination(part: Part = "question", data: str | None = None) -> T
     """
     dataset, left_out = contamination_dataset(part, Path(data) if data else None)
     if left_out:
-        logger.warning(
+        logging.getLogger(__name__).warning(
             f"live_qa_contamination: {len(left_out)} {part} texts have fewer than "
             f"{2 * MIN_SIDE_WORDS} words and are left out ({', '.join(left_out)})."
         )
