@@ -24,3 +24,8 @@ class Versioned(ABC):
 
     def provenance(self) -> dict[str, str]:
         return {"name": self.name, "version": self.version, "sha256": self.sha256}
+
+
+def label(provenance: dict[str, str]) -> str:
+    """A recorded text as the report names it: `live_qa v1 (sha256 78d46594a2d9)`."""
+    return f"{provenance['name']} v{provenance['version']} (sha256 {provenance['sha256'][:12]})"

@@ -19,6 +19,7 @@ from liveqa_inspect import TASKS
 from liveqa_inspect.stats.names import VERDICTS
 from liveqa_inspect.stats.values import to_float
 from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL
+from liveqa_inspect.versioned import label
 
 Kind = Literal["model", "judge", "contamination", "robustness"]
 
@@ -38,16 +39,6 @@ SampleId = int | str
 
 class ReportError(Exception):
     """A log this report cannot describe; the message says why, for the command line."""
-
-
-@dataclass(frozen=True)
-class Prompt:
-    name: str
-    version: str
-    sha256: str
-
-    def __str__(self) -> str:
-        return f"{self.name} v{self.version} (sha256 {self.sha256[:12]})"
 
 
 @dataclass(frozen=True)
@@ -72,7 +63,8 @@ class LoadedLog:
     """Why the unscored sample ids went unscored: one count per id."""
     judges: tuple[tuple[str, ...], ...]
     """Each distinct set of judge models over the log's scores, in order of first use."""
-    prompts: tuple[Prompt, ...]
+    prompts: tuple[str, ...]
+    """Each distinct judge prompt the scores record, as `versioned.label` names it."""
 
     @property
     def scale(self) -> list[float]:
@@ -90,7 +82,7 @@ class LoadedLog:
 
     @property
     def prompt_label(self) -> str:
-        return ", ".join(str(p) for p in self.prompts) or "unrecorded"
+        return ", ".join(self.prompts) or "unrecorded"
 
     @property
     def epochs(self) -> int:
@@ -236,18 +228,17 @@ def coverage(
 
 def judge_identity(
     samples: Sequence[EvalSample], scorer: str
-) -> tuple[tuple[tuple[str, ...], ...], tuple[Prompt, ...]]:
+) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
     """Who graded the log's scores and with which prompt, as each score's metadata records it."""
     judges: dict[tuple[str, ...], None] = {}
-    prompts: dict[Prompt, None] = {}
+    prompts: dict[str, None] = {}
     for sample in samples:
         score = (sample.scores or {}).get(scorer)
         meta = (score.metadata if score is not None else None) or {}
         if meta.get("judge_models"):
             judges[tuple(str(model) for model in meta["judge_models"])] = None
         if isinstance(meta.get("prompt"), dict):
-            given = meta["prompt"]
-            prompts[Prompt(str(given["name"]), str(given["version"]), str(given["sha256"]))] = None
+            prompts[label(meta["prompt"])] = None
     return tuple(judges), tuple(prompts)
 
 

@@ -12,12 +12,13 @@ from dataclasses import replace
 from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect.report.comparison import differing, labels, setting
-from liveqa_inspect.report.loading import LoadedLog, Prompt
+from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart, Scatter
 from liveqa_inspect.report.tables import Block, Table, estimate_cell, figure_table
 from liveqa_inspect.stats.names import overlap_key, run_key
 from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED
 from liveqa_inspect.tasks.contamination.metrics import Figures, column, completion_stats
+from liveqa_inspect.versioned import label as text_label
 
 KIND = "contamination"
 FLAG_P = 0.05  # Golchin & Surdeanu's threshold on the difference's p
@@ -45,7 +46,7 @@ def excerpt(text: str, end: bool = False) -> str:
 
 
 def instructions(log: LoadedLog) -> str:
-    return ", ".join(str(Prompt(**given)) for given in log.log.eval.metadata["instructions"])
+    return ", ".join(text_label(given) for given in log.log.eval.metadata["instructions"])
 
 
 def header(log: LoadedLog) -> list[str]:
