@@ -1,9 +1,6 @@
-"""The scorer of live_qa_judge_robustness: the judge grades each answer as given and perturbed.
-
-Every version goes through `grade`, the one judging path, with live_qa's prompt: the judge is
-measured on exactly the prompt it grades with, and panels, retries, the cache, the seeds and the
-reading of verdicts are those of every other task. The judge is the grader role when bound (one
-model or a panel), else the model under evaluation, as in live_qa_judge.
+"""The scorer of live_qa_judge_robustness. Every version goes through `grade`, the one judging
+path, with live_qa's prompt: the judge is measured on exactly the prompt it grades with, and
+panels, retries, the cache, the seeds and the reading of verdicts are every other task's.
 """
 
 from __future__ import annotations
@@ -34,15 +31,14 @@ _SHARED = ("judge_models", "panel", "prompt")
 def version_fields(
     base: Mapping[str, str | list[str]], version: Mapping[str, Any]
 ) -> dict[str, str | list[str]]:
-    """The rubric's fields for one version: its answer, and the references in its order."""
     references = list(base["references"])
     order = version.get("reference_order", range(len(references)))
     return {**base, "answer": version["answer"], "references": [references[i] for i in order]}
 
 
 def explain(state: TaskState, graded: Mapping[str, Score]) -> str:
-    """Each version's level and the judge's reasoning, after the human level; then the
-    perturbations that did not apply to this answer, and why."""
+    """After the human level, each version's level and reasoning, then why the perturbations that
+    were not made do not apply."""
     lines = [human_note(state)]
     for name, score in graded.items():
         level = to_float(score.value)
@@ -67,9 +63,8 @@ def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer
     async def score(state: TaskState, target: Target) -> Score:
         judges = jurors(None)
         base = answer_fields(state, target)
-        shown = {ORIGINAL: base}
-        for name, version in state.metadata["versions"].items():
-            shown[name] = version_fields(base, version)
+        versions = state.metadata["versions"].items()
+        shown = {ORIGINAL: base, **{name: version_fields(base, v) for name, v in versions}}
         grades = await collect(
             *(
                 grade(judges, LIVEQA_JUDGE, fields, answer=str(fields["answer"]), panel=panel,

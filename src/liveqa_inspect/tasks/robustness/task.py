@@ -1,8 +1,8 @@
 """live_qa_judge_robustness: does a judge's verdict move when an answer changes in ways that
 should not matter, and when it changes in ways that should?
 
-Built from judged_task's parts rather than by it: a score here holds a level for each version of
-the answer, so the headline, the epoch reducer and View's columns are this task's own.
+Built from judged_task's parts rather than by it: a score holds a level for each version of the
+answer, so the headline, the epoch reducer and View's columns are this task's own.
 """
 
 from __future__ import annotations
@@ -10,14 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from inspect_ai import Epochs, Task, task
+from inspect_ai import viewer as view
 from inspect_ai.log import HeadlineMetric
-from inspect_ai.viewer import (
-    SampleScoreView,
-    ScoreColorScale,
-    TaskSamplesColumn,
-    TaskSamplesView,
-    ViewerConfig,
-)
 
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
@@ -39,26 +33,23 @@ from liveqa_inspect.tasks.robustness.scorer import judge_robustness_scorer
 from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
 
 
-def versions_viewer(scorer: str, names: Sequence[str]) -> ViewerConfig:
-    """Inspect View's sample list shows each version's level side by side, the original first,
-    shaded neutrally on the rubric's whole scale (as live_qa_judge's judge level)."""
+def versions_viewer(scorer: str, names: Sequence[str]) -> view.ViewerConfig:
+    """Each version's level side by side, shaded neutrally on the whole scale, as live_qa_judge's
+    level: a judge's rating of a human-graded answer is no better for being high."""
     versions = [ORIGINAL, *names]
     levels = LIVEQA_JUDGE.scale.levels
-    colours = ScoreColorScale(palette="neutral", min=min(levels), max=max(levels))
-    return ViewerConfig(
-        task_samples_view=TaskSamplesView(
+    colours = view.ScoreColorScale(palette="neutral", min=min(levels), max=max(levels))
+    column = view.TaskSamplesColumn
+    return view.ViewerConfig(
+        task_samples_view=view.TaskSamplesView(
             name="versions",
-            columns=[
-                TaskSamplesColumn(id="sampleId"),
-                TaskSamplesColumn(id="epoch"),
-                *(TaskSamplesColumn.score(scorer, version) for version in versions),
-                TaskSamplesColumn(id="input"),
-                TaskSamplesColumn(id="answer", visible=False),
-            ],
+            columns=[column(id="sampleId"), column(id="epoch"),
+                     *(column.score(scorer, version) for version in versions),
+                     column(id="input"), column(id="answer", visible=False)],  # fmt: skip
             compact_scores=True,
             score_color_scales={version: colours for version in versions},
         ),
-        sample_score_view=SampleScoreView(default="grid"),
+        sample_score_view=view.SampleScoreView(default="grid"),
     )
 
 
