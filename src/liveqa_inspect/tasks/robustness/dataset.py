@@ -43,21 +43,6 @@ def stratified(samples: Sequence[Sample], per_grade: int, seed: int) -> list[Sam
     return [sample for i, sample in enumerate(samples) if i in chosen]
 
 
-def with_versions(
-    sample: Sample, names: Sequence[str], seed: int, excellent: Sequence[Excellent]
-) -> Sample:
-    meta = dict(sample.metadata or {})
-    answer = Answer(str(sample.id), meta["question_id"], meta["answer"], len(sample.target),
-                    meta["human_level"], excellent)  # fmt: skip
-    versions, skipped = perturb(answer, names, seed)
-    meta.update(
-        perturbations=list(names),
-        versions={name: version.record() for name, version in versions.items()},
-        skipped=skipped,
-    )
-    return sample.model_copy(update={"metadata": meta})
-
-
 def robustness_dataset(
     perturbations: Sequence[str],
     per_grade: int = PER_GRADE,
@@ -73,8 +58,13 @@ def robustness_dataset(
         for s in pool
         if s.metadata["human_grade"] == EXCELLENT_GRADE
     ]
-    samples = [
-        with_versions(sample, perturbations, seed, excellent)
-        for sample in stratified(list(pool), per_grade, seed)
-    ]
+    samples = []
+    for sample in stratified(list(pool), per_grade, seed):
+        meta = sample.metadata or {}
+        answer = Answer(str(sample.id), meta["question_id"], meta["answer"], len(sample.target),
+                        meta["human_level"], excellent)  # fmt: skip
+        versions, skipped = perturb(answer, perturbations, seed)
+        made = {name: version.record() for name, version in versions.items()}
+        meta = {**meta, "perturbations": list(perturbations), "versions": made, "skipped": skipped}
+        samples.append(sample.model_copy(update={"metadata": meta}))
     return MemoryDataset(samples, name="live_qa_judge_robustness", location=pool.location)

@@ -76,7 +76,7 @@ class Version:
 
 
 Outcome = Version | str
-"""A perturbed version, or why the perturbation does not apply to the answer."""
+"""A version, or why the perturbation does not apply to the answer."""
 
 
 def padding(answer: Answer, rng: random.Random) -> Outcome:
@@ -137,15 +137,9 @@ def swap(answer: Answer, rng: random.Random) -> Outcome:
 
 PERTURBATIONS: dict[str, tuple[Expect, Callable[[Answer, random.Random], Outcome]]] = {
     make.__name__: (expect, make)
-    for expect, make in (
-        ("hold", padding),
-        ("hold", authority),
-        ("hold", formatting),
-        ("hold", grader_note),
-        ("hold", reference_order),
-        ("lower", truncation),
-        ("lower", swap),
-    )
+    for expect, makes in (("hold", (padding, authority, formatting, grader_note, reference_order)),
+                          ("lower", (truncation, swap)))  # fmt: skip
+    for make in makes
 }
 """In the order logs and reports list them: those that should hold first."""
 
@@ -172,9 +166,6 @@ def perturb(
     answer: Answer, names: Sequence[str], seed: int
 ) -> tuple[dict[str, Version], dict[str, str]]:
     """The versions made, and why the others do not apply."""
-    outcomes = {
-        name: PERTURBATIONS[name][1](answer, random.Random(f"{seed}/{answer.id}/{name}"))
-        for name in names
-    }
-    versions = {name: v for name, v in outcomes.items() if isinstance(v, Version)}
-    return versions, {name: v for name, v in outcomes.items() if isinstance(v, str)}
+    made = {n: PERTURBATIONS[n][1](answer, random.Random(f"{seed}/{answer.id}/{n}")) for n in names}
+    versions = {name: v for name, v in made.items() if isinstance(v, Version)}
+    return versions, {name: v for name, v in made.items() if isinstance(v, str)}

@@ -28,19 +28,14 @@ KIND = "robustness"
 """The kind of log this section reads (report/loading.py's `Kind`)."""
 
 MOVED_ROWS = 10
-"""The pairs listed as having moved most against expectation."""
 EXCERPT_CHARS = 60
-"""An answer as the moved pairs' table shows it: its start, enough to find it in the log."""
+"""An answer's start, enough to find it in the log."""
 LABELS = {
     ROBUSTNESS: "robustness (unchanged where it should hold)",
     SENSITIVITY: "sensitivity (lowered where it should lower)",
 }
 
 Figures = dict[str, metrics.Pooled]
-
-
-def should(name: str) -> str:
-    return f"{expected(name)} ({metrics.SHARE[expected(name)]})"
 
 
 def label(name: str) -> str:
@@ -96,8 +91,8 @@ def perturbation_table(found: Figures) -> Table:
         "Perturbations (95% CI: the log's seeded paired bootstrap)",
         ["perturbation", "should", "pairs", "left out", "as expected", "95% CI", "mean shift",
          "shift 95% CI"],  # fmt: skip
-        [[name, should(name), p.n, p.left_out, *shown(p.share), *shown(p.shift)]
-         for name, p in found.items() if p.shift],  # fmt: skip
+        [[name, f"{expected(name)} ({metrics.SHARE[expected(name)]})", p.n, p.left_out,
+          *shown(p.share), *shown(p.shift)] for name, p in found.items() if p.shift],  # fmt: skip
         ["left out: pairs with a verdict unreadable on either side. Mean shift: perturbed level "
          "minus the original's, above 0 where the perturbation pleased the judge."],  # fmt: skip
     )
@@ -129,16 +124,9 @@ def moved_table(log: LoadedLog) -> Table:
 
 
 def chart(filename: str, title: str, rows: dict[str, Estimate]) -> IntervalChart:
-    return IntervalChart(
-        filename=filename,
-        title=title,
-        axis="share of pairs as expected",
-        labels=list(rows),
-        values=[e.value for e in rows.values()],
-        lows=[e.low for e in rows.values()],
-        highs=[e.high for e in rows.values()],
-        limits=(0.0, 1.0),
-    )
+    values, lows, highs = zip(*((e.value, e.low, e.high) for e in rows.values()), strict=True)
+    axis = "share of pairs as expected"
+    return IntervalChart(filename, title, axis, list(rows), values, lows, highs, (0.0, 1.0))
 
 
 def summary_difference(summary: str) -> Callable[[LoadedLog, LoadedLog], Estimate]:

@@ -22,12 +22,7 @@ from liveqa_inspect.judging.solvers import given_answer, judges_ready
 from liveqa_inspect.judging.task import check_flags, provenance, scorer_name
 from liveqa_inspect.stats.names import ROBUSTNESS
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField
-from liveqa_inspect.tasks.robustness.dataset import (
-    PER_GRADE,
-    SEED,
-    check_subset,
-    robustness_dataset,
-)
+from liveqa_inspect.tasks.robustness import dataset
 from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, check_perturbations
 from liveqa_inspect.tasks.robustness.scorer import judge_robustness_scorer
 from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
@@ -56,8 +51,8 @@ def versions_viewer(scorer: str, names: Sequence[str]) -> view.ViewerConfig:
 @task
 def live_qa_judge_robustness(
     perturbations: str | list[str] | None = None,
-    per_grade: int = PER_GRADE,
-    seed: int = SEED,
+    per_grade: int = dataset.PER_GRADE,
+    seed: int = dataset.SEED,
     question: QuestionField = "summary",
     data: str | None = None,
     judgments: str | None = None,
@@ -82,12 +77,12 @@ def live_qa_judge_robustness(
     """
     check_panel(panel)
     check_flags(judge_cache=judge_cache)
-    check_subset(per_grade, seed)
+    dataset.check_subset(per_grade, seed)
     names = check_perturbations(perturbations)
     judge = judge_robustness_scorer(cache=judge_cache, panel=panel)
     name = scorer_name(judge)
     return Task(
-        dataset=robustness_dataset(names, per_grade, seed, question, data, judgments),
+        dataset=dataset.robustness_dataset(names, per_grade, seed, question, data, judgments),
         setup=judges_ready(None),
         solver=given_answer(),
         scorer=judge,
