@@ -118,7 +118,7 @@ def juror_scores(scores: Scores) -> dict[str, list[SampleScore]]:
 
     def alone(s: SampleScore, i: int, j: int) -> SampleScore:
         versions = s.score.value  # type: ignore[union-attr]
-        value = {v: graded[v][1][i, j] if graded[v][0] else math.nan for v in versions}
+        value = {v: float(graded[v][1][i, j]) if graded[v][0] else math.nan for v in versions}
         return SampleScore(score=Score(value=value), sample_metadata=s.sample_metadata)
 
     return {

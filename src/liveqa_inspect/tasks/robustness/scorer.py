@@ -9,10 +9,11 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 
+from liveqa_inspect.judging.epochs import judge_epochs
 from liveqa_inspect.judging.grade import grade
 from liveqa_inspect.judging.jurors import jurors
 from liveqa_inspect.judging.panel import Panel, check_panel
@@ -90,3 +91,27 @@ def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer
         )
 
     return score
+
+
+@score_reducer(name="robustness_epochs")
+def robustness_epochs() -> ScoreReducer:
+    """`judge_epochs` for each version, so a version's level and each juror's are their means
+    over the epochs that read them, as in a judged score."""
+    per_version = judge_epochs()
+
+    def version(score: Score, name: str) -> Score:
+        assert isinstance(score.value, dict) and isinstance(score.metadata, dict)
+        return Score(value=score.value[name], metadata=score.metadata["versions"][name])
+
+    def reduce(scores: list[Score]) -> Score:
+        first = scores[0]
+        assert isinstance(first.value, dict) and isinstance(first.metadata, dict)
+        reduced = {name: per_version([version(s, name) for s in scores]) for name in first.value}
+        return Score(
+            value={name: to_float(score.value) for name, score in reduced.items()},
+            answer=first.answer,
+            explanation=first.explanation,
+            metadata={**first.metadata, "versions": {n: s.metadata for n, s in reduced.items()}},
+        )
+
+    return reduce

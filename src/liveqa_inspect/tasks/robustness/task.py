@@ -15,7 +15,6 @@ from inspect_ai.log import HeadlineMetric
 
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
-from liveqa_inspect.judging.epochs import robustness_epochs
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
 from liveqa_inspect.judging.solvers import given_answer, judges_ready
@@ -24,7 +23,7 @@ from liveqa_inspect.stats.names import ROBUSTNESS
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField
 from liveqa_inspect.tasks.robustness import dataset
 from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, check_perturbations
-from liveqa_inspect.tasks.robustness.scorer import judge_robustness_scorer
+from liveqa_inspect.tasks.robustness.scorer import judge_robustness_scorer, robustness_epochs
 from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
 
 
