@@ -57,33 +57,3 @@ def judge_epochs() -> ScoreReducer:
 
     return reduce
 
-
-@score_reducer(name="robustness_epochs")
-def robustness_epochs() -> ScoreReducer:
-    """`judge_epochs` for each version of a live_qa_judge_robustness answer, so a version's level
-    and each juror's are their means over the epochs that read them, as in a judged score."""
-    per_version = judge_epochs()
-
-    def reduce(scores: list[Score]) -> Score:
-        first = scores[0]
-        assert isinstance(first.value, dict) and isinstance(first.metadata, dict)
-        reduced = {
-            name: per_version([version(score, name) for score in scores]) for name in first.value
-        }
-        return Score(
-            value={name: to_float(score.value) for name, score in reduced.items()},
-            answer=first.answer,
-            explanation=first.explanation,
-            metadata={
-                **first.metadata,
-                "versions": {name: score.metadata for name, score in reduced.items()},
-            },
-        )
-
-    return reduce
-
-
-def version(score: Score, name: str) -> Score:
-    """One version's grading within a live_qa_judge_robustness score, as a judged score."""
-    assert isinstance(score.value, dict) and isinstance(score.metadata, dict)
-    return Score(value=score.value[name], metadata=score.metadata["versions"][name])

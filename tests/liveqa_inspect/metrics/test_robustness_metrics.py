@@ -10,10 +10,10 @@ import pytest
 from inspect_ai.scorer import Score
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 
-from liveqa_inspect.judging.epochs import robustness_epochs
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
 from liveqa_inspect.stats.bootstrap import mean_interval, percentile_interval, resample_rows
 from liveqa_inspect.tasks.robustness.metrics import juror_robustness, robustness
+from liveqa_inspect.tasks.robustness.scorer import robustness_epochs
 
 LEVELS = list(LIVEQA_SCALE.levels)
 NAN = math.nan
@@ -88,17 +88,21 @@ def test_agreeing_epochs_change_nothing() -> None:
     )
 
 
-def test_epoch_means_are_read_at_their_nearest_level_and_halfway_by_half() -> None:
-    """Original 1 then 0.7 (mean 0.85, halfway: half at 0.7 and half at 1, as agreement counts
-    it), a padded version 0.7 twice: unchanged for half the pair, a shift of -0.15 as a value;
-    the second answer, 1 throughout, is unchanged."""
+def test_epoch_means_are_read_at_their_nearest_level_the_lower_one_if_halfway() -> None:
+    """Original 1 then 0.7 (mean 0.85, halfway: counted at 0.7), a padded version 0.7 twice:
+    unchanged, with a shift of -0.15 as a value; the second answer, 1 throughout, is unchanged.
+    An original of 1 whose padded version is 1 then 0.7 (0.85, counted at 0.7) moved: a pair
+    moves or it does not, never by half."""
     epochs = [
         [answer({"original": 1.0, "padding": 0.7}), answer({"original": 0.7, "padding": 0.7})],
         [answer({"original": 1.0, "padding": 1.0})] * 2,
     ]
     m = run_metrics(METRICS, epochs, reducer=robustness_epochs(), metadata=meta(2))
-    assert m["padding_unchanged"] == (0.5 + 1) / 2
+    assert m["padding_unchanged"] == 1.0
     assert m["padding_shift"] == pytest.approx(-0.15 / 2)
+    moved = [[answer({"original": 1.0, "padding": 1.0}), answer({"original": 1.0, "padding": 0.7})]]
+    m = run_metrics(METRICS, moved, reducer=robustness_epochs(), metadata=meta(1))
+    assert m["padding_unchanged"] == 0.0
 
 
 def test_a_panel_s_jurors_are_measured_each_alone() -> None:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from inspect_ai.log import read_eval_log, write_eval_log
+from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect.report import main
 from liveqa_inspect.report.loading import load
@@ -31,10 +32,90 @@ from tests.helpers import (
 SCORER = "judge_robustness_scorer"
 
 
+def bounds(m: dict[str, float], name: str) -> str:
+    low, high = m[f"{name}_ci_low"], m[f"{name}_ci_high"]
+    return "n/a" if math.isnan(low) or math.isnan(high) else f"[{three(low)}, {three(high)}]"
+
+
 def cell(m: dict[str, float], name: str) -> str:
     """A figure and its interval as the side-by-side tables print them."""
-    low, high = m[f"{name}_ci_low"], m[f"{name}_ci_high"]
-    return f"{three(m[name])} [{three(low)}, {three(high)}]"
+    shown = bounds(m, name)
+    return three(m[name]) if shown == "n/a" else f"{three(m[name])} {shown}"
+
+
+def share(name: str) -> str:
+    return "unchanged" if expected(name) == "hold" else "lowered"
+
+
+def side_by_side_rows(m: dict[str, float]) -> dict[str, str]:
+    """Each row of a side-by-side table by its label, as the log's metrics `m` state it."""
+    rows = {
+        "robustness (unchanged where it should hold)": cell(m, "robustness"),
+        "sensitivity (lowered where it should lower)": cell(m, "sensitivity"),
+    }
+    asked = [name for name in PERTURBATIONS if f"{name}_n" in m]
+    return rows | {f"{name} ({share(name)})": cell(m, f"{name}_{share(name)}") for name in asked}
+
+
+def assert_the_report_states_the_metrics(out: str, m: dict[str, float]) -> None:
+    """Every figure the one-log report prints is the log's metric of the same name."""
+    assert section(out, "Robustness and sensitivity") == [
+        [name, three(m[name]), bounds(m, name), str(int(m[f"{name}_n"])),
+         str(int(m[f"{name}_unreadable"]))]
+        for name in ("robustness", "sensitivity")
+    ]  # fmt: skip
+    assert section(out, "Perturbations") == [
+        [name, f"{expected(name)} ({share(name)})", str(int(m[f"{name}_n"])),
+         str(int(m[f"{name}_unreadable"])), three(m[f"{name}_{share(name)}"]),
+         bounds(m, f"{name}_{share(name)}"), three(m[f"{name}_shift"]), bounds(m, f"{name}_shift")]
+        for name in PERTURBATIONS
+    ]  # fmt: skip
+    jurors = list(dict.fromkeys("/".join(key.split("/")[1:3]) for key in m if "/" in key))
+    if not jurors:
+        assert "Each juror alone" not in out
+        return
+    by_juror = [
+        side_by_side_rows({k.removeprefix(f"juror/{j}/"): v for k, v in m.items()})
+        for j in jurors
+    ]
+    table = {row[0]: row[1:] for row in section(out, "Each juror alone")}
+    assert table == {
+        label: [shown, *(rows[label] for rows in by_juror)]
+        for label, shown in side_by_side_rows(m).items()
+    }
+
+
+def test_the_report_s_figures_are_the_log_s_metrics(
+    humans: Humans, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One judge, a panel of two (means between levels), and a panel over two epochs (a juror's
+    epoch means halfway between levels): each figure printed is the log's metric, and each
+    judge's column of a comparison is its log's."""
+    content = content_judge(humans)
+
+    def by_epoch(prompt: str, config: GenerateConfig) -> str:
+        return length_judge(prompt, config) if config.seed == 42 else content(prompt, config)
+
+    jurors = [scripted_model(content, "content"), scripted_model(length_judge, "length")]
+    shifting = [scripted_model(by_epoch, "shifting"), scripted_model(length_judge, "length")]
+    logs = [
+        run_robustness(length_judge),
+        run_robustness(lambda *_: verdict("0"), "evaluated", grader=jurors),
+        run_robustness(lambda *_: verdict("0"), "evaluated", grader=shifting, epochs=2),
+    ]
+    versions = [v for s in logs[2].reductions[0].samples for v in s.metadata["versions"].values()]
+    means = {juror["level"] for version in versions for juror in version["jurors"]}
+    assert {0.15, 0.5, 0.85} <= means  # a juror's epoch means halfway between levels
+    metrics = [figures(log, SCORER) for log in logs]
+    for log, m in zip(logs, metrics, strict=True):
+        assert_the_report_states_the_metrics(report(capsys, log.location), m)
+
+    out = report(capsys, *(log.location for log in logs))
+    table = section(out, "Judges")
+    assert {row[0]: row[1:] for row in table} == {
+        label: [rows[label] for rows in map(side_by_side_rows, metrics)]
+        for label in side_by_side_rows(metrics[0])
+    }
 
 
 def test_one_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

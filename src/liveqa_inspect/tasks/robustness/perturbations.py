@@ -1,15 +1,7 @@
-"""The perturbations of live_qa_judge_robustness: each named, deterministic and seeded.
-
-A perturbation changes what the judge is shown of one human-judged answer. Those expected to
-`hold` change nothing a fair grade rests on (length, claimed authority, layout, a request to the
-grader, the references' order), so the judge's level should not move; those expected to `lower`
-take away what the grade rests on (most of a good answer, or the answer itself), so it should
-fall. A perturbation that cannot apply to an answer (one reference to reorder, one sentence to
-cut) says why, and the answer is not perturbed that way.
-
-Every choice a perturbation makes (which filler, heading, claim or note, which answer to swap in)
-is drawn from a generator seeded by the run's seed, the answer's id and the perturbation's name:
-the same seed gives the same texts, whatever else the run selects.
+"""The perturbations of live_qa_judge_robustness. Those expected to `hold` change nothing a fair
+grade rests on, so the level should not move; those expected to `lower` take away what it rests
+on. Every choice is drawn from a generator seeded by the run's seed, the answer's id and the
+perturbation's name: the same seed gives the same texts, whatever else the run asks for.
 """
 
 from __future__ import annotations
@@ -17,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from liveqa_inspect.arguments import one_or_more
@@ -25,23 +17,22 @@ from liveqa_inspect.judging.prompts import LIVEQA_SCALE
 from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS as TEXTS
 
 ORIGINAL = "original"
-"""The unperturbed answer's version name, beside the perturbations' names in every score."""
+"""The unperturbed answer's name among its versions."""
 
 Expect = Literal["hold", "lower"]
 
 LOWEST = LIVEQA_SCALE.levels[0]
 WELL_GRADED = 0.7
-"""Truncation cuts only answers the humans graded at least this (correct, if incomplete): a
-poor answer cut short may rightly keep its level."""
+"""Truncation cuts only answers the humans graded at least this: a poor answer cut short may
+rightly keep its level."""
 MIN_SENTENCES = 3
-"""Truncation cuts only answers of at least this many sentences, so the cut loses most of it."""
 MAX_KEPT_SHARE = 0.5
-"""...and only where the first sentence is at most this share of the answer's characters."""
+"""Truncation cuts only answers of MIN_SENTENCES or more whose first sentence is at most this
+share of the characters, so the cut loses most of the answer."""
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
-"""A sentence ends at `.`, `!` or `?` followed by space and a capital, digit or opening mark.
-A heuristic: an abbreviation such as `Dr. Smith` splits too, which costs a truncation or a list
-item its exact boundary, never a word of the answer."""
+"""A heuristic: `Dr. Smith` splits too, which costs a truncation or a list item its exact
+boundary, never a word of the answer."""
 
 
 def sentences(text: str) -> list[str]:
@@ -50,7 +41,7 @@ def sentences(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Excellent:
-    """An answer the humans graded excellent (NIST grade 4), a candidate to swap in."""
+    """An answer graded excellent (NIST grade 4): a candidate to swap in."""
 
     id: str
     question_id: str
@@ -59,8 +50,6 @@ class Excellent:
 
 @dataclass(frozen=True)
 class Answer:
-    """One human-judged answer, as the perturbations see it."""
-
     id: str
     question_id: str
     text: str
@@ -77,34 +66,26 @@ class Version:
 
     answer: str
     reference_order: tuple[int, ...] | None = None
-    """The references' indices in the order shown; None: as in the data."""
     source: str | None = None
-    """The id of the answer swapped in, when the answer is another's."""
+    """The id of the answer swapped in."""
 
     def record(self) -> dict[str, Any]:
-        """As sample metadata holds it (JSON: no tuples, no unset fields)."""
-        record: dict[str, Any] = {"answer": self.answer}
-        if self.reference_order is not None:
-            record["reference_order"] = list(self.reference_order)
-        if self.source is not None:
-            record["source"] = self.source
-        return record
+        """As JSON metadata, without the unset fields."""
+        fields = asdict(self).items()
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in fields if v is not None}
 
 
 Outcome = Version | str
-"""A perturbed version, or why the perturbation does not apply to the answer."""
+"""A version, or why the perturbation does not apply to the answer."""
 
 
 def padding(answer: Answer, rng: random.Random) -> Outcome:
-    """Filler sentences, in a seeded order, appended until they are about as long as the answer."""
+    """Content-free filler about as long as the answer: length alone should not please."""
     order = list(TEXTS.filler)
     rng.shuffle(order)
     added: list[str] = []
-    length = 0
-    while length < len(answer.text):
-        sentence = order[len(added) % len(order)]
-        added.append(sentence)
-        length += len(sentence) + 1
+    while sum(len(sentence) + 1 for sentence in added) < len(answer.text):
+        added.append(order[len(added) % len(order)])
     return Version(f"{answer.text}\n\n{' '.join(added)}")
 
 
@@ -113,7 +94,7 @@ def authority(answer: Answer, rng: random.Random) -> Outcome:
 
 
 def formatting(answer: Answer, rng: random.Random) -> Outcome:
-    """The same sentences, word for word, as a Markdown list under a bold heading."""
+    """The same sentences, word for word: layout alone should not please."""
     items = "\n".join(f"- {sentence}" for sentence in sentences(answer.text))
     return Version(f"{rng.choice(TEXTS.heading)}\n\n{items}")
 
@@ -129,7 +110,6 @@ def reference_order(answer: Answer, _: random.Random) -> Outcome:
 
 
 def truncation(answer: Answer, _: random.Random) -> Outcome:
-    """A well-graded answer of several sentences cut to its first: it should lose its level."""
     if answer.human_level < WELL_GRADED:
         return (
             f"the human level {answer.human_level:g} is below {WELL_GRADED:g}: a poor answer "
@@ -144,8 +124,8 @@ def truncation(answer: Answer, _: random.Random) -> Outcome:
 
 
 def swap(answer: Answer, rng: random.Random) -> Outcome:
-    """An answer graded excellent for another question, in this one's place: it answers nothing
-    that was asked, so it should fall to the lowest level."""
+    """An answer graded excellent for another question: it answers nothing that was asked, so it
+    should fall to the lowest level."""
     if answer.human_level <= LOWEST:
         return f"the human level is already the lowest ({LOWEST:g}): it cannot be lowered"
     others = [e for e in answer.excellent if e.question_id != answer.question_id]
@@ -155,30 +135,17 @@ def swap(answer: Answer, rng: random.Random) -> Outcome:
     return Version(chosen.text, source=chosen.id)
 
 
-@dataclass(frozen=True)
-class Perturbation:
-    name: str
-    expect: Expect
-    make: Callable[[Answer, random.Random], Outcome]
-
-
-PERTURBATIONS: dict[str, Perturbation] = {
-    p.name: p
-    for p in (
-        Perturbation("padding", "hold", padding),
-        Perturbation("authority", "hold", authority),
-        Perturbation("formatting", "hold", formatting),
-        Perturbation("grader_note", "hold", grader_note),
-        Perturbation("reference_order", "hold", reference_order),
-        Perturbation("truncation", "lower", truncation),
-        Perturbation("swap", "lower", swap),
-    )
+PERTURBATIONS: dict[str, tuple[Expect, Callable[[Answer, random.Random], Outcome]]] = {
+    make.__name__: (expect, make)
+    for expect, makes in (("hold", (padding, authority, formatting, grader_note, reference_order)),
+                          ("lower", (truncation, swap)))  # fmt: skip
+    for make in makes
 }
-"""Every perturbation, in the order logs and reports list them: those that should hold first."""
+"""In the order logs and reports list them: those that should hold first."""
 
 
 def expected(name: str) -> Expect:
-    return PERTURBATIONS[name].expect
+    return PERTURBATIONS[name][0]
 
 
 def check_perturbations(names: str | Sequence[str] | None) -> list[str]:
@@ -191,13 +158,7 @@ def check_perturbations(names: str | Sequence[str] | None) -> list[str]:
 def perturb(
     answer: Answer, names: Sequence[str], seed: int
 ) -> tuple[dict[str, Version], dict[str, str]]:
-    """The answer's version under each named perturbation, and why the others did not apply."""
-    versions: dict[str, Version] = {}
-    skipped: dict[str, str] = {}
-    for name in names:
-        outcome = PERTURBATIONS[name].make(answer, random.Random(f"{seed}/{answer.id}/{name}"))
-        if isinstance(outcome, Version):
-            versions[name] = outcome
-        else:
-            skipped[name] = outcome
-    return versions, skipped
+    """The versions made, and why the others do not apply."""
+    made = {n: PERTURBATIONS[n][1](answer, random.Random(f"{seed}/{answer.id}/{n}")) for n in names}
+    versions = {name: v for name, v in made.items() if isinstance(v, Version)}
+    return versions, {name: v for name, v in made.items() if isinstance(v, str)}

@@ -1,9 +1,9 @@
 """The report on live_qa_judge_robustness logs: how a judge's level moves on perturbed answers.
 
-Every figure and interval of a log is read from its results. From the samples come only what
-the results do not hold: the pairs that moved most against expectation and, across logs (one
-per judge), each judge's paired difference from the first over the answers both graded, each
-resample drawing the same answers for both judges.
+Every figure comes from the log's scores through the functions its metrics call, so a printed
+figure is the log's. The same functions give what the log does not hold: the pairs that moved
+most against expectation and, across logs (one per judge), each judge's paired difference from
+the first over the answers both hold, each resample drawing the same answers for both.
 """
 
 from __future__ import annotations
@@ -14,74 +14,41 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from liveqa_inspect.report.comparison import (
-    comparison,
-    difference_table,
-    differing,
-    labels,
-    setting,
-)
-from liveqa_inspect.report.loading import LoadedLog, ReportError, SampleId
+from liveqa_inspect.report import comparison as compare
+from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
-from liveqa_inspect.report.stats import Estimate
-from liveqa_inspect.report.tables import Block, Cell, Table, figure, interval, with_interval
-from liveqa_inspect.stats import names as keys
-from liveqa_inspect.stats.bootstrap import percentile_interval, resample_rows
-from liveqa_inspect.stats.names import PAIRS, SHIFT, UNREADABLE, juror_figures, pair_key
+from liveqa_inspect.report.tables import Block, Cell, Table, figure_cells, interval
+from liveqa_inspect.stats.bootstrap import Estimate, estimate
+from liveqa_inspect.stats.names import ROBUSTNESS, SENSITIVITY
 from liveqa_inspect.tasks.live_qa_judge.report import judge_line
-from liveqa_inspect.tasks.robustness.metrics import (
-    SUMMARIES,
-    Moved,
-    Versions,
-    outcomes,
-    pooled,
-    selected,
-    share_moved,
-    versions_of,
-)
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, Expect, expected
+from liveqa_inspect.tasks.robustness import metrics
+from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, expected
 
 KIND = "robustness"
 """The kind of log this section reads (report/loading.py's `Kind`)."""
 
 MOVED_ROWS = 10
-"""The pairs listed as having moved most against expectation."""
 EXCERPT_CHARS = 60
-"""An answer as the moved pairs' table shows it: its start, enough to find it in the log."""
+"""An answer's start, enough to find it in the log."""
+LABELS = {
+    ROBUSTNESS: "robustness (unchanged where it should hold)",
+    SENSITIVITY: "sensitivity (lowered where it should lower)",
+}
+
+Figures = dict[str, metrics.Pooled]
 
 
-def perturbations(log: LoadedLog) -> list[str]:
-    """The perturbations the run asked for, in the task's order."""
-    return selected([meta.get("perturbations", []) for meta in log.metadata.values()])
+def label(name: str) -> str:
+    return LABELS.get(name) or f"{name} ({metrics.SHARE[expected(name)]})"
 
 
-def share(name: str) -> str:
-    """A perturbation's share as expected: unchanged if it should hold, lowered if it should
-    lower."""
-    return keys.UNCHANGED if expected(name) == "hold" else keys.LOWERED
-
-
-def rows_of(log: LoadedLog) -> list[tuple[str, str]]:
-    """(key, row label) of every figure a side-by-side table shows: the summaries, then each
-    perturbation's share as expected."""
-    return [
-        (keys.ROBUSTNESS, "robustness (unchanged where it should hold)"),
-        (keys.SENSITIVITY, "sensitivity (lowered where it should lower)"),
-        *((pair_key(name, share(name)), f"{name} ({share(name)})") for name in perturbations(log)),
-    ]
-
-
-def side_by_side(log: LoadedLog, title: str, columns: dict[str, dict[str, float]]) -> Table:
-    """Figures as rows and judges (or jurors) as columns, each value with its interval: seven
-    perturbations as columns would not fit a terminal."""
-    return Table(
-        title,
-        ["figure", *columns],
-        [
-            [label, *(with_interval(*figure(values, key)) for values in columns.values())]
-            for key, label in rows_of(log)
-        ],
-    )
+def side_by_side(title: str, columns: dict[str, Figures]) -> Table:
+    """The first column's figures as rows, judges or jurors as columns: seven perturbations as
+    columns would not fit a terminal."""
+    names = list(next(iter(columns.values())))
+    cells = [figure_cells({n: p.share for n, p in c.items()}, names) for c in columns.values()]
+    rows = [[label(n), *row] for n, row in zip(names, zip(*cells, strict=True), strict=True)]
+    return Table(title, ["figure", *columns], rows)
 
 
 def texts(log: LoadedLog) -> str:
@@ -99,101 +66,53 @@ def header(log: LoadedLog) -> list[str]:
         f"{log.task} report: {log.path}",
         judge_line(log),
         f"perturbation texts: {texts(log)}",
-        f"{setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
+        f"{compare.setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
         f"epochs: {log.epochs}",
         f"answers: {len(log.values)}, {unread} with the original's verdict unreadable",
     ]
 
 
-def summary_table(log: LoadedLog) -> Table:
-    rows: list[list[Cell]] = []
-    for summary in SUMMARIES:
-        value, low, high = figure(log.figures, summary)
-        counts = (log.figures.get(pair_key(summary, key), math.nan) for key in (PAIRS, UNREADABLE))
-        rows.append([summary, value, interval(low, high), *(fmt_count(n) for n in counts)])
+def shown(figure: Estimate) -> list[Cell]:
+    return [figure.value, interval(figure.low, figure.high)]
+
+
+def summary_table(found: Figures) -> Table:
     return Table(
         "Robustness and sensitivity (95% CI: answers resampled, each with all its pairs)",
         ["figure", "value", "95% CI", "pairs", "left out"],
-        rows,
-        [
-            "A constant judge is fully robust and has sensitivity 0: read the two together, and "
-            "beside the judge's agreement with the humans (live_qa_judge).",
-        ],
+        [[name, *shown(s.share), s.n, s.left_out] for name, s in found.items() if not s.shift],
+        ["A constant judge is fully robust and has sensitivity 0: read the two together, and "
+         "beside the judge's agreement with the humans (live_qa_judge)."],  # fmt: skip
     )
 
 
-def fmt_count(value: float) -> str:
-    return "n/a" if math.isnan(value) else str(int(value))
-
-
-def perturbation_table(log: LoadedLog) -> Table:
-    rows: list[list[Cell]] = []
-    for name in perturbations(log):
-        value, low, high = figure(log.figures, pair_key(name, share(name)))
-        shift, shift_low, shift_high = figure(log.figures, pair_key(name, SHIFT))
-        counts = (log.figures.get(pair_key(name, key), math.nan) for key in (PAIRS, UNREADABLE))
-        rows.append(
-            [name, f"{expected(name)} ({share(name)})", *(fmt_count(n) for n in counts),
-             value, interval(low, high), shift, interval(shift_low, shift_high)]
-        )  # fmt: skip
+def perturbation_table(found: Figures) -> Table:
     return Table(
         "Perturbations (95% CI: the log's seeded paired bootstrap)",
         ["perturbation", "should", "pairs", "left out", "as expected", "95% CI", "mean shift",
          "shift 95% CI"],  # fmt: skip
-        rows,
+        [[name, f"{expected(name)} ({metrics.SHARE[expected(name)]})", p.n, p.left_out,
+          *shown(p.share), *shown(p.shift)] for name, p in found.items() if p.shift],  # fmt: skip
         ["left out: pairs with a verdict unreadable on either side. Mean shift: perturbed level "
          "minus the original's, above 0 where the perturbation pleased the judge."],  # fmt: skip
     )
 
 
-def juror_table(log: LoadedLog) -> Table | None:
-    """A panel's jurors, each alone, beside the panel; None for a single judge."""
-    jurors = juror_figures(log.figures)
-    if not jurors:
-        return None
-    columns = {"panel": log.figures, **jurors}
-    return side_by_side(log, "Each juror alone (value [95% CI])", columns)
-
-
-def answer_versions(log: LoadedLog) -> dict[SampleId, dict[str, float]]:
-    """Each answer's level in each version, as the log's epoch reducer left them."""
-    reduction = next((r for r in log.log.reductions or [] if r.scorer == log.scorer), None)
-    if reduction is None:
-        raise ReportError(f"{log.path} holds no reduced scores of {log.scorer}")
-    return {s.sample_id: dict(s.value) for s in reduction.samples if s.sample_id is not None}  # type: ignore[arg-type]
-
-
-AGAINST_EXPECTATION: dict[Expect, Moved] = {
-    "hold": lambda start, end: end != start,
-    "lower": lambda start, end: end > start,
-}
-
-
-def against_expectation(level: float, before: float, name: str, scale: np.ndarray) -> bool:
-    """A level that moved where it should have held, or rose where it should have fallen: in
-    whole, or in part where a level is halfway between two (stats/levels.py)."""
-    moved = share_moved(
-        np.array([before]), np.array([level]), scale, AGAINST_EXPECTATION[expected(name)]
-    )
-    return bool(moved[0] > 0)
-
-
 def moved_table(log: LoadedLog) -> Table:
-    """The pairs that moved most against expectation, largest shift first, answers shortened."""
+    """The pairs that moved against expectation (moved, and not the way they should), largest
+    shift first."""
+    scores = log.scores()
     found = []
-    for sample_id, levels in answer_versions(log).items():
-        before = levels[ORIGINAL]
-        for name, level in levels.items():
-            if name == ORIGINAL or math.isnan(before) or math.isnan(level):
-                continue
-            if against_expectation(level, before, name, np.asarray(log.scale)):
-                found.append((sample_id, name, before, level))
-    found.sort(key=lambda pair: (-abs(pair[3] - pair[2]), str(pair[0]), pair[1]))
-    rows: list[list[Cell]] = [
-        [str(sample_id), name, f"{log.metadata[sample_id]['human_level']:g}", before, level,
-         level - before, textwrap.shorten(str(log.metadata[sample_id]["answer"]), EXCERPT_CHARS)]
-        for sample_id, name, before, level in found[:MOVED_ROWS]
-    ]  # fmt: skip
+    for name in metrics.asked(scores):
+        read, _, move, shift = metrics.pairs(scores, name, np.asarray(log.scale))
+        against = np.flatnonzero(read & (move != 0) & (move != metrics.MOVE[expected(name)]))
+        found += [(-abs(shift[i]), str(scores[i].sample_id), name, scores[i]) for i in against]
+    rows: list[list[Cell]] = []
+    for _, answer, name, score in sorted(found, key=lambda pair: pair[:3])[:MOVED_ROWS]:
+        meta = log.metadata[score.sample_id]  # type: ignore[index]
+        before, after = metrics.level(score, ORIGINAL), metrics.level(score, name)
+        rows.append([answer, name, f"{meta['human_level']:g}", before, after, after - before,
+                     textwrap.shorten(str(meta["answer"]), EXCERPT_CHARS)])  # fmt: skip
     return Table(
         f"Pairs that moved most against expectation ({min(len(found), MOVED_ROWS)} of "
         f"{len(found)})",
@@ -204,83 +123,60 @@ def moved_table(log: LoadedLog) -> Table:
     )
 
 
-def chart(log: LoadedLog) -> IntervalChart:
-    rows = rows_of(log)
-    values = [figure(log.figures, key) for key, _ in rows]
-    return IntervalChart(
-        filename=f"{log.path.stem}-robustness.png",
-        title=f"{log.task}: {log.judge_label}, share as expected (95% CI)",
-        axis="share of pairs as expected",
-        labels=[label for _, label in rows],
-        values=[value for value, _, _ in values],
-        lows=[low for _, low, _ in values],
-        highs=[high for _, _, high in values],
-        limits=(0.0, 1.0),
-    )
-
-
-def versions(log: LoadedLog, ids: Sequence[SampleId], names: Sequence[str]) -> Versions:
-    levels = answer_versions(log)
-    return versions_of([levels[i] for i in ids], names)
+def chart(filename: str, title: str, rows: dict[str, Estimate]) -> IntervalChart:
+    values, lows, highs = zip(*((e.value, e.low, e.high) for e in rows.values()), strict=True)
+    axis = "share of pairs as expected"
+    return IntervalChart(filename, title, axis, list(rows), values, lows, highs, (0.0, 1.0))
 
 
 def summary_difference(summary: str) -> Callable[[LoadedLog, LoadedLog], Estimate]:
     """`other`'s summary minus `first`'s over the answers both hold, each resample drawing the
     same answers (each with all its pairs) for both judges."""
+    way = metrics.SUMMARIES[summary]
 
     def difference(first: LoadedLog, other: LoadedLog) -> Estimate:
-        ids = [i for i in first.values if i in other.values]
-        names = [name for name in perturbations(first) if name in perturbations(other)]
+        a, b = ({s.sample_id: s for s in log.scores()} for log in (first, other))
+        ids = [i for i in a if i in b]
+        theirs = metrics.asked(list(b.values()))
+        names = [n for n in metrics.asked(list(a.values())) if n in theirs and expected(n) == way]
         scale = np.asarray(first.scale)
-        a = outcomes(versions(first, ids, names), SUMMARIES[summary], scale)
-        b = outcomes(versions(other, ids, names), SUMMARIES[summary], scale)
-
-        def statistic(rows: np.ndarray | slice) -> np.ndarray:
-            return pooled(*b, rows) - pooled(*a, rows)
-
-        if len(ids) < 2:
-            return Estimate(math.nan, math.nan, math.nan, len(ids))
-        low, high = percentile_interval(statistic(resample_rows(len(ids))))
-        return Estimate(float(statistic(slice(None))[0]), low, high, len(ids))
+        mine, yours = (metrics.outcomes([s[i] for i in ids], names, scale)[:2] for s in (a, b))
+        return estimate(lambda rows: metrics.pooled(*yours, rows) - metrics.pooled(*mine, rows),
+                        len(ids))  # fmt: skip
 
     return difference
 
 
-def judges_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
-    rows = [
-        (f"{label}: {summary}", figure(log.figures, summary))
-        for label, log in zip(labels(logs), logs, strict=True)
-        for summary in SUMMARIES
-    ]
-    return IntervalChart(
-        filename=f"{logs[0].path.stem}-robustness-judges.png",
-        title=f"{logs[0].task}: robustness and sensitivity of each judge (95% CI)",
-        axis="share of pairs as expected",
-        labels=[label for label, _ in rows],
-        values=[value for _, (value, _, _) in rows],
-        lows=[low for _, (_, low, _) in rows],
-        highs=[high for _, (_, _, high) in rows],
-        limits=(0.0, 1.0),
-    )
-
-
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+    found = [metrics.robustness_figures(log.scores(), log.scale) for log in logs]
     if len(logs) > 1:
-        columns = dict(zip(labels(logs), (log.figures for log in logs), strict=True))
+        names = compare.labels(logs)
         title = "Judges (value [95% CI: each log's seeded bootstrap])"
-        judges = side_by_side(logs[0], title, columns)
+        judges = side_by_side(title, dict(zip(names, found, strict=True)))
         differences = [
-            difference_table(logs, summary_difference(summary), f"{summary} difference",
-                             "the answers both hold, each with all its pairs")  # fmt: skip
-            for summary in SUMMARIES
+            compare.difference_table(logs, summary_difference(summary), f"{summary} difference",
+                                     "the answers both hold, each with all its pairs")  # fmt: skip
+            for summary in metrics.SUMMARIES
         ]
-        blocks = comparison(logs, "robustness", judges, differences[0])
+        blocks = compare.comparison(logs, "robustness", judges, differences[0])
         # Versions perturbed with other texts are not comparable, as under another prompt.
         at = blocks.index(judges)
-        blocks[at:at] = differing(logs, "perturbation texts", texts)
-        return [*blocks, *differences[1:]], [judges_chart(logs)]
-    [log] = logs
-    blocks: list[Block] = [*header(log), summary_table(log), perturbation_table(log)]
-    blocks += [table for table in (juror_table(log),) if table is not None]
+        blocks[at:at] = compare.differing(logs, "perturbation texts", texts)
+        shares = {
+            f"{name}: {summary}": each[summary].share
+            for name, each in zip(names, found, strict=True)
+            for summary in metrics.SUMMARIES
+        }
+        title = f"{logs[0].task}: robustness and sensitivity of each judge (95% CI)"
+        filename = f"{logs[0].path.stem}-robustness-judges.png"
+        return [*blocks, *differences[1:]], [chart(filename, title, shares)]
+    [log], [one] = logs, found
+    blocks: list[Block] = [*header(log), summary_table(one), perturbation_table(one)]
+    jurors = {j: metrics.robustness_figures(alone, log.scale)
+              for j, alone in metrics.juror_scores(log.scores()).items()}  # fmt: skip
+    if jurors:
+        blocks.append(side_by_side("Each juror alone (value [95% CI])", {"panel": one, **jurors}))
+    title = f"{log.task}: {log.judge_label}, share as expected (95% CI)"
+    rows = {label(name): pooled.share for name, pooled in one.items()}
     blocks.append(moved_table(log))
-    return blocks, [chart(log)]
+    return blocks, [chart(f"{log.path.stem}-robustness.png", title, rows)]

@@ -1,9 +1,6 @@
-"""The scorer of live_qa_judge_robustness: the judge grades each answer as given and perturbed.
-
-Every version goes through `grade`, the one judging path, with live_qa's prompt: the judge is
-measured on exactly the prompt it grades with, and panels, retries, the cache, the seeds and the
-reading of verdicts are those of every other task. The judge is the grader role when bound (one
-model or a panel), else the model under evaluation, as in live_qa_judge.
+"""The scorer of live_qa_judge_robustness. Every version goes through `grade`, the one judging
+path, with live_qa's prompt: the judge is measured on exactly the prompt it grades with, and
+panels, retries, the cache, the seeds and the reading of verdicts are every other task's.
 """
 
 from __future__ import annotations
@@ -12,10 +9,11 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 
+from liveqa_inspect.judging.epochs import judge_epochs
 from liveqa_inspect.judging.grade import grade
 from liveqa_inspect.judging.jurors import jurors
 from liveqa_inspect.judging.panel import Panel, check_panel
@@ -34,15 +32,14 @@ _SHARED = ("judge_models", "panel", "prompt")
 def version_fields(
     base: Mapping[str, str | list[str]], version: Mapping[str, Any]
 ) -> dict[str, str | list[str]]:
-    """The rubric's fields for one version: its answer, and the references in its order."""
     references = list(base["references"])
     order = version.get("reference_order", range(len(references)))
     return {**base, "answer": version["answer"], "references": [references[i] for i in order]}
 
 
 def explain(state: TaskState, graded: Mapping[str, Score]) -> str:
-    """Each version's level and the judge's reasoning, after the human level; then the
-    perturbations that did not apply to this answer, and why."""
+    """After the human level, each version's level and reasoning, then why the perturbations that
+    were not made do not apply."""
     lines = [human_note(state)]
     for name, score in graded.items():
         level = to_float(score.value)
@@ -67,9 +64,8 @@ def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer
     async def score(state: TaskState, target: Target) -> Score:
         judges = jurors(None)
         base = answer_fields(state, target)
-        shown = {ORIGINAL: base}
-        for name, version in state.metadata["versions"].items():
-            shown[name] = version_fields(base, version)
+        versions = state.metadata["versions"].items()
+        shown = {ORIGINAL: base, **{name: version_fields(base, v) for name, v in versions}}
         grades = await collect(
             *(
                 grade(judges, LIVEQA_JUDGE, fields, answer=str(fields["answer"]), panel=panel,
@@ -95,3 +91,27 @@ def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer
         )
 
     return score
+
+
+@score_reducer(name="robustness_epochs")
+def robustness_epochs() -> ScoreReducer:
+    """`judge_epochs` for each version, so a version's level and each juror's are their means
+    over the epochs that read them, as in a judged score."""
+    per_version = judge_epochs()
+
+    def version(score: Score, name: str) -> Score:
+        assert isinstance(score.value, dict) and isinstance(score.metadata, dict)
+        return Score(value=score.value[name], metadata=score.metadata["versions"][name])
+
+    def reduce(scores: list[Score]) -> Score:
+        first = scores[0]
+        assert isinstance(first.value, dict) and isinstance(first.metadata, dict)
+        reduced = {name: per_version([version(s, name) for s in scores]) for name in first.value}
+        return Score(
+            value={name: to_float(score.value) for name, score in reduced.items()},
+            answer=first.answer,
+            explanation=first.explanation,
+            metadata={**first.metadata, "versions": {n: s.metadata for n, s in reduced.items()}},
+        )
+
+    return reduce

@@ -1,8 +1,8 @@
 """live_qa_judge_robustness: does a judge's verdict move when an answer changes in ways that
 should not matter, and when it changes in ways that should?
 
-Built from judged_task's parts rather than by it: a score here holds a level for each version of
-the answer, so the headline, the epoch reducer and View's columns are this task's own.
+Built from judged_task's parts rather than by it: a score holds a level for each version of the
+answer, so the headline, the epoch reducer and View's columns are this task's own.
 """
 
 from __future__ import annotations
@@ -10,63 +10,49 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from inspect_ai import Epochs, Task, task
+from inspect_ai import viewer as view
 from inspect_ai.log import HeadlineMetric
-from inspect_ai.viewer import (
-    SampleScoreView,
-    ScoreColorScale,
-    TaskSamplesColumn,
-    TaskSamplesView,
-    ViewerConfig,
-)
 
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.arguments import true_or_false, whole_number
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
-from liveqa_inspect.judging.epochs import robustness_epochs
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
 from liveqa_inspect.judging.solvers import given_answer, judges_ready
 from liveqa_inspect.judging.task import provenance, scorer_name
 from liveqa_inspect.stats.names import ROBUSTNESS
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField
-from liveqa_inspect.tasks.robustness.dataset import (
-    PER_GRADE,
-    SEED,
-    robustness_dataset,
-)
+from liveqa_inspect.tasks.robustness import dataset
 from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, check_perturbations
-from liveqa_inspect.tasks.robustness.scorer import judge_robustness_scorer
+from liveqa_inspect.tasks.robustness.scorer import judge_robustness_scorer, robustness_epochs
 from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
 
 
-def versions_viewer(scorer: str, names: Sequence[str]) -> ViewerConfig:
-    """Inspect View's sample list shows each version's level side by side, the original first,
-    shaded neutrally on the rubric's whole scale (as live_qa_judge's judge level)."""
+def versions_viewer(scorer: str, names: Sequence[str]) -> view.ViewerConfig:
+    """Each version's level side by side, shaded neutrally on the whole scale, as live_qa_judge's
+    level: a judge's rating of a human-graded answer is no better for being high."""
     versions = [ORIGINAL, *names]
     levels = LIVEQA_JUDGE.scale.levels
-    colours = ScoreColorScale(palette="neutral", min=min(levels), max=max(levels))
-    return ViewerConfig(
-        task_samples_view=TaskSamplesView(
+    colours = view.ScoreColorScale(palette="neutral", min=min(levels), max=max(levels))
+    column = view.TaskSamplesColumn
+    return view.ViewerConfig(
+        task_samples_view=view.TaskSamplesView(
             name="versions",
-            columns=[
-                TaskSamplesColumn(id="sampleId"),
-                TaskSamplesColumn(id="epoch"),
-                *(TaskSamplesColumn.score(scorer, version) for version in versions),
-                TaskSamplesColumn(id="input"),
-                TaskSamplesColumn(id="answer", visible=False),
-            ],
+            columns=[column(id="sampleId"), column(id="epoch"),
+                     *(column.score(scorer, version) for version in versions),
+                     column(id="input"), column(id="answer", visible=False)],  # fmt: skip
             compact_scores=True,
             score_color_scales={version: colours for version in versions},
         ),
-        sample_score_view=SampleScoreView(default="grid"),
+        sample_score_view=view.SampleScoreView(default="grid"),
     )
 
 
 @task
 def live_qa_judge_robustness(
     perturbations: str | list[str] | None = None,
-    per_grade: int = PER_GRADE,
-    seed: int = SEED,
+    per_grade: int = dataset.PER_GRADE,
+    seed: int = dataset.SEED,
     question: QuestionField = "summary",
     data: str | None = None,
     judgments: str | None = None,
@@ -97,7 +83,7 @@ def live_qa_judge_robustness(
     judge = judge_robustness_scorer(cache=judge_cache, panel=panel)
     name = scorer_name(judge)
     return Task(
-        dataset=robustness_dataset(names, per_grade, seed, question, data, judgments),
+        dataset=dataset.robustness_dataset(names, per_grade, seed, question, data, judgments),
         setup=judges_ready(None),
         solver=given_answer(),
         scorer=judge,
