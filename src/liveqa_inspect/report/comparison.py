@@ -18,6 +18,16 @@ def subject(log: LoadedLog) -> str:
     return log.judge_label if log.kind in JUDGE_KINDS else log.model
 
 
+def judge_line(log: LoadedLog) -> str:
+    """Who was measured, on which prompt: the grader role when bound, else the evaluated model."""
+    judged = (
+        "the evaluated model"
+        if log.judge_label == log.model
+        else f"the grader role; evaluated model: {log.model}"
+    )
+    return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
+
+
 def row_noun(logs: Sequence[LoadedLog]) -> str:
     """What a table's rows are, as `labels` names them: judges, or the kind of log."""
     return "judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind

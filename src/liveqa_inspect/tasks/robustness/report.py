@@ -20,7 +20,6 @@ from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.tables import Block, Cell, Table, figure_cells, interval
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
 from liveqa_inspect.stats.names import ROBUSTNESS, SENSITIVITY
-from liveqa_inspect.tasks.live_qa_judge.report import judge_line
 from liveqa_inspect.tasks.robustness import metrics
 from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, expected
 
