@@ -63,7 +63,7 @@ def header(log: LoadedLog) -> list[str]:
     unread = sum(math.isnan(value) for value in log.values.values())
     return [
         f"{log.task} report: {log.path}",
-        judge_line(log),
+        compare.judge_line(log),
         f"perturbation texts: {texts(log)}",
         f"{compare.setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
         f"epochs: {log.epochs}",
