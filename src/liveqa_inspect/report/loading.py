@@ -11,8 +11,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
-import numpy as np
-from inspect_ai.log import EvalLog, EvalSample, EvalScore, read_eval_log
+from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.scorer import SampleScore, Score
 
 from liveqa_inspect import TASKS
@@ -22,23 +21,21 @@ from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL
 from liveqa_inspect.versioned import label
 
 Kind = Literal["model", "judge", "contamination", "robustness"]
+SampleId = int | str
 
 PACKAGE = "liveqa_inspect"
 PROVENANCE_KEYS = ("judge_role", "judge_default", "judge_prompt", "data")
 """What judging/task.provenance writes into every log of this package."""
 
 
+class ReportError(Exception):
+    """A log this report cannot describe; the message says why, for the command line."""
+
 
 def section(task: str) -> ModuleType:
     """The report section that reads a task's logs (the registry, `liveqa_inspect.TASKS`): its
     `KIND` and its `report(logs)`."""
     return importlib.import_module(f"liveqa_inspect.tasks.{TASKS[task][1]}")
-
-SampleId = int | str
-
-
-class ReportError(Exception):
-    """A log this report cannot describe; the message says why, for the command line."""
 
 
 @dataclass(frozen=True)
@@ -50,21 +47,27 @@ class LoadedLog:
     task: str
     kind: Kind
     scorer: str
-    scored: int
-    unscored: int
+    values: dict[SampleId, float]
+    """Each sample id's reduced headline value, as the metrics saw it; NaN where unscored."""
+    metadata: dict[SampleId, dict[str, Any]]
+    reasons: Counter[str]
+    """Why the unscored sample ids went unscored: one count per id."""
     errored: int
     missing: int
     left_out: Counter[str]
     """Epochs of scored samples left out of their mean: `unreadable` (no verdict) or `errored`."""
-    values: dict[SampleId, float]
-    """Each sample id's reduced score (its epochs averaged, as the metrics saw it); NaN unscored."""
-    metadata: dict[SampleId, dict[str, Any]]
-    reasons: Counter[str]
-    """Why the unscored sample ids went unscored: one count per id."""
     judges: tuple[tuple[str, ...], ...]
     """Each distinct set of judge models over the log's scores, in order of first use."""
     prompts: tuple[str, ...]
     """Each distinct judge prompt the scores record, as `versioned.label` names it."""
+
+    @property
+    def scored(self) -> int:
+        return sum(not math.isnan(value) for value in self.values.values())
+
+    @property
+    def unscored(self) -> int:
+        return len(self.values) - self.scored
 
     @property
     def scale(self) -> list[float]:
@@ -93,15 +96,23 @@ class LoadedLog:
         to its metrics: in the log's order, each with its sample's metadata, the unscored left
         out. The report computes every figure from these with the metrics' own functions, so a
         figure it prints is the log's, and one the log does not hold is computed alike."""
-        return sample_scores(self.log, scorer or self.scorer, self.metadata, unscored)
-
-    def has_scorer(self, name: str) -> bool:
-        return any(s.name == name for s in (self.log.results.scores if self.log.results else []))
+        found = [
+            SampleScore(
+                score=Score(**{k: v for k, v in s.model_dump().items() if k in Score.model_fields}),
+                sample_id=s.sample_id,
+                sample_metadata=self.metadata.get(s.sample_id),  # type: ignore[arg-type]
+            )
+            for s in reduced(self.log, scorer or self.scorer)
+        ]
+        # Inspect leaves out of a scorer's metrics exactly the scores whose value is a float NaN.
+        unread = [isinstance(s.score.value, float) and math.isnan(s.score.value) for s in found]
+        return [s for s, nan in zip(found, unread, strict=True) if unscored or not nan]
 
     @property
     def verdicts(self) -> list[SampleScore]:
         """The `verdicts` scorer's scores (every sample the judge saw); empty without it."""
-        return self.scores(VERDICTS) if self.has_scorer(VERDICTS) else []
+        names = [s.name for s in self.log.results.scores] if self.log.results else []
+        return self.scores(VERDICTS) if VERDICTS in names else []
 
     def counts(self, noun: str) -> list[str]:
         """Scored, unscored (with the reasons), errored and missing counts, and the epochs left
@@ -122,46 +133,19 @@ class LoadedLog:
         return lines
 
 
+def reduced(log: EvalLog, scorer: str) -> list[Any]:
+    found = next((r for r in log.reductions or [] if r.scorer == scorer), None)
+    if found is None:
+        raise ReportError(f"{log.location} holds no reduced scores of {scorer}")
+    return found.samples
+
+
 def written_here(log: EvalLog) -> bool:
     """Whether this package wrote the log: its task's registry name carries the package, or (a
     task run from its file) the eval's metadata carries the provenance every task records."""
     if (log.eval.task_registry_name or log.eval.task).startswith(f"{PACKAGE}/"):
         return True
-    metadata = log.eval.metadata or {}
-    return all(key in metadata for key in PROVENANCE_KEYS)
-
-
-def headline_scorer(log: EvalLog, path: Path) -> EvalScore:
-    """The scorer whose figures the report is about: the one the task's headline names."""
-    assert log.results is not None
-    headline = log.eval.headline_metric
-    name = headline.scorer if headline is not None else None
-    found = next((s for s in log.results.scores if name in (None, s.name)), None)
-    if found is None:
-        raise ReportError(f"{path} has no results of its headline scorer {name}")
-    return found
-
-
-def sample_scores(
-    log: EvalLog, scorer: str, metadata: dict[SampleId, dict[str, Any]], unscored: bool
-) -> list[SampleScore]:
-    reduction = next((r for r in log.reductions or [] if r.scorer == scorer), None)
-    if reduction is None:
-        raise ReportError(f"{log.location} holds no reduced scores of {scorer}")
-    found = [
-        SampleScore(
-            score=Score(**{k: v for k, v in s.model_dump().items() if k in Score.model_fields}),
-            sample_id=s.sample_id,
-            sample_metadata=metadata.get(s.sample_id),  # type: ignore[arg-type]
-        )
-        for s in reduction.samples
-    ]
-    if unscored:
-        return found
-    # Inspect leaves out of a scorer's metrics exactly the scores whose value is a float NaN.
-    return [
-        s for s in found if not (isinstance(s.score.value, float) and math.isnan(s.score.value))
-    ]
+    return all(key in (log.eval.metadata or {}) for key in PROVENANCE_KEYS)
 
 
 def headline_value(log: EvalLog, value: Any) -> float:
@@ -175,64 +159,38 @@ def headline_value(log: EvalLog, value: Any) -> float:
     return to_float(value)
 
 
-def reduced_values(log: EvalLog, scorer: str) -> dict[SampleId, float]:
-    """Each sample id's score as the log's epoch reducer left it (NaN when no epoch scored)."""
-    reduction = next((r for r in log.reductions or [] if r.scorer == scorer), None)
-    if reduction is not None:
-        return {
-            s.sample_id: headline_value(log, s.value)
-            for s in reduction.samples
-            if s.sample_id is not None
-        }
-    # A log without reductions: Inspect's mean reducer, which skips unscored epochs.
-    by_id: dict[SampleId, list[float]] = {}
-    for sample in log.samples or []:
-        if scorer in (sample.scores or {}):
-            by_id.setdefault(sample.id, []).append(headline_value(log, sample.scores[scorer].value))
-    return {
-        id_: float(np.nanmean(values)) if not np.isnan(values).all() else math.nan
-        for id_, values in by_id.items()
-    }
-
-
-def unscored_reasons(log: EvalLog, scorer: str, values: dict[SampleId, float]) -> Counter[str]:
-    """Each unscored id's reason, from its first unscored epoch (the reducer keeps none)."""
-    first: dict[SampleId, str] = {}
-    for sample in log.samples or []:
-        score = (sample.scores or {}).get(scorer)
-        if score is None or not math.isnan(values.get(sample.id, 0.0)):
-            continue
-        if math.isnan(headline_value(log, score.value)):
-            first.setdefault(sample.id, score.reason or "no reason recorded")
-    return Counter(first.values())
-
-
 def coverage(
     log: EvalLog, scorer: str, values: dict[SampleId, float]
-) -> tuple[int, int, Counter[str]]:
-    """Errored and missing sample ids, and the epochs of scored ids left out of their mean: a run
-    with `fail_on_error` off succeeds with samples that errored, which have no score. Inspect plans
+) -> tuple[Counter[str], int, int, Counter[str]]:
+    """Why ids went unscored (each id's first unscored epoch: the reducer keeps no reason), the
+    errored and missing ids, and the epochs of scored ids left out of their mean: a run with
+    `fail_on_error` off succeeds with samples that errored, which have no score. Inspect plans
     `total_samples` as the dataset's samples times the epochs."""
+    reasons: dict[SampleId, str] = {}
+    left_out: Counter[str] = Counter()
+    for sample in log.samples or []:
+        score, value = (sample.scores or {}).get(scorer), values.get(sample.id)
+        unread = score is None or math.isnan(headline_value(log, score.value))
+        if value is None:  # errored: no reduced score
+            continue
+        if math.isnan(value):
+            if score is not None and unread:
+                reasons.setdefault(sample.id, score.reason or "no reason recorded")
+        elif unread:
+            left_out["errored" if score is None else "unreadable"] += 1
     ids = {sample.id for sample in log.samples or []}
-    planned = (log.results.total_samples if log.results else 0) // max(
-        1, log.eval.config.epochs or 1
-    )
-    scored = [s for s in log.samples or [] if not math.isnan(values.get(s.id, math.nan))]
-    left_out = Counter(
-        "errored" if score is None else "unreadable"
-        for score in ((sample.scores or {}).get(scorer) for sample in scored)
-        if score is None or math.isnan(headline_value(log, score.value))
-    )
-    return len(ids - values.keys()), max(0, planned - len(ids)), left_out
+    epochs = max(1, log.eval.config.epochs or 1)
+    planned = (log.results.total_samples if log.results else 0) // epochs
+    return Counter(reasons.values()), len(ids - values.keys()), max(0, planned - len(ids)), left_out
 
 
 def judge_identity(
-    samples: Sequence[EvalSample], scorer: str
+    log: EvalLog, scorer: str
 ) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
     """Who graded the log's scores and with which prompt, as each score's metadata records it."""
     judges: dict[tuple[str, ...], None] = {}
     prompts: dict[str, None] = {}
-    for sample in samples:
+    for sample in log.samples or []:
         score = (sample.scores or {}).get(scorer)
         meta = (score.metadata if score is not None else None) or {}
         if meta.get("judge_models"):
@@ -240,6 +198,33 @@ def judge_identity(
         if isinstance(meta.get("prompt"), dict):
             prompts[label(meta["prompt"])] = None
     return tuple(judges), tuple(prompts)
+
+
+def refusal(log: EvalLog, path: Path, task: str, kind: Kind) -> str | None:
+    """Why the report cannot describe this log, if it cannot."""
+    if not written_here(log):
+        return (
+            f"{path} is a log of a task named '{task}' that {PACKAGE} did not write (task "
+            f"'{log.eval.task_registry_name or log.eval.task}', without {PACKAGE}'s provenance "
+            "in its metadata): its figures would not mean what this report prints"
+        )
+    if log.status != "success":
+        return (
+            f"{path} has status '{log.status}', not 'success': figures of an unfinished or "
+            "failed run cover only some samples, so they are not reported (finish it with "
+            "`inspect eval-retry`)"
+        )
+    if kind != "contamination" and not isinstance((log.eval.metadata or {}).get("scale"), list):
+        return (
+            f"{path} records no rating scale: it was written before version 3-A of this "
+            "package; re-run it, or re-score it with `inspect score`"
+        )
+    if log.results is None or not log.samples:
+        return (
+            f"{path} holds no results or no samples: the report needs both (do not run with "
+            "--no-log-samples)"
+        )
+    return None
 
 
 def load(path: str | Path) -> LoadedLog:
@@ -254,58 +239,30 @@ def load(path: str | Path) -> LoadedLog:
         known = ", ".join(TASKS)
         raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
     kind: Kind = section(task).KIND
-    if not written_here(log):
-        raise ReportError(
-            f"{path} is a log of a task named '{task}' that {PACKAGE} did not write (task "
-            f"'{log.eval.task_registry_name or log.eval.task}', without {PACKAGE}'s provenance "
-            "in its metadata): its figures would not mean what this report prints"
-        )
-    if log.status != "success":
-        raise ReportError(
-            f"{path} has status '{log.status}', not 'success': figures of an unfinished or "
-            "failed run cover only some samples, so they are not reported (finish it with "
-            "`inspect eval-retry`)"
-        )
-    if kind != "contamination" and not isinstance((log.eval.metadata or {}).get("scale"), list):
-        raise ReportError(
-            f"{path} records no rating scale: it was written before version 3-A of this "
-            "package; re-run it, or re-score it with `inspect score`"
-        )
-    if log.results is None or not log.samples:
-        raise ReportError(
-            f"{path} holds no results or no samples: the report needs both (do not run with "
-            "--no-log-samples)"
-        )
-    found = headline_scorer(log, path)
-    logged = {sample.id for sample in log.samples}
-    values = {i: value for i, value in reduced_values(log, found.name).items() if i in logged}
-    graded = sum(not math.isnan(value) for value in values.values())
-    judges, prompts = judge_identity(log.samples, found.name)
+    if (why := refusal(log, path, task, kind)) is not None:
+        raise ReportError(why)
+    assert log.results is not None and log.samples
+    # The scorer whose figures the report is about: the one the task's headline names.
+    name = log.eval.headline_metric.scorer if log.eval.headline_metric else None
+    scorer = next((s.name for s in log.results.scores if name in (None, s.name)), None)
+    if scorer is None:
+        raise ReportError(f"{path} has no results of its headline scorer {name}")
     metadata: dict[SampleId, dict[str, Any]] = {}
     for sample in log.samples:
         metadata.setdefault(sample.id, sample.metadata or {})
-    if kind in ("judge", "robustness") and any(
-        "human_level" not in meta for meta in metadata.values()
-    ):
+    if kind in ("judge", "robustness") and any("human_level" not in m for m in metadata.values()):
         raise ReportError(f"{path}: a sample has no human_level in its metadata")
-    errored, missing, left_out = coverage(log, found.name, values)
+    values = {
+        s.sample_id: headline_value(log, s.value)
+        for s in reduced(log, scorer)
+        if s.sample_id in metadata
+    }
+    reasons, errored, missing, left_out = coverage(log, scorer, values)
+    judges, prompts = judge_identity(log, scorer)
     return LoadedLog(
-        path=path,
-        log=log,
-        task=task,
-        kind=kind,
-        scorer=found.name,
-        scored=graded,
-        unscored=len(values) - graded,
-        errored=errored,
-        missing=missing,
-        left_out=left_out,
-        values=values,
-        metadata=metadata,
-        reasons=unscored_reasons(log, found.name, values),
-        judges=judges,
-        prompts=prompts,
-    )
+        path, log, task, kind, scorer, values, metadata, reasons, errored, missing, left_out,
+        judges, prompts,
+    )  # fmt: skip
 
 
 def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
