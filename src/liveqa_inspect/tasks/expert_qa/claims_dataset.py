@@ -50,7 +50,7 @@ def _evidence(item: object, where: str) -> tuple[str, str]:
 
 
 def _label(claim: dict[str, Any], aspect: str, where: str) -> float | None:
-    """The claim's level for `aspect`, None when it is not a sample; DataError when unknown."""
+    """The claim's level for `aspect`, None when it is not a sample."""
     if aspect not in claim:
         raise DataError(f"{where}: the claim has no '{aspect}' key; the upstream format changed.")
     label = claim[aspect]
@@ -59,12 +59,23 @@ def _label(claim: dict[str, Any], aspect: str, where: str) -> float | None:
     if label is None or label in skipped:
         return None
     if not isinstance(label, str) or label not in levels:
-        known = ", ".join([*levels, *sorted(skipped)])
         raise DataError(
-            f"{where}: unknown {aspect} label {label!r}; expected one of {known} or null. "
+            f"{where}: unknown {aspect} label {label!r}; expected one of "
+            f"{', '.join([*levels, *sorted(skipped)])} or null. "
             "The file may have changed upstream; report it."
         )
     return levels[label]
+
+
+def _passages(claim: dict[str, Any], where: str) -> dict[str, list[str]] | None:
+    """A support sample's passages and their URLs; None when no evidence item has a passage."""
+    evidence = claim.get("evidence")
+    if not isinstance(evidence, list):
+        raise DataError(f"{where}: 'evidence' is not a list.")
+    found = [(url, text) for url, text in (_evidence(item, where) for item in evidence) if text]
+    if not found:
+        return None
+    return {"passages": [text for _, text in found], "passage_urls": [url for url, _ in found]}
 
 
 def record_to_samples(
@@ -78,7 +89,6 @@ def record_to_samples(
         raise DataError(
             f"{path} line {line}: the answer lacks a string 'answer_string' or a 'claims' list."
         )
-    metadata = record["metadata"]
     samples = []
     for index, claim in enumerate(claims):
         where = f"{path} line {line} claim {index}"
@@ -89,21 +99,9 @@ def record_to_samples(
             # The judging path scores an empty text 0 unasked, which is no level of these scales.
             raise DataError(f"{where}: 'claim_string' is empty; there is no claim to judge.")
         level = _label(claim, aspect, where)
-        if level is None:
+        extra = _passages(claim, where) if level is not None and aspect == "support" else {}
+        if level is None or extra is None:
             continue
-        extra: dict[str, Any] = {}
-        if aspect == "support":
-            evidence = claim.get("evidence")
-            if not isinstance(evidence, list):
-                raise DataError(f"{where}: 'evidence' is not a list.")
-            pairs = [_evidence(item, where) for item in evidence]
-            passages = [(url, text) for url, text in pairs if text]
-            if not passages:
-                continue
-            extra = {
-                "passages": [text for _, text in passages],
-                "passage_urls": [url for url, _ in passages],
-            }
         samples.append(
             Sample(
                 id=f"{split}_{subset}_{line}_c{index}",
@@ -111,8 +109,8 @@ def record_to_samples(
                 target=claim[aspect],
                 metadata={
                     "question": normalise(record["question"]),
-                    "field": normalise(metadata["field"]),
-                    "specific_field": normalise(metadata["specific_field"]),
+                    "field": normalise(record["metadata"]["field"]),
+                    "specific_field": normalise(record["metadata"]["specific_field"]),
                     "system": system,
                     "answer": normalise(answer["answer_string"]),
                     "claim": text,
@@ -135,11 +133,9 @@ def expert_qa_claims_dataset(
     field: str | list[str] | None = None,
     data: str | Path | None = None,
 ) -> MemoryDataset:
-    """The claims of the expert_qa_claims task (its arguments are documented there).
-
-    Every claim of the file is checked, also those a field filter drops, so a bad label is
-    reported whatever the filter.
-    """
+    """The claims of the expert_qa_claims task (its arguments are documented there). Every claim
+    of the file is checked, also those a field filter drops, so a bad label is reported whatever
+    the filter."""
     if aspect not in ASPECTS:
         raise ArgumentError(f"aspect must be one of {', '.join(ASPECTS)}, got {aspect!r}.")
     path, where, records = split_records(split, subset, data)
@@ -148,12 +144,11 @@ def expert_qa_claims_dataset(
         for line, record in records
         for sample in record_to_samples(record, line, path, aspect, split, subset)
     ]
-    wanted_fields = wanted_values("field", field)
-    if wanted_fields is not None:
+    wanted = wanted_values("field", field)
+    if wanted is not None:
         # Fields of every question, so a field with no sample of this aspect is known, not a typo.
-        present = {normalise(record["metadata"]["field"]) for _, record in records}
-        refuse_unknown("field", wanted_fields, present)
-        samples = [s for s in samples if (s.metadata or {})["field"] in wanted_fields]
+        refuse_unknown("field", wanted, {normalise(r["metadata"]["field"]) for _, r in records})
+        samples = [s for s in samples if (s.metadata or {})["field"] in wanted]
     return MemoryDataset(
         samples, name=f"expert_qa_claims_{aspect}_{split}_{subset}", location=where
     )

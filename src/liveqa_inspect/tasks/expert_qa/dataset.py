@@ -25,11 +25,8 @@ Split = Literal["domain", "random"]
 Subset = Literal["test", "validation"]
 SPLITS: tuple[str, ...] = get_args(Split)
 SUBSETS: tuple[str, ...] = get_args(Subset)
-
 UNLABELLED = "unlabelled"
 """The usefulness of an answer the annotator did not rate (upstream `null`), kept as a group."""
-
-
 _METADATA_KEYS = ("field", "specific_field", "question_type")
 
 
@@ -37,12 +34,11 @@ def parse_records(path: Path, content: bytes | None = None) -> list[tuple[int, d
     """(line, record) for each line, checked for the shape `record_to_sample` relies on, so a
     changed upstream format stops the run instead of yielding odd samples."""
     return [
-        (line, _checked(record, path, line)) for line, record in read_jsonl(path, content=content)
+        (n, _checked(record, f"{path} line {n}")) for n, record in read_jsonl(path, content=content)
     ]
 
 
-def _checked(record: object, path: Path, line: int) -> dict[str, Any]:
-    where = f"{path} line {line}"
+def _checked(record: object, where: str) -> dict[str, Any]:
     if not isinstance(record, dict):
         raise DataError(f"{where}: expected a JSON object.")
     if not isinstance(record.get("question"), str):
@@ -61,11 +57,6 @@ def _checked(record: object, path: Path, line: int) -> dict[str, Any]:
     return record
 
 
-def question_types(question_type: str) -> list[str]:
-    """The types of one question: upstream joins several into one string with '|'."""
-    return [part.strip() for part in question_type.split("|") if part.strip()]
-
-
 def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str) -> Sample | None:
     """One question of a `parse_records` record, or None when it has no question or no answer.
     The input is the bare question: the solver adds the instruction and the field."""
@@ -76,13 +67,14 @@ def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str)
     if not question or not reference:
         return None
     metadata = record["metadata"]
+    types = [part.strip() for part in metadata["question_type"].split("|") if part.strip()]
     return Sample(
         id=f"{split}_{subset}_{line}",
         input=question,
         target=reference,
         metadata={
             **{key: normalise(metadata[key]) for key in _METADATA_KEYS},
-            "question_types": question_types(metadata["question_type"]),
+            "question_types": types,
             "reference_system": system,
             "reference_revised": bool(revised),
             "usefulness": answer.get("usefulness") or UNLABELLED,
@@ -106,18 +98,18 @@ def split_records(
 
 
 def wanted_values(name: str, values: str | list[str] | None) -> set[str] | None:
+    """The values to keep, or None for all; `-T field=5` arrives as an int and is refused here."""
     if values is None:
         return None
     items = [values] if isinstance(values, str) else values
-    # `-T field=5` arrives as an int: refused here rather than failing inside set().
     if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
         raise ArgumentError(f"{name} must be a string or a list of strings, got {shown(values)}.")
     return set(items)
 
 
 def refuse_unknown(name: str, wanted: set[str] | None, present: set[str]) -> None:
-    unknown = (wanted or set()) - present
-    if unknown:
+    """A typo must not yield an empty dataset: the allowed values are listed instead."""
+    if unknown := (wanted or set()) - present:
         raise ArgumentError(
             f"unknown {name} {shown(sorted(unknown))}; this file has: {'; '.join(sorted(present))}."
         )
@@ -130,37 +122,24 @@ def expert_qa_dataset(
     question_type: str | list[str] | None = None,
     data: str | Path | None = None,
 ) -> MemoryDataset:
-    """The questions of the expert_qa task (its arguments are documented there).
-
-    Unknown values raise ArgumentError (a ValueError) listing the allowed ones, so a typo never
-    yields an empty or silently unfiltered dataset.
-    """
+    """The questions of the expert_qa task (its arguments are documented there); the values the
+    filters check are the whole file's, whatever the other filter keeps."""
     path, where, records = split_records(split, subset, data)
     converted = [record_to_sample(record, line, split, subset) for line, record in records]
     samples = [sample for sample in converted if sample is not None]
     if len(samples) < len(records):
         # None of the pinned files has such a record; a question without a reference cannot be
         # graded, and dropping it (loudly) beats aborting a run over one line.
-        logger.warning(
-            "%s: skipped %d of %d records with an empty question or answer.",
-            path,
-            len(records) - len(samples),
-            len(records),
-        )
-    wanted_fields = wanted_values("field", field)
-    wanted_types = wanted_values("question_type", question_type)
-    # Both checks see the whole file, so the values listed do not depend on the other filter.
-    refuse_unknown("field", wanted_fields, {_meta(s)["field"] for s in samples})
-    present_types = {kind for s in samples for kind in _meta(s)["question_types"]}
-    refuse_unknown("question_type", wanted_types, present_types)
-    samples = [
-        s
-        for s in samples
-        if (wanted_fields is None or _meta(s)["field"] in wanted_fields)
-        and (wanted_types is None or wanted_types & set(_meta(s)["question_types"]))
+        message = "%s: skipped %d of %d records with an empty question or answer."
+        logger.warning(message, path, len(records) - len(samples), len(records))
+    metadata = [sample.metadata or {} for sample in samples]
+    fields, types = wanted_values("field", field), wanted_values("question_type", question_type)
+    refuse_unknown("field", fields, {meta["field"] for meta in metadata})
+    refuse_unknown("question_type", types, {kind for m in metadata for kind in m["question_types"]})
+    kept = [
+        sample
+        for sample, meta in zip(samples, metadata, strict=True)
+        if (fields is None or meta["field"] in fields)
+        and (types is None or types & set(meta["question_types"]))
     ]
-    return MemoryDataset(samples, name=f"expert_qa_{split}_{subset}", location=where)
-
-
-def _meta(sample: Sample) -> dict[str, Any]:
-    return sample.metadata or {}
+    return MemoryDataset(kept, name=f"expert_qa_{split}_{subset}", location=where)
