@@ -56,11 +56,9 @@ def wrong_claim_detection() -> Metric:
 
 def majority(human: np.ndarray) -> float:
     """Share of the commonest expert level; NaN with no claim."""
-    return (
-        float(np.unique(human, return_counts=True)[1].max() / len(human))
-        if len(human)
-        else math.nan
-    )
+    if not len(human):
+        return math.nan
+    return float(np.unique(human, return_counts=True)[1].max() / len(human))
 
 
 @metric

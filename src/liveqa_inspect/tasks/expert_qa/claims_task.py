@@ -16,9 +16,8 @@ from liveqa_inspect.judging.scorer import (
 )
 from liveqa_inspect.judging.solvers import given_answer
 from liveqa_inspect.judging.task import check_flags, judged_task
-from liveqa_inspect.tasks.expert_qa.claims_dataset import Aspect, expert_qa_claims_dataset
 from liveqa_inspect.tasks.expert_qa.claims_metrics import majority_share, wrong_claim_detection
-from liveqa_inspect.tasks.expert_qa.dataset import Split, Subset
+from liveqa_inspect.tasks.expert_qa.dataset import Aspect, Split, Subset, expert_qa_claims_dataset
 from liveqa_inspect.tasks.expert_qa.passage_overlap import claim_passage_overlap
 
 CORRECTNESS = list(CLAIM_CORRECTNESS_JUDGE.scale.levels)
