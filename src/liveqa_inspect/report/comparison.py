@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from liveqa_inspect.report.loading import LoadedLog
-from liveqa_inspect.report.stats import Estimate, humans_differ
+from liveqa_inspect.report.stats import Estimate
 from liveqa_inspect.report.tables import Block, Cell, Table, interval
 from liveqa_inspect.stats.names import juror_names
+from liveqa_inspect.tasks.live_qa_judge.dataset import humans_differ
 
 JUDGE_KINDS = ("judge", "robustness")
 
@@ -108,7 +109,7 @@ def warnings(logs: Sequence[LoadedLog]) -> list[str]:
     if logs[0].kind == "model":
         found += differing(logs, "judge", jury)
     else:
-        other = [log.path.name for log in logs[1:] if humans_differ(logs[0], log)]
+        other = [log.path.name for log in logs[1:] if humans_differ(logs[0].metadata, log.metadata)]
         if other:
             found.append(
                 f"WARNING: {', '.join(other)} put other human levels than {logs[0].path.name} "

@@ -15,13 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from liveqa_inspect.report.loading import LoadedLog, SampleId
-from liveqa_inspect.stats.agreement import Pairs, agreement_figures, quadratic_kappa
-from liveqa_inspect.stats.bootstrap import (
-    Estimate,
-    mean_estimate,
-    percentile_interval,
-    resample_rows,
-)
+from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
 
 NO_GROUP = "none"
 
@@ -43,26 +37,12 @@ def group_means(log: LoadedLog, key: str) -> list[tuple[str, Estimate]]:
     return [(label, mean_estimate(judge_values(log, ids))) for label, ids in members.items()]
 
 
-def human_values(log: LoadedLog, ids: Sequence[SampleId]) -> np.ndarray:
-    return np.array([float(log.metadata[i]["human_level"]) for i in ids])
-
-
 def judge_values(log: LoadedLog, ids: Sequence[SampleId]) -> np.ndarray:
     return np.array([log.values[i] for i in ids], dtype=float)
 
 
 def graded_ids(log: LoadedLog, ids: Sequence[SampleId]) -> list[SampleId]:
     return [i for i in ids if not math.isnan(log.values[i])]
-
-
-def group_agreement(log: LoadedLog, key: str) -> list[tuple[str, int, dict[str, float]]]:
-    """Each group's agreement figures (with intervals) over the items the judge graded."""
-    rows = []
-    for label, ids in group_members(log, key).items():
-        graded = graded_ids(log, ids)
-        figures = agreement_figures(judge_values(log, graded), human_values(log, graded), log.scale)
-        rows.append((label, len(graded), figures))
-    return rows
 
 
 def shared_ids(first: LoadedLog, other: LoadedLog) -> list[SampleId]:
@@ -76,29 +56,3 @@ def mean_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
     ids with each pair kept."""
     ids = shared_ids(first, other)
     return mean_estimate(judge_values(other, ids) - judge_values(first, ids))
-
-
-def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
-    """`other`'s quadratic kappa minus `first`'s over their shared ids, both against the human
-    levels of the first log, each resample drawing the same ids for both judges."""
-    ids = shared_ids(first, other)
-    scale = sorted(set(first.scale) | set(other.scale))
-    if len(ids) < 2:
-        return Estimate(math.nan, math.nan, math.nan, len(ids))
-    people, a, b = human_values(first, ids), judge_values(first, ids), judge_values(other, ids)
-
-    def difference(rows: np.ndarray | None) -> np.ndarray:
-        return quadratic_kappa(Pairs(b, people, scale, rows)) - quadratic_kappa(
-            Pairs(a, people, scale, rows)
-        )
-
-    low, high = percentile_interval(difference(resample_rows(len(ids))))
-    return Estimate(float(difference(None)[0]), low, high, len(ids))
-
-
-def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:
-    """Whether two judge logs put a different human level on an answer both hold."""
-    shared = [i for i in first.metadata if i in other.metadata]
-    return bool(shared) and not np.array_equal(
-        human_values(first, shared), human_values(other, shared)
-    )

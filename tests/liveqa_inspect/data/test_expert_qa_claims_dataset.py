@@ -14,7 +14,7 @@ from inspect_ai.dataset import Sample
 
 from liveqa_inspect.data.sources import Verified
 from liveqa_inspect.errors import DataError
-from liveqa_inspect.tasks.expert_qa.claims_dataset import (
+from liveqa_inspect.tasks.expert_qa.dataset import (
     ASPECTS,
     CORRECTNESS_LEVELS,
     SUPPORT_LEVELS,

@@ -12,12 +12,12 @@ import pytest
 
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, cached_path, fetch
 from liveqa_inspect.errors import DataError
-from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
-from liveqa_inspect.tasks.live_qa_judge.judgments import (
+from liveqa_inspect.tasks.live_qa_judge.dataset import (
     HUMAN_LEVELS,
     MAX_ANSWER_CHARS,
     MAX_LINE_BYTES,
     Judgment,
+    live_qa_judge_dataset,
     parse_nist_judgments,
     parse_user_judgments,
 )

@@ -16,8 +16,8 @@ from liveqa_inspect.stats.agreement import (
     agreement,
     confusion,
     quadratic_kappa,
+    rank_correlation,
     reference_spearman,
-    spearman,
 )
 from tests.helpers import human_metadata
 
@@ -90,7 +90,7 @@ def test_vectorised_kappa_and_rho_are_sklearns_and_scipys_on_random_data(n: int)
     judge = np.where(rng.random(n) < 0.5, human, rng.choice(LEVELS, size=n))
     rows = rng.integers(0, n, size=(60, n))
     pairs = Pairs(judge, human, LEVELS, rows)
-    kappas, rhos = quadratic_kappa(pairs), spearman(pairs)
+    kappas, rhos = quadratic_kappa(pairs), rank_correlation(*pairs.codes)
     for row, kappa, rho in zip(rows, kappas, rhos, strict=True):
         j, h = judge[row], human[row]
         if len(set(j) | set(h)) > 1:

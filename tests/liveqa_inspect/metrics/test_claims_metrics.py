@@ -68,11 +68,11 @@ def test_hand_checked_judge() -> None:
     }
 
 
-def test_epoch_means_are_flagged_at_their_nearest_level_and_halfway_by_half() -> None:
-    # Means 2.5 (halfway between 2 and 3: half a flag), 2.75 (nearer 3: not), 3 and 5.
+def test_epoch_means_are_flagged_at_their_nearest_level_and_halfway_at_the_lower() -> None:
+    # Means 2.5 (halfway between 2 and 3: at 2, flagged), 2.75 (nearer 3: not), 3 and 5.
     values = detect([[2, 3], [3, 2.5], [3, 3], [5, 5]], [2.0, 1.0, 5.0, 4.0])
-    assert values[INCORRECT_PRECISION] == 1.0  # 0.5 of 0.5 flags on a wrong claim
-    assert values[INCORRECT_RECALL] == 0.25  # 0.5 of 2 wrong claims
+    assert values[INCORRECT_PRECISION] == 1.0  # the one flag is on a wrong claim
+    assert values[INCORRECT_RECALL] == 0.5  # 1 of 2 wrong claims
     assert values[INCORRECT_AUROC] == 1.0  # the wrong claims' means 2.5, 2.75 rank lowest
 
 

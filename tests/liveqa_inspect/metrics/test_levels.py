@@ -1,8 +1,8 @@
-"""A level between two levels: one symmetric rule, tested at the midpoints of every scale.
+"""A level between two levels: one rule, tested at the midpoints of every scale.
 
 A two-juror mean or median, or an epoch mean, can fall between levels. Kappa takes each value's
 place on the scale as it is; figures that need a level count a value at its nearest level, and a
-value exactly halfway half at each. Every expected figure is worked out by hand.
+value exactly halfway at the lower one. Every expected figure is worked out by hand.
 """
 
 from __future__ import annotations
@@ -61,33 +61,31 @@ def test_a_two_juror_panel_halfway_between_levels(
         judgments=str(judgments_file(tmp_path, *lines)),
     )
     m = figures(log, "judge_agreement_scorer")
-    # Each answer is halfway between the human's level and the next: exact half the time.
+    # Each answer is halfway between the human's level and the next, up or down: it counts at the
+    # lower level, so exact where the human's is the lower one (0.15 and the first 0.5).
     assert m["exact_agreement"] == 0.5
     assert m["within_one"] == 1.0
-    halves = {
-        "human_0/judge_0", "human_0/judge_0.3", "human_1/judge_0.7", "human_1/judge_1",
-        "human_0.3/judge_0.3", "human_0.3/judge_0.7", "human_0.7/judge_0.3", "human_0.7/judge_0.7",
-    }  # fmt: skip
-    assert {key for key, value in m.items() if value == 0.5 and key.startswith("human_")} == halves
+    cells = {"human_0/judge_0", "human_1/judge_0.7", "human_0.3/judge_0.3", "human_0.7/judge_0.3"}
+    assert {key for key, value in m.items() if value == 1 and key.startswith("human_")} == cells
     assert sum(value for key, value in m.items() if key.startswith("human_")) == 4
     # Places: judge 0.5, 2.5, 1.5, 1.5 against human 0, 3, 1, 2. Observed 0.25; chance: judge
     # variance 0.5 + human variance 1.25 + (1.5 - 1.5)^2 = 1.75; kappa 1 - 0.25 / 1.75 = 6/7.
     assert m["kappa_quadratic"] == pytest.approx(6 / 7)
     assert m["mae"] == pytest.approx((0.15 + 0.15 + 0.2 + 0.2) / 4)
-    # The report prints the half counts as they are, and says why.
+    # The report prints the log's counts, and says how a level between levels counts.
     out = report(capsys, log.location, "--out", str(tmp_path))
     assert section(out, "Confusion matrix") == [
-        ["0", "0.5", "0.5", "0", "0", "1"],
-        ["0.3", "0", "0.5", "0.5", "0", "1"],
-        ["0.7", "0", "0.5", "0.5", "0", "1"],
-        ["1", "0", "0", "0.5", "0.5", "1"],
+        ["0", "1", "0", "0", "0", "1"],
+        ["0.3", "0", "1", "0", "0", "1"],
+        ["0.7", "0", "1", "0", "0", "1"],
+        ["1", "0", "0", "1", "0", "1"],
     ]
-    assert "counts half in each of their columns" in out
+    assert "counts in the column of its nearest level, the lower one if halfway" in out
 
 
 @pytest.mark.parametrize("panel", ["mean", "median"])
 def test_level_shares_of_a_panel_between_levels_add_up_to_one(panel: str) -> None:
-    """live_qa's shares: 0.5 (jurors 0.3 and 0.7) falls in share_0.3 and share_0.7 by half."""
+    """live_qa's shares: 0.5 (jurors 0.3 and 0.7) falls in share_0.3, the lower level."""
     said = {"ANSWER-ONE": "1", "ANSWER-SEVEN": "0.3", "ANSWER-THREE": "0", "ANSWER-ZERO": "0.7"}
     other = {"ANSWER-ONE": "1", "ANSWER-SEVEN": "0.7", "ANSWER-THREE": "0.3", "ANSWER-ZERO": "1"}
     jurors = [
@@ -95,11 +93,8 @@ def test_level_shares_of_a_panel_between_levels_add_up_to_one(panel: str) -> Non
         for name, levels in (("one", said), ("other", other))
     ]
     m = figures(run_live_qa(grader=jurors, limit=4, panel=panel), "live_qa_scorer")
-    # Levels 1, 0.5, 0.15, 0.85.
-    assert m["share_1"] == pytest.approx((1 + 0.5) / 4)
-    assert m["share_0.7"] == pytest.approx((0.5 + 0.5) / 4)
-    assert m["share_0.3"] == pytest.approx((0.5 + 0.5) / 4)
-    assert m["share_0"] == pytest.approx(0.5 / 4)
+    # Levels 1, 0.5, 0.15, 0.85: at 1, 0.3, 0 and 0.7.
+    assert m["share_1"] == m["share_0.7"] == m["share_0.3"] == m["share_0"] == 0.25
 
 
 def by_epochs(epochs: list[list[float]], human: list[float], levels: list[float]) -> dict:
@@ -113,26 +108,25 @@ def by_epochs(epochs: list[list[float]], human: list[float], levels: list[float]
 def test_half_steps_on_the_five_level_claims_scale() -> None:
     levels = list(CLAIM_CORRECTNESS_SCALE.levels)
     m = by_epochs([[1, 2], [2, 3], [3, 4], [4, 5]], [1, 2, 4, 5], levels)  # 1.5, 2.5, 3.5, 4.5
-    assert m["exact_agreement"] == 0.5
-    assert {key for key, value in m.items() if value == 0.5 and key.startswith("human_")} == {
-        "human_1/judge_1", "human_1/judge_2", "human_2/judge_2", "human_2/judge_3",
-        "human_4/judge_3", "human_4/judge_4", "human_5/judge_4", "human_5/judge_5",
+    assert m["exact_agreement"] == 0.5  # at 1, 2, 3 and 4
+    assert {key for key, value in m.items() if value == 1 and key.startswith("human_")} == {
+        "human_1/judge_1", "human_2/judge_2", "human_4/judge_3", "human_5/judge_4",
     }  # fmt: skip
     # Places: judge 0.5, 1.5, 2.5, 3.5 against human 0, 1, 3, 4: observed 0.25, chance
     # 1.25 + 2.5 + 0 = 3.75, kappa 1 - 1/15.
     assert m["kappa_quadratic"] == pytest.approx(14 / 15)
-    # Wrong claims (expert 1 or 2) are the first two; 1.5 is flagged, 2.5 half flagged:
-    # 1.5 hits of 1.5 flags and 2 wrong claims.
+    # Wrong claims (expert 1 or 2) are the first two; 1.5 and 2.5 (at 1 and 2) are flagged:
+    # 2 hits of 2 flags and 2 wrong claims.
     assert m["incorrect_precision"] == 1.0
-    assert m["incorrect_recall"] == 0.75
-    assert m["incorrect_f1"] == pytest.approx(2 * 1.5 / (1.5 + 2))
+    assert m["incorrect_recall"] == 1.0
+    assert m["incorrect_f1"] == 1.0
 
 
 def test_half_steps_on_the_three_level_support_scale() -> None:
     levels = list(CLAIM_SUPPORT_SCALE.levels)
     m = by_epochs([[1, 2], [2, 3]], [1, 3], levels)  # 1.5 against 1, 2.5 against 3
-    assert m["exact_agreement"] == 0.5
-    assert m["human_1/judge_1"] == m["human_1/judge_2"] == 0.5
-    assert m["human_3/judge_2"] == m["human_3/judge_3"] == 0.5
+    assert m["exact_agreement"] == 0.5  # at 1 and 2
+    assert m["human_1/judge_1"] == m["human_3/judge_2"] == 1
+    assert m["human_1/judge_2"] == m["human_3/judge_3"] == 0
     # Places: judge 0.5, 1.5 against human 0, 2: observed 0.25, chance 0.25 + 1 + 0 = 1.25.
     assert m["kappa_quadratic"] == pytest.approx(0.8)

@@ -103,11 +103,11 @@ def test_unread_epochs_are_counted_and_left_out_of_their_sample_s_mean(
     [reduced] = [r for r in log.reductions if r.scorer == "judge_agreement_scorer"]
     levels = {s.sample_id: s.value for s in reduced.samples}
     assert levels["TQ1-L1"] == 1.0 and levels["TQ2-L2"] == 0.15 and levels["TQ4-L4"] == 0.7
-    # Judge 1, 0.15, 0.7 against humans 1, 0, 1. The 0.15 counts half at 0 and half at 0.3.
+    # Judge 1, 0.15, 0.7 against humans 1, 0, 1. The 0.15, halfway, counts at 0, the lower level.
     agreement = figures(log, "judge_agreement_scorer")
-    assert agreement["exact_agreement"] == pytest.approx((1 + 0.5 + 0) / 3)
+    assert agreement["exact_agreement"] == pytest.approx((1 + 1 + 0) / 3)
     assert agreement["within_one"] == 1.0
-    assert agreement["human_0/judge_0"] == agreement["human_0/judge_0.3"] == 0.5
+    assert (agreement["human_0/judge_0"], agreement["human_0/judge_0.3"]) == (1, 0)
     assert agreement["human_1/judge_0.7"] == agreement["human_1/judge_1"] == 1
     # Kappa on places (levels 0, 0.3, 0.7, 1 at 0..3): judge 3, 0.5, 2 against human 3, 0, 3.
     # Observed: (0 + 0.25 + 1) / 3 = 5/12; chance: var 19/18 + var 2 + (11/6 - 2)^2 = 111/36.

@@ -11,7 +11,7 @@ from inspect_ai import Task, eval, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import GenerateConfig
-from inspect_ai.scorer import Metric, SampleScore, Score, Target, accuracy, metric, scorer
+from inspect_ai.scorer import Score, Target, accuracy, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 
 from liveqa_inspect import expert_qa, live_qa
@@ -21,17 +21,11 @@ from liveqa_inspect.judging.task import provenance
 from liveqa_inspect.report import main
 from liveqa_inspect.report.loading import load
 from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, canvas, title
-from liveqa_inspect.report.stats import kappa_difference, mean_difference
+from liveqa_inspect.report.stats import mean_difference
 from liveqa_inspect.stats.agreement import FIGURES, agreement, confusion
-from liveqa_inspect.stats.names import (
-    ALPHA,
-    INCORRECT_AUROC,
-    INCORRECT_F1,
-    INCORRECT_PRECISION,
-    INCORRECT_RECALL,
-    MAJORITY_SHARE,
-    confusion_key,
-)
+from liveqa_inspect.stats.names import ALPHA, DETECTION_FIGURES, MAJORITY_SHARE, confusion_key
+from liveqa_inspect.tasks.expert_qa.claims_metrics import majority_share, wrong_claim_detection
+from liveqa_inspect.tasks.live_qa_judge.report import kappa_difference
 from tests.helpers import (
     QUIET,
     Humans,
@@ -424,19 +418,10 @@ CLAIMS = [
     (1, 1, "Law"), (2, 1, "Law"), (5, 5, "Law"), (4, 5, "Medicine"), (3, 3, "Medicine"),
     (5, 4, "Medicine"), (5, 5, "Medicine"), (1, 2, "Physics"),
 ]  # fmt: skip
-DETECTION = {INCORRECT_PRECISION: 0.75, INCORRECT_RECALL: 0.5, INCORRECT_F1: 0.6,
-             INCORRECT_AUROC: 0.8}  # fmt: skip
+CLAIM_METRICS = [wrong_claim_detection(), majority_share()]
 
 
-@metric
-def detection() -> Metric:
-    def compute(_: list[SampleScore]) -> dict[str, float]:
-        return {**DETECTION, MAJORITY_SHARE: 0.375}
-
-    return compute
-
-
-@scorer(metrics=[agreement(CLAIM_LEVELS), confusion(CLAIM_LEVELS), detection()])
+@scorer(metrics=[agreement(CLAIM_LEVELS), confusion(CLAIM_LEVELS), *CLAIM_METRICS])
 def claim_scorer():
     async def score(state: TaskState, _: Target) -> Score:
         meta = {"judge_models": ["mockllm/claims-judge"],
@@ -480,9 +465,12 @@ def test_a_claims_log_on_its_own_scale(capsys: pytest.CaptureFixture[str]) -> No
         "prompt: claims v1" in out
     )
     m = figures(log)
+    # The wrong claims (expert 1 or 2) are the three the judge rates 1 or 2, and rates lowest.
+    assert [m[name] for name in DETECTION_FIGURES] == [1.0, 1.0, 1.0, 1.0]
     assert section(out, "Wrong-claim detection") == [
-        [name, three(value), "n/a"] for name, value in DETECTION.items()
+        [name, three(m[name]), "n/a"] for name in DETECTION_FIGURES
     ]
+    assert m[MAJORITY_SHARE] == 0.375  # three of the eight claims are at 5
     assert section(out, "No-model floors") == [
         ["majority level", "exact_agreement", "0.375", three(m["exact_agreement"]),
          three(m["exact_agreement"] - 0.375)]

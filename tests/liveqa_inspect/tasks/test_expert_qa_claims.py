@@ -14,7 +14,7 @@ from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPOR
 from liveqa_inspect.judging.render import build_judge_prompt
 from liveqa_inspect.judging.scorer import correctness_fields, support_fields
 from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1
-from liveqa_inspect.tasks.expert_qa.claims_dataset import Aspect, expert_qa_claims_dataset
+from liveqa_inspect.tasks.expert_qa.dataset import Aspect, expert_qa_claims_dataset
 from tests.helpers import (
     QUIET,
     Script,

@@ -24,9 +24,12 @@ from liveqa_inspect import live_qa_judge
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, fetch
 from liveqa_inspect.errors import ArgumentError, DataError
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
-from liveqa_inspect.stats.agreement import agreement, agreement_figures, confusion
-from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
-from liveqa_inspect.tasks.live_qa_judge.judgments import Judgment, parse_nist_judgments
+from liveqa_inspect.stats.agreement import agreement, agreement_figures, confusion, named
+from liveqa_inspect.tasks.live_qa_judge.dataset import (
+    Judgment,
+    live_qa_judge_dataset,
+    parse_nist_judgments,
+)
 from tests.helpers import (
     QUIET,
     Humans,
@@ -101,7 +104,7 @@ def test_agreement_figures_over_581_answers_are_the_libraries(liveqa_data_dir: P
     shift = np.array([(j.line % 3) - 1 for j in judgments])
     judge_index = np.clip(index + shift, 0, 3)
     judge = np.array(LEVELS)[judge_index]
-    values = agreement_figures(judge, human, LEVELS)
+    values = named(agreement_figures(judge, human, LEVELS))
     expected = {
         "exact_agreement": float((judge_index == index).mean()),
         "within_one": float((np.abs(judge_index - index) <= 1).mean()),

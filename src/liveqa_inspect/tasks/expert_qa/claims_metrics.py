@@ -8,14 +8,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from inspect_ai.scorer import (
-    Metric,
-    SampleScore,
-    metric,
-)
+from inspect_ai.scorer import Metric, SampleScore, metric
 
 from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_SCALE
-from liveqa_inspect.stats.levels import Placed
+from liveqa_inspect.stats.levels import level_index
 from liveqa_inspect.stats.names import DETECTION_FIGURES
 from liveqa_inspect.stats.values import human_levels, score_values
 
@@ -31,25 +27,21 @@ def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
 
     Recall, F1 and AUROC are NaN without a wrong claim, precision when nothing is flagged, AUROC
     also when every claim is wrong. F1 is 2TP / (2TP + FP + FN), so 0 when nothing is flagged.
-    A claim rated halfway between 2 and 3 is half flagged (stats/levels.py): it adds 0.5.
     """
     wrong = human <= WRONG_AT_MOST
-    placed = Placed.on(judge, _CORRECTNESS)
-    flagged = sum(
-        placed.at(index) for index, level in enumerate(_CORRECTNESS) if level <= WRONG_AT_MOST
-    )
-    hits = float((wrong * flagged).sum())
-    precision = float(hits / flagged.sum()) if flagged.any() else math.nan
+    flagged = _CORRECTNESS[level_index(judge, _CORRECTNESS)] <= WRONG_AT_MOST
+    hits = float((wrong & flagged).sum())
+    precision = hits / flagged.sum() if flagged.any() else math.nan
     recall = f1 = auroc = math.nan
     if wrong.any():
-        recall = float(hits / wrong.sum())
-        f1 = float(2 * hits / (flagged.sum() + wrong.sum()))
+        recall, f1 = hits / wrong.sum(), 2 * hits / (flagged.sum() + wrong.sum())
     if wrong.any() and not wrong.all():
         from sklearn.metrics import roc_auc_score
 
         # A low rating says "wrong": rank by the negated rating.
-        auroc = float(roc_auc_score(wrong, -judge))
-    return dict(zip(DETECTION_FIGURES, (precision, recall, f1, auroc), strict=True))
+        auroc = roc_auc_score(wrong, -judge)
+    found = (precision, recall, f1, auroc)
+    return {name: float(value) for name, value in zip(DETECTION_FIGURES, found, strict=True)}
 
 
 @metric
@@ -62,15 +54,18 @@ def wrong_claim_detection() -> Metric:
     return compute
 
 
+def majority(human: np.ndarray) -> float:
+    """Share of the commonest expert level; NaN with no claim."""
+    if not len(human):
+        return math.nan
+    return float(np.unique(human, return_counts=True)[1].max() / len(human))
+
+
 @metric
 def majority_share() -> Metric:
-    """Share of the commonest expert level among the scored claims; NaN with none."""
+    """Share of the commonest expert level among the scored claims (see `majority`)."""
 
     def compute(scores: list[SampleScore]) -> float:
-        human = human_levels(scores)
-        if len(human) == 0:
-            return math.nan
-        _, counts = np.unique(human, return_counts=True)
-        return float(counts.max() / len(human))
+        return majority(human_levels(scores))
 
     return compute

@@ -3,17 +3,37 @@
 from __future__ import annotations
 
 from inspect_ai import Task, task
+from inspect_ai.scorer import Scorer, scorer
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE
+from liveqa_inspect.judging.scorer import (
+    agreement_metrics,
+    correctness_fields,
+    grading_scorer,
+    support_fields,
+)
 from liveqa_inspect.judging.solvers import given_answer
 from liveqa_inspect.judging.task import judged_task
-from liveqa_inspect.tasks.expert_qa.claims_dataset import Aspect, expert_qa_claims_dataset
-from liveqa_inspect.tasks.expert_qa.dataset import Split, Subset
+from liveqa_inspect.tasks.expert_qa.claims_metrics import majority_share, wrong_claim_detection
+from liveqa_inspect.tasks.expert_qa.dataset import Aspect, Split, Subset, expert_qa_claims_dataset
 from liveqa_inspect.tasks.expert_qa.passage_overlap import claim_passage_overlap
-from liveqa_inspect.tasks.expert_qa.scorer import claim_correctness_scorer, claim_support_scorer
+
+CORRECTNESS = list(CLAIM_CORRECTNESS_JUDGE.scale.levels)
+
+
+@scorer(metrics=[*agreement_metrics(CORRECTNESS), wrong_claim_detection(), majority_share()])
+def claim_correctness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The judge's 1-5 correctness rating of an expert-labelled ExpertQA claim."""
+    return grading_scorer(CLAIM_CORRECTNESS_JUDGE, correctness_fields, None, cache, panel)
+
+
+@scorer(metrics=agreement_metrics(list(CLAIM_SUPPORT_JUDGE.scale.levels)))
+def claim_support_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The judge's 1-3 rating of how far a claim's passages support it."""
+    return grading_scorer(CLAIM_SUPPORT_JUDGE, support_fields, None, cache, panel)
 
 
 @task

@@ -1,14 +1,18 @@
-"""ExpertQA's long-form questions (Malaviya et al., NAACL 2024) as Inspect samples (see
-docs/expert_qa.md).
+"""ExpertQA (Malaviya et al., NAACL 2024) as Inspect samples: its long-form questions (see
+docs/expert_qa.md), and its expert-judged claims, one sample a claim and an aspect (see
+docs/expert_qa_claims.md).
 
 Upstream quirks absorbed here: `question_type` is one string holding several types joined by "|";
 one answer per file set has no `usefulness` label; each validation file has one answer with an
-empty revision.
+empty revision. A claim's expert label (correctness 1-5, or support 1-3) is its target and
+`human_level`; a label spelled otherwise than the pinned files spell it, or a missing label key, is
+a DataError: the upstream format changed.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 from typing import Any, Literal, get_args
 
@@ -25,11 +29,8 @@ Split = Literal["domain", "random"]
 Subset = Literal["test", "validation"]
 SPLITS: tuple[str, ...] = get_args(Split)
 SUBSETS: tuple[str, ...] = get_args(Subset)
-
 UNLABELLED = "unlabelled"
 """The usefulness of an answer the annotator did not rate (upstream `null`), kept as a group."""
-
-
 _METADATA_KEYS = ("field", "specific_field", "question_type")
 
 
@@ -37,12 +38,11 @@ def parse_records(path: Path, content: bytes | None = None) -> list[tuple[int, d
     """(line, record) for each line, checked for the shape `record_to_sample` relies on, so a
     changed upstream format stops the run instead of yielding odd samples."""
     return [
-        (line, _checked(record, path, line)) for line, record in read_jsonl(path, content=content)
+        (n, _checked(record, f"{path} line {n}")) for n, record in read_jsonl(path, content=content)
     ]
 
 
-def _checked(record: object, path: Path, line: int) -> dict[str, Any]:
-    where = f"{path} line {line}"
+def _checked(record: object, where: str) -> dict[str, Any]:
     if not isinstance(record, dict):
         raise DataError(f"{where}: expected a JSON object.")
     if not isinstance(record.get("question"), str):
@@ -61,11 +61,6 @@ def _checked(record: object, path: Path, line: int) -> dict[str, Any]:
     return record
 
 
-def question_types(question_type: str) -> list[str]:
-    """The types of one question: upstream joins several into one string with '|'."""
-    return [part.strip() for part in question_type.split("|") if part.strip()]
-
-
 def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str) -> Sample | None:
     """One question of a `parse_records` record, or None when it has no question or no answer.
     The input is the bare question: the solver adds the instruction and the field."""
@@ -76,13 +71,14 @@ def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str)
     if not question or not reference:
         return None
     metadata = record["metadata"]
+    types = [part.strip() for part in metadata["question_type"].split("|") if part.strip()]
     return Sample(
         id=f"{split}_{subset}_{line}",
         input=question,
         target=reference,
         metadata={
             **{key: normalise(metadata[key]) for key in _METADATA_KEYS},
-            "question_types": question_types(metadata["question_type"]),
+            "question_types": types,
             "reference_system": system,
             "reference_revised": bool(revised),
             "usefulness": answer.get("usefulness") or UNLABELLED,
@@ -104,18 +100,18 @@ def split_records(
 
 
 def wanted_values(name: str, values: str | list[str] | None) -> set[str] | None:
+    """The values to keep, or None for all; `-T field=5` arrives as an int and is refused here."""
     if values is None:
         return None
     items = [values] if isinstance(values, str) else values
-    # `-T field=5` arrives as an int: refused here rather than failing inside set().
     if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
         raise ArgumentError(f"{name} must be a string or a list of strings, got {shown(values)}.")
     return set(items)
 
 
 def refuse_unknown(name: str, wanted: set[str] | None, present: set[str]) -> None:
-    unknown = (wanted or set()) - present
-    if unknown:
+    """A typo must not yield an empty dataset: the allowed values are listed instead."""
+    if unknown := (wanted or set()) - present:
         raise ArgumentError(
             f"unknown {name} {shown(sorted(unknown))}; this file has: {'; '.join(sorted(present))}."
         )
@@ -128,37 +124,148 @@ def expert_qa_dataset(
     question_type: str | list[str] | None = None,
     data: str | Path | None = None,
 ) -> MemoryDataset:
-    """The questions of the expert_qa task (its arguments are documented there).
-
-    Unknown values raise ArgumentError (a ValueError) listing the allowed ones, so a typo never
-    yields an empty or silently unfiltered dataset.
-    """
+    """The questions of the expert_qa task (its arguments are documented there); the values the
+    filters check are the whole file's, whatever the other filter keeps."""
     path, where, records = split_records(split, subset, data)
     converted = [record_to_sample(record, line, split, subset) for line, record in records]
     samples = [sample for sample in converted if sample is not None]
     if len(samples) < len(records):
         # None of the pinned files has such a record; a question without a reference cannot be
         # graded, and dropping it (loudly) beats aborting a run over one line.
-        logger.warning(
-            "%s: skipped %d of %d records with an empty question or answer.",
-            path,
-            len(records) - len(samples),
-            len(records),
-        )
-    wanted_fields = wanted_values("field", field)
-    wanted_types = wanted_values("question_type", question_type)
-    # Both checks see the whole file, so the values listed do not depend on the other filter.
-    refuse_unknown("field", wanted_fields, {_meta(s)["field"] for s in samples})
-    present_types = {kind for s in samples for kind in _meta(s)["question_types"]}
-    refuse_unknown("question_type", wanted_types, present_types)
-    samples = [
-        s
-        for s in samples
-        if (wanted_fields is None or _meta(s)["field"] in wanted_fields)
-        and (wanted_types is None or wanted_types & set(_meta(s)["question_types"]))
+        message = "%s: skipped %d of %d records with an empty question or answer."
+        logger.warning(message, path, len(records) - len(samples), len(records))
+    metadata = [sample.metadata or {} for sample in samples]
+    fields, types = wanted_values("field", field), wanted_values("question_type", question_type)
+    refuse_unknown("field", fields, {meta["field"] for meta in metadata})
+    refuse_unknown("question_type", types, {kind for m in metadata for kind in m["question_types"]})
+    kept = [
+        sample
+        for sample, meta in zip(samples, metadata, strict=True)
+        if (fields is None or meta["field"] in fields)
+        and (types is None or types & set(meta["question_types"]))
     ]
-    return MemoryDataset(samples, name=f"expert_qa_{split}_{subset}", location=where)
+    return MemoryDataset(kept, name=f"expert_qa_{split}_{subset}", location=where)
 
 
-def _meta(sample: Sample) -> dict[str, Any]:
-    return sample.metadata or {}
+Aspect = Literal["correctness", "support"]
+ASPECTS: tuple[str, ...] = get_args(Aspect)
+
+CORRECTNESS_LEVELS: dict[str, float] = {"Definitely correct": 5.0, "Probably correct": 4.0,
+    "Unsure": 3.0, "Likely incorrect": 2.0, "Definitely incorrect": 1.0}  # fmt: skip
+SUPPORT_LEVELS: dict[str, float] = {"Complete": 3.0, "Partial": 2.0, "Incomplete": 2.0}
+SUPPORT_NOT_JUDGED = frozenset({"Missing", "N/A"})
+"""Support labels that say nothing about how well passages support the claim: not samples."""
+
+_EVIDENCE = re.compile(r"\[(\d+)\]\s+(\S+)\s*(?:\n\n(.*))?", re.DOTALL)
+
+
+def _evidence(item: object, where: str) -> tuple[str, str]:
+    """(URL, passage text, "" when the item is a URL only) of one evidence string."""
+    match = _EVIDENCE.fullmatch(item) if isinstance(item, str) else None
+    if match is None:
+        raise DataError(f"{where}: evidence {str(item)[:80]!r} is not '[n] URL[\\n\\npassage]'.")
+    return match.group(2), normalise(match.group(3))
+
+
+def _label(claim: dict[str, Any], aspect: str, where: str) -> float | None:
+    """The claim's level for `aspect`, None when it is not a sample."""
+    if aspect not in claim:
+        raise DataError(f"{where}: the claim has no '{aspect}' key; the upstream format changed.")
+    label = claim[aspect]
+    levels = CORRECTNESS_LEVELS if aspect == "correctness" else SUPPORT_LEVELS
+    skipped = SUPPORT_NOT_JUDGED if aspect == "support" else frozenset()
+    if label is None or label in skipped:
+        return None
+    if not isinstance(label, str) or label not in levels:
+        raise DataError(
+            f"{where}: unknown {aspect} label {label!r}; expected one of "
+            f"{', '.join([*levels, *sorted(skipped)])} or null. "
+            "The file may have changed upstream; report it."
+        )
+    return levels[label]
+
+
+def _passages(claim: dict[str, Any], where: str) -> dict[str, list[str]] | None:
+    """A support sample's passages and their URLs; None when no evidence item has a passage."""
+    evidence = claim.get("evidence")
+    if not isinstance(evidence, list):
+        raise DataError(f"{where}: 'evidence' is not a list.")
+    found = [(url, text) for url, text in (_evidence(item, where) for item in evidence) if text]
+    if not found:
+        return None
+    return {"passages": [text for _, text in found], "passage_urls": [url for url, _ in found]}
+
+
+def record_to_samples(
+    record: dict[str, Any], line: int, path: Path, aspect: Aspect, split: str, subset: str
+) -> list[Sample]:
+    """The judged claims of one record for one aspect. In an id `<split>_<subset>_<line>_c<k>`, k
+    is the claim's index in the answer's `claims`: it names the claim whatever is filtered out."""
+    [(system, answer)] = record["answers"].items()
+    claims = answer.get("claims")
+    if not isinstance(answer.get("answer_string"), str) or not isinstance(claims, list):
+        raise DataError(
+            f"{path} line {line}: the answer lacks a string 'answer_string' or a 'claims' list."
+        )
+    samples = []
+    for index, claim in enumerate(claims):
+        where = f"{path} line {line} claim {index}"
+        if not isinstance(claim, dict) or not isinstance(claim.get("claim_string"), str):
+            raise DataError(f"{where}: the claim is not an object with a string 'claim_string'.")
+        text = normalise(claim["claim_string"])
+        if not text:
+            # The judging path scores an empty text 0 unasked, which is no level of these scales.
+            raise DataError(f"{where}: 'claim_string' is empty; there is no claim to judge.")
+        level = _label(claim, aspect, where)
+        extra = _passages(claim, where) if level is not None and aspect == "support" else {}
+        if level is None or extra is None:
+            continue
+        samples.append(
+            Sample(
+                id=f"{split}_{subset}_{line}_c{index}",
+                input=text,
+                target=claim[aspect],
+                metadata={
+                    "question": normalise(record["question"]),
+                    "field": normalise(record["metadata"]["field"]),
+                    "specific_field": normalise(record["metadata"]["specific_field"]),
+                    "system": system,
+                    "answer": normalise(answer["answer_string"]),
+                    "claim": text,
+                    "claim_index": index,
+                    "aspect": aspect,
+                    "expert_label": claim[aspect],
+                    "human_level": level,
+                    "worthiness": claim.get("worthiness"),
+                    **extra,
+                },
+            )
+        )
+    return samples
+
+
+def expert_qa_claims_dataset(
+    aspect: Aspect = "correctness",
+    split: Split = "domain",
+    subset: Subset = "test",
+    field: str | list[str] | None = None,
+    data: str | Path | None = None,
+) -> MemoryDataset:
+    """The claims of the expert_qa_claims task (its arguments are documented there). Every claim
+    of the file is checked, also those a field filter drops, so a bad label is reported whatever
+    the filter."""
+    one_of("aspect", aspect, ASPECTS, sep=",")
+    path, where, records = split_records(split, subset, data)
+    samples = [
+        sample
+        for line, record in records
+        for sample in record_to_samples(record, line, path, aspect, split, subset)
+    ]
+    wanted = wanted_values("field", field)
+    if wanted is not None:
+        # Fields of every question, so a field with no sample of this aspect is known, not a typo.
+        refuse_unknown("field", wanted, {normalise(r["metadata"]["field"]) for _, r in records})
+        samples = [s for s in samples if (s.metadata or {})["field"] in wanted]
+    return MemoryDataset(
+        samples, name=f"expert_qa_claims_{aspect}_{split}_{subset}", location=where
+    )

@@ -1,18 +1,22 @@
-"""expert_qa: ExpertQA's long-form questions, graded by the same pinned judge."""
+"""expert_qa: ExpertQA's long-form questions, graded by the same pinned judge as live_qa with a
+rubric worded for experts of the question's field."""
 
 from __future__ import annotations
 
 from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
+from inspect_ai.scorer import Scorer, scorer
 from inspect_ai.solver import generate, prompt_template
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
 from liveqa_inspect.judging.panel import Panel, check_panel
-from liveqa_inspect.judging.prompts import EXPERT_QA_JUDGE
+from liveqa_inspect.judging.prompts import EXPERT_QA_JUDGE, LIVEQA_SCALE
+from liveqa_inspect.judging.scorer import expert_fields, grading_scorer
+from liveqa_inspect.judging.settings import DEFAULT_JUDGE
 from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.tasks.expert_qa.dataset import Split, Subset, expert_qa_dataset
-from liveqa_inspect.tasks.expert_qa.scorer import expert_qa_scorer
+from liveqa_inspect.tasks.live_qa.metrics import judge_metrics
 
 EXPERT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=2048)
 """Room for long-form answers: the expert references run to 433 words, and models write more."""
@@ -22,6 +26,12 @@ EXPERT_TEMPLATE = (
     "long-form answer.\n\n{prompt}"
 )
 """ExpertQA's authors also told their systems the question's field; `field` is sample metadata."""
+
+
+@scorer(metrics=judge_metrics(list(LIVEQA_SCALE.levels)))
+def expert_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The pinned judge on ExpertQA, with a rubric worded for experts of the question's field."""
+    return grading_scorer(EXPERT_QA_JUDGE, expert_fields, DEFAULT_JUDGE, cache, panel)
 
 
 @task

@@ -1,46 +1,148 @@
-"""Samples for live_qa_judge: one human-judged answer each, with its question and references.
+"""live_qa_judge's samples: one human-judged answer each, with the LiveQA question it answers (the
+records live_qa asks) and its human grade, from NIST's 2017 assessments or a team's own JSONL.
 
-The question and references come from the LiveQA XML (the same records live_qa asks), the answer
-and the human grade from the NIST judgments or from a user's own JSONL file.
+NIST's file holds lines `question_number grade answer_text` separated by single spaces; grades 1
+Incorrect, 2 Related, 3 Incomplete, 4 Excellent, and -2 on junk answers, kept at the lowest level
+and flagged so a caller can leave them out. In both formats an exact duplicate (the same question,
+answer and grade) is one judgment, kept at its first line: NIST's file repeats 111 of its 692
+lines, and counting a repeat again would weight that answer twice in every agreement figure.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
+from liveqa_inspect.data.lines import read_jsonl, read_lines
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, fetch, location
-from liveqa_inspect.errors import ArgumentError, DataError
+from liveqa_inspect.errors import ArgumentError, DataError, shown
 from liveqa_inspect.tasks.live_qa.dataset import check_question, parse_questions, record_to_sample
-from liveqa_inspect.tasks.live_qa_judge.judgments import (
-    Judgment,
-    parse_nist_judgments,
-    parse_user_judgments,
+
+HUMAN_LEVELS: dict[int, float] = {4: 1.0, 3: 0.7, 2: 0.3, 1: 0.0, -2: 0.0}
+"""NIST's grades on the judge's four levels; junk (-2) is the lowest."""
+USER_GRADES = (1, 2, 3, 4)
+"""A team grades on NIST's scale; junk (-2) is NIST's own flag, not a grade to give."""
+MAX_ANSWER_CHARS = 100_000
+"""Every answer goes into a judge prompt: room for any real one (NIST's longest is about 1,100
+characters), while a runaway one is refused before it is sent, and paid for, as a prompt."""
+MAX_LINE_BYTES = 1_000_000
+"""A longest answer fits with its other fields even in json.dumps' \\uXXXX escapes (6 bytes)."""
+
+# ASCII digits only (`\d` accepts '²', which int() refuses), at most 9: int() never meets the
+# 5000-digit number Python refuses to convert.
+_QUESTION_NUMBER, _NIST_GRADE = re.compile(r"[0-9]{1,9}"), re.compile(r"-?[0-9]{1,9}")
+_QUESTION_ID = re.compile(r"TQ[1-9][0-9]{0,8}")
+_NIST_FORMAT = (
+    f"Each line must be 'question_number grade answer_text' separated by single spaces, as in "
+    f"{LIVEQA_JUDGMENTS.url}."
 )
 
 
-def judgment_to_sample(
-    judgment: Judgment, record: dict[str, Any], question: str, source: str
-) -> Sample:
-    """The question's own sample, re-keyed to the answer and carrying the human level."""
-    base = record_to_sample(record, question)
-    return Sample(
-        id=f"{judgment.question_id}-L{judgment.line}",
-        input=base.input,
-        target=base.target,
-        metadata={
-            **(base.metadata or {}),
-            "question_id": judgment.question_id,
-            "answer": judgment.answer,
-            "human_grade": judgment.grade,
-            "human_level": judgment.level,
-            "junk": judgment.junk,
-            "judgments_source": source,
-            "judgments_line": judgment.line,
-        },
-    )
+@dataclass(frozen=True)
+class Judgment:
+    """One human grade of one answer, with its line so errors and logs can cite it."""
+
+    question_id: str  # the LiveQA qid, e.g. "TQ12" (NIST's question number 12)
+    answer: str
+    grade: int
+    junk: bool  # NIST flagged the answer as junk (grade -2) rather than grading it
+    line: int
+
+    @property
+    def level(self) -> float:
+        return HUMAN_LEVELS[self.grade]
+
+
+def _dedupe(judgments: list[Judgment]) -> list[Judgment]:
+    unique: dict[tuple[str, str, int], Judgment] = {}
+    for judgment in judgments:
+        unique.setdefault((judgment.question_id, judgment.answer, judgment.grade), judgment)
+    return list(unique.values())
+
+
+def _require_file(path: Path, what: str) -> None:
+    if not path.is_file():
+        raise DataError(f"{path} does not exist or is not a file; it must be {what}.")
+
+
+def _too_long(answer: str) -> str:
+    limit = f"over the limit of {MAX_ANSWER_CHARS} (MAX_ANSWER_CHARS)"
+    return f"is {len(answer)} characters, {limit}; shorten it or leave it out"
+
+
+def _parse_nist_line(path: Path, number: int, text: str) -> Judgment:
+    def error(problem: str) -> DataError:
+        return DataError(f"{path} line {number}: {problem}. {_NIST_FORMAT}")
+
+    parts = text.split(" ", 2)
+    if len(parts) < 3:
+        raise error(f"missing {'grade and answer_text' if len(parts) == 1 else 'answer_text'}")
+    question, grade, answer = parts
+    if not _QUESTION_NUMBER.fullmatch(question) or int(question) < 1:
+        raise error(f"question number {shown(question)} is not a positive integer")
+    if not _NIST_GRADE.fullmatch(grade) or int(grade) not in HUMAN_LEVELS:
+        raise error(f"grade {shown(grade)} is not one of 1, 2, 3, 4 or -2")
+    if not answer.strip():
+        raise error("answer_text is empty")
+    if len(answer) > MAX_ANSWER_CHARS:
+        raise error(f"answer_text {_too_long(answer)}")
+    return Judgment(f"TQ{int(question)}", answer, int(grade), int(grade) == -2, number)
+
+
+def parse_nist_judgments(path: Path, content: bytes | None = None) -> list[Judgment]:
+    """Every judgment of a NIST qrels file (or its verified `content`), blank lines skipped. The
+    first malformed line stops the parse: a file off in one line is not the file NIST published,
+    and its other grades cannot be trusted either."""
+    if content is None:
+        _require_file(path, "NIST's LiveQA judgments file")
+    lines = read_lines(path, MAX_LINE_BYTES, content)
+    return _dedupe([_parse_nist_line(path, n, text) for n, text in lines if text.strip()])
+
+
+def _parse_user_record(path: Path, number: int, record: object) -> Judgment:
+    where = f"{path} line {number}"
+    if not isinstance(record, dict):
+        raise DataError(
+            f"{where}: expected a JSON object with question_id, answer and grade, "
+            f"got {type(record).__name__}."
+        )
+
+    def error(field: str, problem: str) -> DataError:
+        return DataError(f"{where}: field '{field}' {problem}.")
+
+    for field in ("question_id", "answer", "grade"):
+        if field not in record:
+            raise error(field, "is missing")
+    question_id, answer, grade = record["question_id"], record["answer"], record["grade"]
+    if not isinstance(question_id, str) or not _QUESTION_ID.fullmatch(question_id):
+        raise error("question_id", f"must be a qid such as 'TQ12', got {shown(question_id)}")
+    if not isinstance(answer, str) or not answer.strip():
+        raise error("answer", f"must be a non-empty string, got {shown(answer)}")
+    if len(answer) > MAX_ANSWER_CHARS:
+        raise error("answer", _too_long(answer))
+    # bool is an int subclass, and 3.0 == 3: both are refused so a grade is never guessed at.
+    if isinstance(grade, bool) or not isinstance(grade, int) or grade not in USER_GRADES:
+        raise error("grade", f"must be an integer 1-4, got {shown(grade)}")
+    return Judgment(question_id, answer, grade, False, number)
+
+
+def parse_user_judgments(path: Path) -> list[Judgment]:
+    """A team's own judgments: one JSON object a line with question_id, answer and grade 1-4.
+    Extra fields are ignored, so a file can carry its own notes; whether a question_id names a
+    LiveQA question is the caller's to check. A file with no judgments is refused."""
+    _require_file(path, "a JSONL file of judgments")
+    found = [_parse_user_record(path, n, record) for n, record in read_jsonl(path, MAX_LINE_BYTES)]
+    if not found:
+        raise DataError(
+            f"{path} holds no judgments; write one JSON object a line with question_id, answer "
+            "and grade."
+        )
+    return _dedupe(found)
 
 
 def live_qa_judge_dataset(
@@ -49,8 +151,8 @@ def live_qa_judge_dataset(
     judgments: str | Path | None = None,
     include_junk: bool = True,
 ) -> MemoryDataset:
-    """NIST's judged answers (or the user's own), each with the LiveQA question it answers; the
-    dataset's `location` names the judgments read: NIST's URL when downloaded, else the file."""
+    """NIST's judged answers (or the user's own), each its question's own sample re-keyed to the
+    answer; `location` names the judgments read: NIST's URL when downloaded, else the file."""
     check_question(question)
     if data is not None and Path(data).is_file():
         raise ArgumentError(
@@ -66,15 +168,33 @@ def live_qa_judge_dataset(
         source, where = "nist", location(LIVEQA_JUDGMENTS, path)
     else:
         path = Path(judgments)
-        items = parse_user_judgments(path)
-        source = where = str(judgments)
+        items, source, where = parse_user_judgments(path), str(judgments), str(judgments)
     samples = []
     for judgment in items:
-        record = records.get(judgment.question_id)
-        if record is None:
+        if judgment.question_id not in records:
             raise DataError(
                 f"{path} line {judgment.line}: field 'question_id' is {judgment.question_id!r}, "
                 "which is not a LiveQA test question (TQ1..TQ104)."
             )
-        samples.append(judgment_to_sample(judgment, record, question, source))
+        base = record_to_sample(records[judgment.question_id], question)
+        metadata = {
+            **(base.metadata or {}),
+            "question_id": judgment.question_id,
+            "answer": judgment.answer,
+            "human_grade": judgment.grade,
+            "human_level": judgment.level,
+            "junk": judgment.junk,
+            "judgments_source": source,
+            "judgments_line": judgment.line,
+        }
+        sample_id = f"{judgment.question_id}-L{judgment.line}"
+        samples.append(
+            Sample(id=sample_id, input=base.input, target=base.target, metadata=metadata)
+        )
     return MemoryDataset(samples, name="live_qa_judge", location=where)
+
+
+def humans_differ(first: Mapping[Any, dict[str, Any]], other: Mapping[Any, dict[str, Any]]) -> bool:
+    """Whether two sets of samples' metadata (by id) put a different human level on an answer."""
+    shared = [i for i in first if i in other]
+    return [first[i]["human_level"] for i in shared] != [other[i]["human_level"] for i in shared]

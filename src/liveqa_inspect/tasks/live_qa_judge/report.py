@@ -1,8 +1,6 @@
-"""The report on judge logs (live_qa_judge, expert_qa_claims): how a judge agrees with humans.
-
-Tables are on the scale the log records, so the same ones serve LiveQA's 0..1 levels and the
-claims tasks' 1..5 or 1..3 ones.
-"""
+"""The report on judge logs (live_qa_judge, expert_qa_claims): how a judge agrees with humans, on
+the scale the log records. Each figure is computed from the log's scores by the function its
+metric calls; those the log does not hold (per field, between two logs) alike."""
 
 from __future__ import annotations
 
@@ -10,196 +8,209 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+from inspect_ai.scorer import SampleScore
 
+from liveqa_inspect.judging.verdict_figures import epoch_figures, panel_figures
 from liveqa_inspect.report.comparison import comparison, difference_table, labels, per_log, setting
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
-from liveqa_inspect.report.stats import group_agreement, kappa_difference
-from liveqa_inspect.report.tables import Block, Cell, Table, figure, figure_cells, figure_table, fmt
-from liveqa_inspect.stats.agreement import FIGURES
-from liveqa_inspect.stats.names import (
-    ALPHA,
-    DETECTION_FIGURES,
-    EPOCH_AGREEMENT,
-    INCORRECT_AUROC,
-    INCORRECT_F1,
-    KAPPA,
-    MAJORITY_SHARE,
-    confusion_key,
-    juror_figures,
-    parse_floor_key,
-    parse_juror_key,
+from liveqa_inspect.report.stats import group_members
+from liveqa_inspect.report.tables import Block, Table, figure_cells, figure_table, fmt
+from liveqa_inspect.stats.agreement import (
+    FIGURES,
+    Pairs,
+    agreement_figures,
+    confusion_matrix,
+    quadratic_kappa,
+    reference_rhos,
 )
+from liveqa_inspect.stats.bootstrap import Estimate, estimate
+from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1, KAPPA
+from liveqa_inspect.stats.values import human_levels, score_values
+from liveqa_inspect.tasks.expert_qa.claims_metrics import detection, majority
 
 KIND = "judge"
 """The kind of log this section reads (report/loading.py's `Kind`)."""
 
-FIELD = "field"
-RHO = "spearman_rho"
-EXACT = "exact_agreement"
+FIELD, RHO, EXACT = "field", "spearman_rho", "exact_agreement"
 FIELD_FIGURES = (EXACT, KAPPA, "mae")
-JUDGE_TABLE = {
-    KAPPA: "kappa",
-    RHO: "rho",
-    EXACT: "exact",
-    "within_one": "within one",
-    "bias": "bias",
-    "mae": "MAE",
-}
+JUDGE_TABLE = {KAPPA: "kappa", RHO: "rho", EXACT: "exact", "within_one": "within one",
+               "bias": "bias", "mae": "MAE"}  # fmt: skip
 COMPARED_EXTRAS = (INCORRECT_F1, INCORRECT_AUROC)
+FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
+"""The scorers whose `reference_spearman` metric states each reference metric's rho."""
+
+Figures = dict[str, Estimate]
+
+
+def agreement(log: LoadedLog, scores: list[SampleScore] | None = None) -> dict[str, Estimate]:
+    """As the log's `agreement` metric states them (over `scores`, a group of the log's)."""
+    scores = log.scores() if scores is None else scores
+    return agreement_figures(score_values(scores), human_levels(scores), log.scale)
+
+
+def finds_wrong_claims(log: LoadedLog) -> bool:
+    """A claims correctness judge's log: its metrics also say how well it finds wrong claims."""
+    aspect = log.log.eval.task_args.get("aspect", "correctness")
+    return log.task == "expert_qa_claims" and aspect == "correctness"
+
+
+def wrong_claims(log: LoadedLog) -> dict[str, Estimate]:
+    """As the log's `wrong_claim_detection` states them (no interval); empty for other logs."""
+    if not finds_wrong_claims(log):
+        return {}
+    scores = log.scores()
+    found = detection(score_values(scores), human_levels(scores))
+    return {name: Estimate(value, n=len(scores)) for name, value in found.items()}
+
+
+def group_agreement(log: LoadedLog, key: str) -> list[tuple[str, int, dict[str, Estimate]]]:
+    """Each group's agreement figures over the items the judge graded."""
+    scored = {s.sample_id: s for s in log.scores()}
+    groups = group_members(log, key).items()
+    members = [(label, [scored[i] for i in ids if i in scored]) for label, ids in groups]
+    return [(label, len(group), agreement(log, group)) for label, group in members]
+
+
+def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
+    """`other`'s quadratic kappa minus `first`'s over the answers both graded, both against the
+    human levels of the first log, each resample drawing the same answers for both judges."""
+    theirs = {s.sample_id: s for s in other.scores()}
+    shared = [s for s in first.scores() if s.sample_id in theirs]
+    people, scale = human_levels(shared), sorted(set(first.scale) | set(other.scale))
+    a, b = score_values(shared), score_values([theirs[s.sample_id] for s in shared])
+
+    def difference(rows: np.ndarray) -> np.ndarray:
+        kappas = [quadratic_kappa(Pairs(judge, people, scale, rows)) for judge in (b, a)]
+        return kappas[0] - kappas[1]
+
+    return estimate(difference, len(shared))
 
 
 def judge_line(log: LoadedLog) -> str:
     """Who was measured, on which prompt: the grader role when bound, else the evaluated model."""
-    judged = (
-        "the evaluated model"
-        if log.judge_label == log.model
-        else f"the grader role; evaluated model: {log.model}"
-    )
+    own = log.judge_label == log.model
+    judged = "the evaluated model" if own else f"the grader role; evaluated model: {log.model}"
     return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
 
 
 def header(log: LoadedLog) -> list[str]:
+    scale = ", ".join(f"{level:g}" for level in log.scale)
     return [
         f"{log.task} report: {log.path}",
         judge_line(log),
-        f"{setting(log)}; epochs: {log.epochs}; "
-        f"scale: {', '.join(f'{level:g}' for level in log.scale)}",
+        f"{setting(log)}; epochs: {log.epochs}; scale: {scale}",
         *log.counts("claims" if log.task == "expert_qa_claims" else "answers"),
     ]
 
 
-def floor_table(log: LoadedLog) -> Table | None:
+def floor_table(log: LoadedLog, judge: Figures) -> Table | None:
     """The no-model floors a judge must beat, beside its figure they bound: a reference metric's
     rho beside its rho (a judge no better than ROUGE-L adds nothing over string overlap), the
     majority level's share beside its exact agreement."""
-    assert log.log.results is not None
-    rows: list[list[Cell]] = []
-    for scorer in log.log.results.scores:
-        for key, found in scorer.metrics.items():
-            metric = parse_floor_key(key) if parse_juror_key(key) is None else None
-            if metric is not None or key == MAJORITY_SHARE:
-                floor, judge = (metric, RHO) if metric is not None else ("majority level", EXACT)
-                value, judged = float(found.value), log.figures.get(judge, math.nan)
-                rows.append([floor, judge, value, judged, judged - value])
-    if not rows:
-        return None
-    return Table(
-        "No-model floors (what the judge must beat)",
-        ["floor", "compared with", "floor value", "judge", "judge - floor"],
-        rows,
-    )
+    floors = [("majority level", EXACT, majority(human_levels(log.scores())))]
+    floors = floors if finds_wrong_claims(log) else []
+    for scorer in (name for name in FLOOR_SCORERS if log.has_scorer(name)):
+        floors += [(name, RHO, rho) for name, rho in reference_rhos(log.scores(scorer)).items()]
+    rows = [[*floor, judge[floor[1]].value, judge[floor[1]].value - floor[2]] for floor in floors]
+    title = "No-model floors (what the judge must beat)"
+    headers = ["floor", "compared with", "floor value", "judge", "judge - floor"]
+    return Table(title, headers, rows) if rows else None
 
 
-def juror_table(log: LoadedLog) -> Table | None:
+def juror_table(log: LoadedLog, judge: Figures) -> Table | None:
     """A bound panel's jurors, each measured alone against the humans; None for one judge."""
-    jurors = juror_figures(log.verdicts)
-    if not jurors:
+    panel = panel_figures(log.verdicts)
+    if panel is None:
         return None
-    rows = [[juror, *figure_cells(values, JUDGE_TABLE)] for juror, values in jurors.items()]
-    alpha = log.verdicts.get(ALPHA, math.nan)
+    jurors = [("panel", judge), *((name, j.agreement) for name, j in panel.jurors.items())]
     return Table(
         "Each juror alone (value [95% CI]); a juror is measured on every answer it graded, "
         "those the panel left unscored too",
         ["juror", *JUDGE_TABLE.values()],
-        [["panel", *figure_cells(log.figures, JUDGE_TABLE)], *rows],
-        [f"Jurors' ordinal Krippendorff's alpha with each other: {fmt(alpha)}."],
+        [[name, *figure_cells(figures, JUDGE_TABLE)] for name, figures in jurors],
+        [f"Jurors' ordinal Krippendorff's alpha with each other: {fmt(panel.alpha)}."],
     )
 
 
 def field_table(log: LoadedLog) -> Table | None:
     if not any(FIELD in meta for meta in log.metadata.values()):
         return None
-    rows = [
-        [label, n, *figure_cells(values, FIELD_FIGURES)]
-        for label, n, values in group_agreement(log, FIELD)
-    ]
     return Table(
         "By field (value [seeded bootstrap 95% CI] over each field's graded items)",
         [FIELD, "n", *FIELD_FIGURES],
-        rows,
+        [
+            [label, n, *figure_cells(f, FIELD_FIGURES)]
+            for label, n, f in group_agreement(log, FIELD)
+        ],
         ["Computed from the samples: the log's metrics hold no per-field figures."],
     )
 
 
-def confusion_matrix(log: LoadedLog) -> np.ndarray:
-    """Counts, rows the human level and columns the judge level, both in rising order; a level
-    halfway between two counts half in each (see stats/levels.py), so a count can end in .5."""
-    scale = log.scale
-    return np.array(
-        [[log.figures.get(confusion_key(h, j), 0.0) for j in scale] for h in scale], dtype=float
-    )
+def matrix(log: LoadedLog) -> np.ndarray:
+    return confusion_matrix(log.scores(), log.scale)
 
 
 def confusion_table(log: LoadedLog) -> Table:
-    matrix = confusion_matrix(log)
+    levels = [f"{level:g}" for level in log.scale]
     rows = [
-        [f"{level:g}", *(f"{n:g}" for n in row), f"{row.sum():g}"]  # halves where counted
-        for level, row in zip(log.scale, matrix, strict=True)
+        [level, *(f"{n:g}" for n in row), f"{row.sum():g}"]
+        for level, row in zip(levels, matrix(log), strict=True)
     ]
+    between = any(not np.isclose(value, log.scale).any() for value in score_values(log.scores()))
     note = (
-        "A judge level halfway between two levels (a panel's or an epoch mean) counts half "
-        "in each of their columns."
+        "A judge level between two levels (a panel's or an epoch mean) counts in the column of its "
+        "nearest level, the lower one if halfway."
     )
-    return Table(
-        "Confusion matrix (rows: human level, columns: judge level)",
-        ["human \\ judge", *(f"{level:g}" for level in log.scale), "total"],
-        rows,
-        [note] if (matrix % 1).any() else [],
-    )
+    title = "Confusion matrix (rows: human level, columns: judge level)"
+    return Table(title, ["human \\ judge", *levels, "total"], rows, [note] if between else [])
 
 
-def judge_table(logs: Sequence[LoadedLog]) -> Table:
+def judge_table(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> Table:
     """The judges side by side; for claims correctness judges also how well each finds the wrong
     claims, which kappa hides when nearly every claim is correct."""
-    extras = [name for name in COMPARED_EXTRAS if all(name in log.figures for log in logs)]
-    return per_log(
-        logs,
-        "Judges (value [95% CI: each log's seeded bootstrap])",
-        [*JUDGE_TABLE.values(), *extras],
-        lambda log: figure_cells(log.figures, [*JUDGE_TABLE, *extras]),
-    )
+    names = [*JUDGE_TABLE, *(COMPARED_EXTRAS if all(map(finds_wrong_claims, logs)) else ())]
+    found = {
+        log.path: {**judge, **wrong_claims(log)} for log, judge in zip(logs, judges, strict=True)
+    }
+    title = "Judges (value [95% CI: each log's seeded bootstrap])"
+    headers = [JUDGE_TABLE.get(name, name) for name in names]
+    return per_log(logs, title, headers, lambda log: figure_cells(found[log.path], names))
 
 
 def heatmap(log: LoadedLog) -> Heatmap:
-    return Heatmap(
-        filename=f"{log.path.stem}-confusion.png",
-        title=f"{log.task}: {log.judge_label} vs human (n={log.scored})",
-        levels=log.scale,
-        matrix=confusion_matrix(log),
-    )
+    title = f"{log.task}: {log.judge_label} vs human (n={log.scored})"
+    return Heatmap(f"{log.path.stem}-confusion.png", title, log.scale, matrix(log))
 
 
-def kappa_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
-    values, lows, highs = zip(*(figure(log.figures, KAPPA) for log in logs), strict=True)
+def kappa_chart(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> IntervalChart:
+    kappas = [judge[KAPPA] for judge in judges]
     return IntervalChart(
         filename=f"{logs[0].path.stem}-judges.png",
         title=f"{logs[0].task}: quadratic kappa with the human levels (95% CI)",
         axis="quadratic weighted kappa",
         labels=labels(logs),
-        values=values,
-        lows=lows,
-        highs=highs,
+        values=[kappa.value for kappa in kappas],
+        lows=[kappa.low for kappa in kappas],
+        highs=[kappa.high for kappa in kappas],
     )
 
 
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     charts: list[Chart] = [heatmap(log) for log in logs]
+    judges = [agreement(log) for log in logs]
     if len(logs) > 1:
-        differences = difference_table(
-            logs, kappa_difference, "kappa difference", "the answers both graded"
-        )
-        blocks = comparison(logs, "judge", judge_table(logs), differences)
-        return blocks, [*charts, kappa_chart(logs)]
-    [log] = logs
+        over = "the answers both graded"
+        differences = difference_table(logs, kappa_difference, "kappa difference", over)
+        blocks = comparison(logs, "judge", judge_table(logs, judges), differences)
+        return blocks, [*charts, kappa_chart(logs, judges)]
+    [log], [judge] = logs, judges
     title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"
-    blocks = [*header(log), figure_table(title, log.figures, FIGURES)]
-    stability = log.verdicts.get(EPOCH_AGREEMENT, math.nan)
-    if not math.isnan(stability):
-        blocks.append(f"epoch agreement (same level in every epoch): {fmt(stability)}")
-    detection = [name for name in DETECTION_FIGURES if name in log.figures]  # claims tasks
-    extras = figure_table("Wrong-claim detection", log.figures, detection) if detection else None
-    optional = (floor_table(log), juror_table(log), extras, field_table(log))
-    blocks += [table for table in optional if table is not None]
-    blocks.append(confusion_table(log))
-    return blocks, charts
+    blocks: list[Block] = [*header(log), figure_table(title, judge, FIGURES)]
+    epochs = epoch_figures(log.verdicts)
+    if epochs is not None and not math.isnan(epochs.agreement):
+        blocks.append(f"epoch agreement (same level in every epoch): {fmt(epochs.agreement)}")
+    found = wrong_claims(log)
+    detection = figure_table("Wrong-claim detection", found, list(found)) if found else None
+    optional = (floor_table(log, judge), juror_table(log, judge), detection, field_table(log))
+    return [*blocks, *(table for table in optional if table), confusion_table(log)], charts

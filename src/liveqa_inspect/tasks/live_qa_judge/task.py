@@ -3,17 +3,25 @@
 from __future__ import annotations
 
 from inspect_ai import Task, task
+from inspect_ai.scorer import Scorer, scorer
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
 from liveqa_inspect.judging.panel import Panel, check_panel
-from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
+from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
+from liveqa_inspect.judging.scorer import agreement_metrics, answer_fields, grading_scorer
 from liveqa_inspect.judging.solvers import given_answer
 from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.overlap.reference import reference_floor
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
-from liveqa_inspect.tasks.live_qa_judge.scorer import judge_agreement_scorer
+
+
+@scorer(metrics=agreement_metrics(list(LIVEQA_SCALE.levels)))
+def judge_agreement_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The judge's level for a human-judged answer, on live_qa's very prompt: the grader role if
+    bound, else the model under evaluation."""
+    return grading_scorer(LIVEQA_JUDGE, answer_fields, None, cache, panel)
 
 
 @task
