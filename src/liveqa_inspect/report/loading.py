@@ -108,11 +108,13 @@ class LoadedLog:
         unread = [isinstance(s.score.value, float) and math.isnan(s.score.value) for s in found]
         return [s for s, nan in zip(found, unread, strict=True) if unscored or not nan]
 
+    def has_scorer(self, name: str) -> bool:
+        return any(s.name == name for s in (self.log.results.scores if self.log.results else []))
+
     @property
     def verdicts(self) -> list[SampleScore]:
         """The `verdicts` scorer's scores (every sample the judge saw); empty without it."""
-        names = [s.name for s in self.log.results.scores] if self.log.results else []
-        return self.scores(VERDICTS) if VERDICTS in names else []
+        return self.scores(VERDICTS) if self.has_scorer(VERDICTS) else []
 
     def counts(self, noun: str) -> list[str]:
         """Scored, unscored (with the reasons), errored and missing counts, and the epochs left
