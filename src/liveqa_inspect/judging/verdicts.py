@@ -1,24 +1,156 @@
-"""The `verdicts` scorer: what the judge said about a sample, as a score that always has a value.
+"""The `verdicts` scorer: what the judge said about every sample, and the figures over them.
 
 Inspect leaves a sample the judge could not grade (`Score.unscored`) out of every metric of the
-judge's scorer. How many such samples there were and why, and what each juror of a panel said
-about them, would then be told nowhere: under `majority`, a sample whose jurors disagree is
-exactly such a sample. This scorer runs after the judge's, reads its score back (it asks no model)
-and is never unscored: its value is 1 where the judge gave a level and 0 where it gave none, and
-its metadata holds that level and each juror's. Its metrics (judging/verdict_figures.py) see
-every sample the judge saw.
+judge's scorer, so how many there were and why, and what each juror of a panel said about them,
+would be told nowhere (under `majority`, a sample whose jurors disagree is such a sample). This
+scorer reads the judge's score back (it asks no model) and is never unscored: 1 where the judge
+gave a level, 0 where it gave none, that level and each juror's in its metadata. Its figures rest
+on every sample: the scored and unscored counts and why; with epochs, the epochs left out of
+their sample's mean and how often every epoch gave the same level; for a panel, each juror's mean
+level and agreement with the humans over every sample it graded, whatever the panel's rule, and
+the jurors' Krippendorff's alpha. The metric and the report call the same functions.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
+from dataclasses import dataclass, field
 
-from inspect_ai.scorer import Score, Scorer, Target, scorer
+import numpy as np
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    krippendorff_alpha,
+    metric,
+    scorer,
+)
 from inspect_ai.solver import TaskState
 
-from liveqa_inspect.judging.verdict_figures import verdict_figures
-from liveqa_inspect.stats.values import to_float
+from liveqa_inspect.stats.agreement import agreement_figures, named
+from liveqa_inspect.stats.bootstrap import Estimate
+from liveqa_inspect.stats.names import (
+    ALPHA,
+    EPOCH_AGREEMENT,
+    MEAN,
+    SCORED,
+    UNREAD_EPOCHS,
+    UNSCORED,
+    juror_key,
+    unscored_key,
+)
+from liveqa_inspect.stats.values import juror_levels, to_float
 
+NO_REASON = "no_reason_recorded"
+
+
+@dataclass(frozen=True)
+class Counts:
+    scored: int
+    unscored: int
+    reasons: dict[str, int]
+    """The unscored samples by reason, in the reasons' alphabetical order."""
+
+
+def counts(scores: list[SampleScore]) -> Counts:
+    read = [to_float(s.score.value) > 0 for s in scores]
+    reasons = Counter(
+        s.score.reason or NO_REASON for s, r in zip(scores, read, strict=True) if not r
+    )
+    return Counts(sum(read), len(scores) - sum(read), dict(sorted(reasons.items())))
+
+
+@dataclass(frozen=True)
+class Epochs:
+    unread: int
+    """Epochs without a readable level in samples that still have one (their mean is over the
+    others)."""
+    agreement: float
+    """The share of samples read in every epoch whose level is the same in each: 1 for a
+    deterministic judge, NaN when no sample was read in every epoch."""
+
+
+def epoch_figures(scores: list[SampleScore]) -> Epochs | None:
+    """None with one epoch, where there is nothing to count or compare."""
+    epochs = [np.asarray((s.score.metadata or {}).get("epoch_levels") or [], float) for s in scores]
+    if not any(len(levels) > 1 for levels in epochs):
+        return None
+    unread = [int(np.isnan(levels).sum()) for levels in epochs]
+    stable = [len(set(levels)) == 1 for levels, n in zip(epochs, unread, strict=True) if not n]
+    return Epochs(
+        unread=sum(n for levels, n in zip(epochs, unread, strict=True) if n < len(levels)),
+        agreement=float(np.mean(stable)) if stable else math.nan,
+    )
+
+
+@dataclass(frozen=True)
+class Juror:
+    mean: float
+    agreement: dict[str, Estimate] = field(default_factory=dict)
+    """With the humans, where every sample has a human level; else empty."""
+
+
+@dataclass(frozen=True)
+class Panel:
+    jurors: dict[str, Juror]
+    alpha: float
+
+
+def jurors_alpha(matrix: np.ndarray) -> float:
+    """Inspect's ordinal Krippendorff's alpha over each sample's verdicts: abstentions left out,
+    samples with fewer than two verdicts skipped; 1 exactly when the jurors always agree."""
+    units = [
+        SampleScore(score=Score(value=[float(v) for v in row if not math.isnan(v)]))
+        for row in matrix
+        if (~np.isnan(row)).sum() >= 2
+    ]
+    alpha = krippendorff_alpha(level="ordinal")
+    return float(alpha(units)) if units else math.nan  # type: ignore[arg-type]
+
+
+def panel_figures(scores: list[SampleScore]) -> Panel | None:
+    """Each juror over the samples it gave a verdict on, and the jurors' alpha; None for one
+    judge."""
+    names, matrix = juror_levels(scores)
+    if len(names) < 2:
+        return None
+    humans = [s.sample_metadata or {} for s in scores]
+    measured = all("human_level" in meta for meta in humans)
+    levels = (scores[0].score.metadata or {}).get("levels") or []
+    human = np.array([float(meta.get("human_level", math.nan)) for meta in humans])
+    jurors = {}
+    for name, column in zip(names, matrix.T, strict=True):
+        graded = ~np.isnan(column)
+        jurors[name] = Juror(
+            mean=float(column[graded].mean()) if graded.any() else math.nan,
+            agreement=agreement_figures(column[graded], human[graded], levels) if measured else {},
+        )
+    return Panel(jurors, jurors_alpha(matrix))
+
+
+@metric
+def verdict_figures() -> Metric:
+    """The counts, always; with epochs their figures; for a panel its jurors' (see above)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        found = counts(scores)
+        result: dict[str, float] = {SCORED: found.scored, UNSCORED: found.unscored}
+        result.update({unscored_key(reason): n for reason, n in found.reasons.items()})
+        epochs = epoch_figures(scores)
+        if epochs is not None:
+            result.update({UNREAD_EPOCHS: epochs.unread, EPOCH_AGREEMENT: epochs.agreement})
+        panel = panel_figures(scores)
+        if panel is not None:
+            for name, juror in panel.jurors.items():
+                result[juror_key(name, MEAN)] = juror.mean
+                result.update({juror_key(name, k): v for k, v in named(juror.agreement).items()})
+            result[ALPHA] = panel.alpha
+        return result
+
+    return compute
 
 @scorer(metrics=[verdict_figures()])
 def verdicts(judge: str, levels: list[float]) -> Scorer:

@@ -12,7 +12,7 @@ from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, 
 
 from liveqa_inspect.judging.epochs import judge_epochs
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
-from liveqa_inspect.judging.verdict_figures import verdict_figures
+from liveqa_inspect.judging.verdicts import verdict_figures
 from liveqa_inspect.stats.names import ALPHA
 from tests.helpers import (
     between,

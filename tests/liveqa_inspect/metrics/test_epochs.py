@@ -9,8 +9,8 @@ from inspect_ai.scorer import Score
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 
 from liveqa_inspect.judging.epochs import judge_epochs
-from liveqa_inspect.judging.verdict_figures import verdict_figures
-from liveqa_inspect.tasks.live_qa.scorer import live_qa_scorer
+from liveqa_inspect.judging.verdicts import verdict_figures
+from liveqa_inspect.tasks.live_qa.task import live_qa_scorer
 from tests.helpers import (
     between,
     figures,

@@ -12,7 +12,7 @@ from inspect_ai import eval
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import expert_qa_claims
-from liveqa_inspect.judging.verdict_figures import epoch_figures, panel_figures
+from liveqa_inspect.judging.verdicts import epoch_figures, panel_figures
 from liveqa_inspect.report.loading import LoadedLog, load
 from liveqa_inspect.stats.agreement import FIGURES, confusion_matrix, reference_rhos
 from liveqa_inspect.stats.bootstrap import Estimate

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from inspect_ai.model import GenerateConfig
 
-from liveqa_inspect.judging.verdict_figures import counts, epoch_figures, panel_figures
+from liveqa_inspect.judging.verdicts import counts, epoch_figures, panel_figures
 from liveqa_inspect.report.loading import load
 from liveqa_inspect.stats.values import score_values
 from liveqa_inspect.tasks.live_qa.metrics import level_shares

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from liveqa_inspect.judging.verdict_figures import panel_figures
+from liveqa_inspect.judging.verdicts import panel_figures
 from liveqa_inspect.report.comparison import comparison, difference_table, labels, per_log, setting
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart

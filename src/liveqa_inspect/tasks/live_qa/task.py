@@ -5,21 +5,30 @@ from __future__ import annotations
 from pathlib import Path
 
 from inspect_ai import Task, task
+from inspect_ai.scorer import Scorer, scorer
 from inspect_ai.solver import generate, prompt_template
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
 from liveqa_inspect.judging.panel import Panel, check_panel
-from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
+from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
+from liveqa_inspect.judging.scorer import answer_fields, grading_scorer
+from liveqa_inspect.judging.settings import DEFAULT_JUDGE
 from liveqa_inspect.judging.task import SUBJECT_CONFIG, judged_task
 from liveqa_inspect.overlap.reference import reference_overlap
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField, live_qa_dataset
-from liveqa_inspect.tasks.live_qa.scorer import live_qa_scorer
+from liveqa_inspect.tasks.live_qa.metrics import judge_metrics
 
 INSTRUCTION = "Please answer the following consumer health question."
 """The fixed zero-shot instruction of the LiveQA Medical task (as in HELM's live_qa)."""
 
 SOLVER_TEMPLATE = INSTRUCTION + "\n\n{prompt}"
+
+
+@scorer(metrics=judge_metrics(list(LIVEQA_SCALE.levels)))
+def live_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The pinned judge's level on the four LiveQA levels (0, 0.3, 0.7, 1)."""
+    return grading_scorer(LIVEQA_JUDGE, answer_fields, DEFAULT_JUDGE, cache, panel)
 
 
 @task

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 import numpy as np
 from inspect_ai.scorer import SampleScore
 
-from liveqa_inspect.judging.verdict_figures import epoch_figures, panel_figures
+from liveqa_inspect.judging.verdicts import epoch_figures, panel_figures
 from liveqa_inspect.report.comparison import comparison, difference_table, labels, per_log, setting
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
