@@ -15,6 +15,8 @@ from liveqa_inspect.judging.prompts import LIVEQA_SCALE
 from liveqa_inspect.stats.bootstrap import mean_interval, percentile_interval, resample_rows
 from liveqa_inspect.tasks.robustness.metrics import juror_robustness, robustness
 
+pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_evals
+
 LEVELS = list(LIVEQA_SCALE.levels)
 NAN = math.nan
 ASKED = ["padding", "authority", "swap"]
