@@ -12,49 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from inspect_ai import Task, eval
+from inspect_ai.dataset import Sample
+from inspect_ai.model import ModelAPI
 
-from liveqa_inspect.data.sources import (
-    EXPERT_QA_DATA_ENV,
-    EXPERT_QA_FILES,
-    LIVEQA_DATA_ENV,
-    LIVEQA_JUDGMENTS,
-    LIVEQA_QUESTIONS,
-    Asset,
-    cache_dir,
-    fetch,
-)
-from liveqa_inspect.errors import DataError
-from tests.helpers import Humans, expert_qa_data, human_levels, liveqa_data
-
-UPSTREAM: tuple[Asset, ...] = (LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS, *EXPERT_QA_FILES.values())
-"""Every pinned file some test reads."""
-
-
-def upstream_folders() -> dict[str, str]:
-    """The folder of each data variable's verified files, fetched as a task fetches them; a
-    usage error, which pytest prints once as the run's only output, when some are missing."""
-    folders: dict[str, str] = {}
-    failed: list[tuple[Asset, DataError]] = []
-    for asset in UPSTREAM:
-        try:
-            folders[asset.env_var] = str(fetch(asset).path.parent)
-        except DataError as error:
-            failed.append((asset, error))
-    if failed:
-        wanted = {
-            env: ", ".join(a.filename for a in UPSTREAM if a.env_var == env)
-            for env in (LIVEQA_DATA_ENV, EXPERT_QA_DATA_ENV)
-        }
-        raise pytest.UsageError(
-            "The tests need the upstream data files, and "
-            f"{', '.join(asset.filename for asset, _ in failed)} could be neither read nor "
-            f"downloaded. Set {LIVEQA_DATA_ENV}=<folder holding {wanted[LIVEQA_DATA_ENV]}> and "
-            f"{EXPERT_QA_DATA_ENV}=<folder holding {wanted[EXPERT_QA_DATA_ENV]}>, or run once "
-            f"online so they are downloaded, verified, into {cache_dir()}. First reason: "
-            f"{failed[0][1]}"
-        )
-    return folders
-
+from tests.commands import start_as_the_inspect_command
+from tests.helpers import QUIET, Humans, expert_qa_data, human_levels, liveqa_data, scripted_model
+from tests.upstream import upstream_folders
 
 LONGEST = (
     "tests/liveqa_inspect/providers/test_local_runs.py",
@@ -94,19 +58,13 @@ def humans(liveqa_data_dir: Path) -> Humans:
     return human_levels(liveqa_data_dir)
 
 
-async def _words(_self: object, text: str) -> int:
-    return len(text.split())
-
-
 def isolate(monkeypatch: pytest.MonkeyPatch, root: Path) -> None:
-    """No cached judge reply or download leaks between tests, and nothing is fetched: mockllm
-    outputs made without usage (pytest_inspect_evals') would fetch a tokenizer."""
+    """No cached judge reply or download leaks between tests."""
     monkeypatch.setenv("INSPECT_LOG_DIR", str(root / "logs"))
     monkeypatch.setenv("INSPECT_CACHE_DIR", str(root / "inspect-cache"))
     monkeypatch.setenv("LIVEQA_INSPECT_CACHE_DIR", str(root / "liveqa-cache"))
     monkeypatch.setenv("LIVEQA_DATA", str(liveqa_data()))
     monkeypatch.setenv("EXPERTQA_DATA", str(expert_qa_data()))
-    monkeypatch.setattr("inspect_ai.model._providers.mockllm.MockLLM.count_text_tokens", _words)
 
 
 @pytest.fixture(autouse=True)
@@ -120,3 +78,29 @@ def module_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     with pytest.MonkeyPatch.context() as monkeypatch:
         isolate(monkeypatch, tmp_path_factory.mktemp("module"))
         yield
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _process_start(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Before any test, what a test's run depends on and Inspect sets once a process: the
+    exception hook `inspect` installs, for the commands run in this process (tests/commands.py),
+    and the display every eval here goes through, the quiet `log` one (QUIET), chosen by the
+    first eval, which a command's `--display` would otherwise choose."""
+    start_as_the_inspect_command()
+    task = Task(dataset=[Sample(input="-")], solver=[])
+    logs = str(tmp_path_factory.mktemp("start"))
+    [log] = eval(task, model=scripted_model(lambda *_: ""), log_dir=logs, **QUIET)
+    assert log.status == "success", log.error
+
+
+async def _words(_self: ModelAPI, text: str) -> int:
+    return len(text.split())
+
+
+@pytest.fixture
+def words_as_tokens(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Token counts without a tokenizer, for pytest_inspect_evals' metric helpers: they evaluate
+    mockllm's default output, which has no usage, so Inspect counts the prompt's tokens with
+    tiktoken, whose encoding is a download. The test's own scripted models carry usage
+    (helpers.output)."""
+    monkeypatch.setattr(ModelAPI, "count_text_tokens", _words)

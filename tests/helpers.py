@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import math
 import os
-import subprocess
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 from inspect_ai import Task, eval
-from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
+from inspect_ai.log import EvalLog
 from inspect_ai.model import (
     ChatMessage,
     GenerateConfig,
@@ -39,7 +38,6 @@ from liveqa_inspect.report.tables import Block, Table, cell
 from liveqa_inspect.tasks.contamination.dataset import contamination_dataset
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
 from liveqa_inspect.tasks.robustness.perturbations import sentences
-from tests.preloaded_cli import preloaded
 
 
 def liveqa_data() -> Path:
@@ -302,29 +300,6 @@ def figures(log: EvalLog, scorer: str | None = None) -> dict[str, float]:
     assert log.results is not None
     found = next(s for s in log.results.scores if scorer is None or s.name == scorer)
     return {name: m.value for name, m in found.metrics.items()}
-
-
-# The real command ---------------------------------------------------------------------------
-
-
-def inspect_cli(
-    *args: str,
-    log_dir: Path,
-    env: Mapping[str, str | None],
-    timeout: float,
-    cwd: Path | None = None,
-) -> tuple[subprocess.CompletedProcess[str], list[EvalLog]]:
-    """`python -m inspect_ai <args>` as a user runs it, in a child process logging to `log_dir`,
-    with this environment and `env` over it (None unsets a variable). Returns the process and the
-    logs it wrote: `inspect eval` exits 0 even when the eval failed, so its log is what counts.
-    The child is forked from a process with Inspect imported (tests/preloaded_cli.py)."""
-    before = set(_log_names(log_dir))
-    result = preloaded().run(list(args), {"INSPECT_LOG_DIR": str(log_dir), **env}, cwd, timeout)
-    return result, [read_eval_log(n) for n in _log_names(log_dir) if n not in before]
-
-
-def _log_names(log_dir: Path) -> list[str]:
-    return [info.name for info in list_eval_logs(str(log_dir))] if log_dir.exists() else []
 
 
 # Reading the report's output ------------------------------------------------------------------

@@ -209,9 +209,13 @@ class OpenAIServer(AbstractContextManager["OpenAIServer"]):
         return sum(1 for r in list(self.requests) if predicate is None or predicate(r))
 
     def env(self) -> dict[str, str]:
-        """Env vars that point both `openai/<name>` and `openai-api/local/<name>` here."""
+        """Env vars that point both `openai/<name>` and `openai-api/local/<name>` here, and the
+        evaluated model too as `--model-base-url` does: Inspect makes that model once a process
+        for its name, arguments and base URL, not the environment, so an `inspect eval` run in
+        the tests' process after one against another server would call that server."""
         names = ("OPENAI_BASE_URL", "OPENAI_API_KEY", "LOCAL_BASE_URL", "LOCAL_API_KEY")
-        return dict(zip(names, [self.base_url, "test"] * 2, strict=True))
+        found = dict(zip(names, [self.base_url, "test"] * 2, strict=True))
+        return {**found, "INSPECT_EVAL_MODEL_BASE_URL": self.base_url}
 
     def handle(self, path: str, body: dict[str, Any]) -> Reply | None:
         """Record one POST and decide its reply; None: drop the connection unanswered."""

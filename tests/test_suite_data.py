@@ -4,15 +4,15 @@ them, and a clone without them gets one message, not a hundred failing tests."""
 from __future__ import annotations
 
 import shutil
-import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from liveqa_inspect.data.sources import LIVEQA_DATA_ENV, LIVEQA_QUESTIONS, cached_path
-from tests.conftest import UPSTREAM
+from tests.commands import Ran, process
 from tests.helpers import expert_qa_data, liveqa_data
-from tests.preloaded_cli import preloaded
+from tests.upstream import UPSTREAM
 
 ROOT = Path(__file__).resolve().parents[1]
 A_SMALL_TEST = (
@@ -21,14 +21,14 @@ A_SMALL_TEST = (
 )
 
 
-def suite(env: dict[str, str | None]) -> subprocess.CompletedProcess[str]:
-    """The suite on one small test, in a child (forked, see tests/preloaded_cli.py) with this
-    environment and `env` over it."""
+def suite(env: dict[str, str | None]) -> Ran:
+    """The suite on one small test, a real pytest process with this environment and `env` over
+    it."""
     args = ["-q", "-n", "0", "-p", "no:cacheprovider", A_SMALL_TEST]
-    return preloaded().run(args, env, ROOT, timeout=300, module="pytest")
+    return process([sys.executable, "-m", "pytest", *args], env, ROOT, timeout=300)
 
 
-def only_line(result: subprocess.CompletedProcess[str]) -> str:
+def only_line(result: Ran) -> str:
     [line] = [line for line in (result.stdout + result.stderr).splitlines() if line.strip()]
     return line
 

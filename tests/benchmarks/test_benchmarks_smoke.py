@@ -1,6 +1,6 @@
 """The README's benchmark commands keep working: each runs end to end at tiny sizes.
 
-The full runs start a server and several `inspect eval` processes, so they are slow tests;
+The full runs start a server and several real `inspect eval` processes, so they are slow tests;
 the parts that broke before (the judge prompt of the throughput table, where the data is looked
 for) are also checked in the fast set.
 """
@@ -8,20 +8,15 @@ for) are also checked in the fast set.
 from __future__ import annotations
 
 import runpy
-import subprocess
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from subprocess import CompletedProcess
 from types import ModuleType
 
 import pytest
 
-from tests.preloaded_cli import preloaded
-
 REPO = Path(__file__).resolve().parents[2]
 BENCHMARKS = REPO / "benchmarks"
-TIMEOUT = 300.0
 
 
 @pytest.fixture
@@ -65,27 +60,10 @@ def test_data_is_looked_for_beside_the_repository(
     assert data_path(repo) == tmp_path / "elsewhere"
 
 
-def forked(
-    command: list[str], env: Mapping[str, str], cwd: Path, **_: object
-) -> CompletedProcess[str]:
-    """A script's `subprocess.run` of `python -m inspect_ai ...` or `python -c CODE ...`, run in a
-    child forked from the preloaded process (tests/preloaded_cli.py): the tests check that the
-    scripts run and fill their tables, not the times, which a fresh interpreter's imports would
-    triple."""
-    python, flag, target, *args = command
-    assert python == sys.executable and flag in ("-m", "-c"), command
-    if flag == "-m":
-        return preloaded().run(args, env, cwd, TIMEOUT, module=target)
-    return preloaded().run(args, env, cwd, TIMEOUT, code=target)
-
-
 @pytest.fixture
-def run(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> Callable[..., str]:
-    """A benchmark script run as `python benchmarks/<script> <args>` runs it, but in this
-    process, which has Inspect imported already, and so are the evals it times (see `forked`)."""
-    monkeypatch.setattr(subprocess, "run", forked)
+def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Callable[..., str]:
+    """A benchmark script run as `python benchmarks/<script> <args>` runs it, in this process;
+    the evals it times are real `inspect eval` processes, as the script starts them."""
 
     def run_script(script: str, *args: str) -> str:
         monkeypatch.setattr(sys, "argv", [str(BENCHMARKS / script), *args])

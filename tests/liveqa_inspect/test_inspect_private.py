@@ -17,7 +17,7 @@ from liveqa_inspect._inspect_private import (
     set_exception_hook,
 )
 from liveqa_inspect.errors import LiveQAError
-from tests.helpers import QUIET
+from tests.helpers import QUIET, scripted_model
 
 
 def test_resolved_config_is_the_model_s_own_config_with_nothing_passed() -> None:
@@ -36,7 +36,7 @@ def test_eval_is_building_tasks_only_inside_eval() -> None:
 
     assert not eval_is_building_tasks()
     build()
-    [log] = eval(build, model="mockllm/model", **QUIET)
+    [log] = eval(build, model=scripted_model(lambda *_: "y"), **QUIET)
     assert log.status == "success"
     assert seen == [False, True]
 

@@ -20,7 +20,6 @@ EXIT_REFUSED = 2
 """As argparse uses for a bad command line: the input, not the program, is at fault."""
 
 
-
 def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     return section(logs[0].task).report(logs)
 

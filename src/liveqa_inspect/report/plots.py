@@ -1,8 +1,5 @@
-"""The report's figures, drawn on an Agg canvas rather than through pyplot.
-
-No display is needed and no global figure state is left behind in a process that calls these.
-matplotlib is imported only when a figure is drawn: printing a report does not pay for it.
-"""
+"""The report's figures, drawn on an Agg canvas rather than through pyplot: no display needed,
+no global figure state left behind; matplotlib is imported only when a figure is drawn."""
 
 from __future__ import annotations
 
@@ -20,8 +17,8 @@ if TYPE_CHECKING:
 
 DPI = 120
 TITLE_CHARS_PER_INCH = 8
-"""Titles wrap at about this many characters an inch of figure: a panel's judge names run long
-and a title wider than its figure is cut off at both ends."""
+"""Titles wrap at this many characters an inch: a panel's judge names run long, and a title
+wider than its figure is cut off at both ends."""
 
 
 def title(figure: Figure, text: str) -> str:

@@ -1,11 +1,6 @@
-"""What the report computes from the samples, because the log's results do not hold it:
-per-group figures and differences between logs.
-
-Every interval is drawn by `metrics.bootstrap` with the log's seed and draws, so a group of every
-sample gets the log's headline interval. A difference resamples the ids two logs share, each id's
-pair of scores together: on the same questions the paired interval is far narrower than two
-separate intervals suggest.
-"""
+"""What the log's results do not hold: per-group figures and differences between logs. A
+difference resamples the ids two logs share, each id's pair of scores together: on the same
+questions the paired interval is far narrower than two separate intervals suggest."""
 
 from __future__ import annotations
 

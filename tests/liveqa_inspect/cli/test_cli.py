@@ -1,4 +1,8 @@
-"""The real command a user runs, against a local OpenAI-compatible server on 127.0.0.1."""
+"""The `inspect` command a user runs, against a local OpenAI-compatible server on 127.0.0.1.
+
+In this process (tests/commands.py), but for the live_qa run, a real `python -m inspect_ai`:
+what a fresh command does, entry point and imports included.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
-from tests.helpers import inspect_cli, probe, remainders
+from tests.commands import inspect_command, inspect_eval_logs
+from tests.helpers import probe, remainders
 from tests.openai_server import OpenAIServer
 
 pytestmark = pytest.mark.slow
@@ -28,11 +33,11 @@ def respond(messages: list[dict], model: str) -> str:
 
 def test_inspect_eval_live_qa_end_to_end(tmp_path: Path) -> None:
     with OpenAIServer(respond) as server:
-        result, logs = inspect_cli(
+        result, logs = inspect_eval_logs(
             "eval", "liveqa_inspect/live_qa",
             "--model", f"openai/{SUBJECT}", "--model-role", f"grader=openai/{JUDGE}",
             "--display", "none", "--limit", "10",
-            log_dir=tmp_path, env=server.env(), timeout=300,
+            log_dir=tmp_path, env=server.env(), fresh=True,
         )  # fmt: skip
         assert result.returncode == 0, result.stderr
         judge_calls = server.count(lambda r: r.model == JUDGE)
@@ -62,10 +67,10 @@ def test_inspect_eval_live_qa_contamination_end_to_end(tmp_path: Path) -> None:
         return rest[shown] if guided else "I do not know."
 
     with OpenAIServer(knows_when_told) as server:
-        result, logs = inspect_cli(
+        result, logs = inspect_eval_logs(
             "eval", "liveqa_inspect/live_qa_contamination", "--model", f"openai/{SUBJECT}",
             "--display", "none", "--limit", "3",
-            log_dir=tmp_path, env=server.env(), timeout=300,
+            log_dir=tmp_path, env=server.env(),
         )  # fmt: skip
         assert result.returncode == 0, result.stderr
         calls = server.count(lambda r: r.model == SUBJECT)
@@ -77,12 +82,9 @@ def test_inspect_eval_live_qa_contamination_end_to_end(tmp_path: Path) -> None:
     assert figures["guided_verbatim"].value == 1.0 and figures["difference"].value > 0.8
 
 
-def test_inspect_list_tasks_finds_every_task_in_a_checkout(tmp_path: Path) -> None:
+def test_inspect_list_tasks_finds_every_task_in_a_checkout() -> None:
     """As the README says: Inspect lists the tasks of a folder's files, so `src` in a checkout."""
-    result, _ = inspect_cli(
-        "list", "tasks", "src", log_dir=tmp_path, env={}, timeout=120,
-        cwd=Path(__file__).resolve().parents[3],
-    )  # fmt: skip
+    result = inspect_command("list", "tasks", "src", cwd=Path(__file__).resolve().parents[3])
     assert result.returncode == 0, result.stderr
     tasks = sorted(line.split("@")[1] for line in result.stdout.split())
     assert tasks == [
@@ -102,10 +104,10 @@ def test_inspect_eval_live_qa_judge_robustness_end_to_end(tmp_path: Path) -> Non
     """A list of perturbations as a user writes it, `-T perturbations=grader_note,swap`, and a
     judge that obeys notes to the grader, measured through the real provider."""
     with OpenAIServer(obey_notes) as server:
-        result, logs = inspect_cli(
+        result, logs = inspect_eval_logs(
             "eval", "liveqa_inspect/live_qa_judge_robustness", "--model", f"openai/{JUDGE}",
             "-T", "perturbations=grader_note,swap", "-T", "per_grade=1", "--display", "none",
-            log_dir=tmp_path, env=server.env(), timeout=300,
+            log_dir=tmp_path, env=server.env(),
         )  # fmt: skip
         assert result.returncode == 0, result.stderr
         calls = server.count()

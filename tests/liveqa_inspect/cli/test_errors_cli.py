@@ -1,13 +1,13 @@
-"""The errors a user trips on, through the real `inspect eval`: one short message, no traceback.
+"""The errors a user trips on, through `inspect eval`: one short message, no traceback.
 
-Each case is one `python -m inspect_ai eval` with mockllm (no key, no network). They run two at a
-time, as each spends most of its five seconds importing Inspect.
+Each case is one `inspect eval` with mockllm (no key, no network), run in this process as the
+command runs it (tests/commands.py). Where the message goes, with and without `--display none`,
+rests on the exception hooks a fresh command starts with, so that is also checked with real
+`python -m inspect_ai` processes.
 """
 
 from __future__ import annotations
 
-import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,9 +15,7 @@ import pytest
 from inspect_ai.log import list_eval_logs
 
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, cache_dir, cached_path
-from tests.helpers import inspect_cli
-
-pytestmark = pytest.mark.slow
+from tests.commands import Ran, inspect_eval_logs
 
 MAX_LINES = 15
 """A message and its blank lines; today's tracebacks ran to 220-275 lines."""
@@ -42,11 +40,11 @@ class Case:
 class Run:
     case: Case
     home: Path
-    result: subprocess.CompletedProcess[str]
+    result: Ran
 
     @property
     def output(self) -> str:
-        return self.result.stdout + self.result.stderr
+        return self.result.output
 
 
 def _cases(root: Path, data: Path) -> dict[str, Case]:
@@ -81,6 +79,13 @@ def _cases(root: Path, data: Path) -> dict[str, Case]:
             "live_qa",
             ["-T", f"data={root / 'nonexistent'}"],
             [f"{root / 'nonexistent'} does not exist", "LIVEQA_DATA", LIVEQA_QUESTIONS.url],
+        ),
+        "data_error_default_display": Case(
+            "live_qa",
+            ["-T", f"data={root / '[draft]'}"],
+            [f"{root / '[draft]'} does not exist"],  # the brackets are not read as markup
+            env={"COLUMNS": "1000"},  # the message on one line
+            display=[],
         ),
         "altered_local_copy": Case(
             "live_qa",
@@ -131,7 +136,7 @@ def _cases(root: Path, data: Path) -> dict[str, Case]:
     }
 
 
-def _run(name: str, case: Case, root: Path) -> Run:
+def _run(name: str, case: Case, root: Path, fresh: bool = False) -> Run:
     home = root / name
     cache = home / "cache"
     home.mkdir()
@@ -143,10 +148,10 @@ def _run(name: str, case: Case, root: Path) -> Run:
         "LIVEQA_INSPECT_CACHE_DIR": str(cache),
         **case.env,
     }
-    result, _ = inspect_cli(
+    result, _ = inspect_eval_logs(
         "eval", f"liveqa_inspect/{case.task}", "--model", "mockllm/model",
         *case.display, *case.args,
-        log_dir=home / "logs", env=env, timeout=60,
+        log_dir=home / "logs", env=env, fresh=fresh, timeout=60,
     )  # fmt: skip
     return Run(case, home, result)
 
@@ -161,9 +166,7 @@ def runs(
 ) -> dict[str, Run]:
     root = tmp_path_factory.mktemp("errors_cli")
     cases = _cases(root, liveqa_data_dir)
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        futures = {name: pool.submit(_run, name, case, root) for name, case in cases.items()}
-        return {name: future.result() for name, future in futures.items()}
+    return {name: _run(name, case, root) for name, case in cases.items()}
 
 
 CASE_NAMES = [
@@ -171,6 +174,7 @@ CASE_NAMES = [
     "unknown_question_default_display",
     "not_a_flag",
     "missing_data_argument",
+    "data_error_default_display",
     "altered_local_copy",
     "offline_without_cache",
     "tampered_cache",
@@ -181,9 +185,7 @@ CASE_NAMES = [
 ]
 
 
-@pytest.mark.parametrize("name", CASE_NAMES)
-def test_one_short_message_and_no_traceback(runs: dict[str, Run], name: str) -> None:
-    run = runs[name]
+def one_short_message(run: Run) -> None:
     # Inspect exits 1 on an error raised while the task is built, before any log is started.
     assert run.result.returncode == 1, run.output
     assert "Traceback" not in run.output
@@ -194,13 +196,37 @@ def test_one_short_message_and_no_traceback(runs: dict[str, Run], name: str) -> 
     assert not list_eval_logs(str(run.home / "logs"))
 
 
+def on_stderr_or_stdout(quiet: Ran, shown: Ran) -> None:
+    assert "got 'bogus'" in quiet.stderr and not quiet.stdout.strip()
+    assert "got 'bogus'" in shown.stdout and not shown.stderr.strip()
+
+
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_one_short_message_and_no_traceback(runs: dict[str, Run], name: str) -> None:
+    one_short_message(runs[name])
+
+
 def test_display_none_reports_on_stderr_and_the_default_display_on_stdout(
     runs: dict[str, Run],
 ) -> None:
+    on_stderr_or_stdout(
+        runs["unknown_question"].result, runs["unknown_question_default_display"].result
+    )
 
-    quiet, shown = runs["unknown_question"].result, runs["unknown_question_default_display"].result
-    assert "got 'bogus'" in quiet.stderr and not quiet.stdout.strip()
-    assert "got 'bogus'" in shown.stdout and not shown.stderr.strip()
+
+@pytest.mark.slow
+def test_a_fresh_command_reports_as_the_run_in_this_process(
+    runs: dict[str, Run], tmp_path: Path, liveqa_data_dir: Path
+) -> None:
+    """Real `python -m inspect_ai` processes, which start with the interpreter's own exception
+    hook, print what the runs in this process printed, on the same streams."""
+    cases = _cases(tmp_path, liveqa_data_dir)
+    names = ("unknown_question", "unknown_question_default_display")
+    quiet, shown = (_run(name, cases[name], tmp_path, fresh=True) for name in names)
+    for name, fresh in zip(names, (quiet, shown), strict=True):
+        one_short_message(fresh)
+        assert fresh.result == runs[name].result
+    on_stderr_or_stdout(quiet.result, shown.result)
 
 
 def test_offline_creates_no_folders_and_names_where_to_put_the_file(runs: dict[str, Run]) -> None:

@@ -1,9 +1,10 @@
-"""Resilience of the real `inspect eval` command: faults, unreadable verdicts, retry, re-scoring.
+"""Resilience of the `inspect eval` command: faults, unreadable verdicts, retry, re-scoring.
 
-Why these run through the CLI and a local OpenAI-compatible server rather than `mockllm`: the
-claims are about what a user sees when the API misbehaves (429/500 storms, a judge that rambles,
-an eval that dies half-way, a log graded again), and those paths live in Inspect's provider,
-retry, log and cache code, which only the real command exercises end to end.
+Why these run through the CLI (in this process, tests/commands.py) and a local OpenAI-compatible
+server rather than `mockllm`: the claims are about what a user sees when the API misbehaves
+(429/500 storms, a judge that rambles, an eval that dies half-way, a log graded again), and those
+paths live in Inspect's provider, retry, log and cache code, which the command exercises end to
+end.
 
 Every responder is deterministic and keyed on prompt content, never on arrival order, so a run
 with faults must reproduce a fault-free run sample by sample: the judge's level is a hash of the
@@ -26,7 +27,8 @@ import pytest
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 
 from liveqa_inspect.tasks.live_qa.task import INSTRUCTION
-from tests.helpers import inspect_cli, liveqa_data
+from tests.commands import inspect_eval_logs
+from tests.helpers import liveqa_data
 from tests.openai_server import Faults, OpenAIServer, RequestRecord, Responder
 
 pytestmark = pytest.mark.slow
@@ -148,12 +150,11 @@ class Dirs:
 
 
 def run_cli(server: OpenAIServer, dirs: Dirs, *args: str) -> list[EvalLog]:
-    """`python -m inspect_ai <args>` against the server, returning the logs it wrote; fails the
-    test on a non-zero exit."""
-    result, logs = inspect_cli(
-        *args, "--display", "none",
-        log_dir=dirs.logs, env={**server.env(), **dirs.env()}, timeout=240,
-    )  # fmt: skip
+    """`inspect <args>` against the server, returning the logs it wrote; fails the test on a
+    non-zero exit."""
+    result, logs = inspect_eval_logs(
+        *args, "--display", "none", log_dir=dirs.logs, env={**server.env(), **dirs.env()}
+    )
     assert result.returncode == 0, result.stderr[-4000:]
     return logs
 
@@ -334,7 +335,6 @@ def test_rescoring_with_the_same_judge_is_served_from_the_cache(
 def test_rescoring_with_another_judge_asks_it_once_a_sample(
     clean_run: CleanRun, tmp_path: Path
 ) -> None:
-
     """A new judge is asked exactly once a sample, and the new log says which judge graded."""
     server, dirs, log = clean_run.server, clean_run.dirs, clean_run.log
     other = tmp_path / "other.eval"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -10,7 +9,8 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from liveqa_inspect import live_qa
-from tests.helpers import QUIET, inspect_cli, scripted_model, subject_script
+from tests.commands import Ran, inspect_eval_logs
+from tests.helpers import QUIET, scripted_model, subject_script
 from tests.openai_server import Faults, OpenAIServer
 
 pytestmark = pytest.mark.slow
@@ -30,7 +30,7 @@ def test_judges_ready_stops_a_run_whose_judge_has_no_key_before_any_answer(
     assert subject.calls == []  # no answer generated, none paid for
 
 
-# -- through the real `inspect eval` command against the local server ------------------------
+# -- through `inspect eval` (in this process, tests/commands.py) against the local server ------
 
 SUBJECT = "gpt-4o-mini-2024-07-18"
 JUDGE = "gpt-4o-2024-05-13"
@@ -42,14 +42,14 @@ def answer_everything(messages: list[dict], model: str) -> str:
 
 def inspect_eval(
     server: OpenAIServer, tmp_path: Path, *args: str, subject: str = f"openai/{SUBJECT}"
-) -> tuple[subprocess.CompletedProcess, EvalLog | None]:
+) -> tuple[Ran, EvalLog | None]:
     env: dict[str, str | None] = {**server.env(), "OTHER_API_KEY": None}
     if not subject.startswith("openai/"):
         env["OPENAI_API_KEY"] = None  # the pinned default judge then has no key
-    result, logs = inspect_cli(
+    result, logs = inspect_eval_logs(
         "eval", "liveqa_inspect/live_qa", "--model", subject, "-T", "reference_metrics=false",
         "--limit", "4", "--display", "plain", *args,
-        log_dir=tmp_path / "logs", env=env, timeout=180,
+        log_dir=tmp_path / "logs", env=env,
     )  # fmt: skip
     return result, logs[0] if logs else None
 
@@ -57,7 +57,6 @@ def inspect_eval(
 def test_the_default_judge_without_a_key_is_refused_in_a_few_lines_before_the_run(
     tmp_path: Path,
 ) -> None:
-
     """No grader bound: `inspect eval` makes the pinned default (openai/...) as it builds the
     task, so the missing key is Inspect's own short message, before any sample runs."""
     with OpenAIServer(answer_everything) as server:

@@ -23,6 +23,8 @@ from tests.helpers import (
     verdict,
 )
 
+pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_evals
+
 LEVELS = list(LIVEQA_SCALE.levels)
 
 # Per answer, what each of three jurors says; None is an unreadable reply (the juror abstains).

@@ -21,6 +21,8 @@ from liveqa_inspect.stats.agreement import (
 )
 from tests.helpers import human_metadata
 
+pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_evals
+
 LEVELS = list(LIVEQA_SCALE.levels)
 
 HUMAN = [1.0, 0.7, 0.3, 0.0, 0.0, 0.3, 0.7, 1.0]

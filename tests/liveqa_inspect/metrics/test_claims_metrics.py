@@ -23,6 +23,8 @@ from liveqa_inspect.tasks.expert_qa.claims_metrics import majority_share, wrong_
 from liveqa_inspect.tasks.expert_qa.passage_overlap import claim_passage_overlap, passage_overlap
 from tests.helpers import QUIET, human_metadata
 
+pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_evals
+
 HUMAN = [5.0, 4.0, 3.0, 2.0, 1.0, 5.0, 2.0, 4.0, 1.0, 3.0]
 
 

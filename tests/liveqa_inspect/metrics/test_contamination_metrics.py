@@ -13,6 +13,8 @@ from liveqa_inspect.stats import bootstrap as one_bootstrap
 from liveqa_inspect.stats.names import DIFFERENCE, ci_keys
 from liveqa_inspect.tasks.contamination.metrics import completion_figures, paired_difference
 
+pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_evals
+
 LOW, HIGH = ci_keys(DIFFERENCE)
 
 

@@ -21,6 +21,8 @@ from tests.helpers import (
     verdict,
 )
 
+pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_evals
+
 
 def test_each_epoch_asks_the_judge_anew_and_keeps_its_level() -> None:
     judge = scripted_model(judge_script, "judge")

@@ -31,6 +31,8 @@ from tests.helpers import (
     verdict,
 )
 
+pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_evals
+
 # (answer, NIST grade, juror 1's level, juror 2's level): a two-juror panel halfway between levels.
 HALFWAY = [
     ("Answer one.", 1, "0", "0.3"),  # 0.15 against human 0

@@ -14,6 +14,8 @@ from liveqa_inspect.stats import bootstrap as one_bootstrap
 from liveqa_inspect.stats.bootstrap import mean_interval
 from liveqa_inspect.tasks.live_qa.metrics import bootstrap_ci, level_share
 
+pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_evals
+
 LEVELS = list(LIVEQA_SCALE.levels)
 
 SCORES = [1.0, 0.7, 0.3, 0.0, 1.0, 0.0]

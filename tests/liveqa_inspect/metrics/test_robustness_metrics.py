@@ -15,6 +15,8 @@ from liveqa_inspect.stats.bootstrap import mean_interval, percentile_interval, r
 from liveqa_inspect.tasks.robustness.metrics import juror_robustness, robustness
 from liveqa_inspect.tasks.robustness.scorer import robustness_epochs
 
+pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_evals
+
 LEVELS = list(LIVEQA_SCALE.levels)
 NAN = math.nan
 ASKED = ["padding", "authority", "swap"]

@@ -1,7 +1,8 @@
 """A local server that dies mid-run: the error names it, and `inspect eval-retry` finishes the run.
 
-Through the real command, as a user meets it: the server is killed from outside once it has
-answered a request, the way an out-of-memory kill or a crash would end it.
+Through the real command, as a user meets it: the server a `python -m inspect_ai eval` process
+started is killed from outside once it has answered a request, the way an out-of-memory kill or
+a crash would end it. The retry runs in this process (tests/commands.py).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
-from tests.helpers import inspect_cli
+from liveqa_inspect.providers.server import stop_all
+from tests.commands import inspect_eval_logs
 from tests.liveqa_inspect.providers.local import SMOLLM2, needs_llama_cpp
 
 pytestmark = [pytest.mark.slow, needs_llama_cpp]
@@ -90,9 +92,11 @@ def test_a_server_dying_mid_run_is_named_and_eval_retry_finishes_the_run(tmp_pat
     assert f"pid {server})" in message and "stopped during the run (exit code -9)" in message
     assert "Finish the run with `inspect eval-retry`" in message
 
-    retry, [retried] = inspect_cli(
-        "eval-retry", str(failed.location), log_dir=logs, env={}, timeout=WAIT
-    )
+    stop_all()  # as in a new process, the retry starts a server of its own
+    try:
+        retry, [retried] = inspect_eval_logs("eval-retry", str(failed.location), log_dir=logs)
+    finally:
+        stop_all()  # which the command stops as it exits
     assert retried.status == "success", (retried.error, retry.stdout[-2000:])
     assert retried.samples is not None
     assert sorted(s.id for s in retried.samples) == QUESTIONS.split(",")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sysconfig
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +27,7 @@ from liveqa_inspect.stats.agreement import FIGURES, agreement, confusion
 from liveqa_inspect.stats.names import ALPHA, DETECTION_FIGURES, MAJORITY_SHARE, confusion_key
 from liveqa_inspect.tasks.expert_qa.claims_metrics import majority_share, wrong_claim_detection
 from liveqa_inspect.tasks.live_qa_judge.report import kappa_difference
+from tests.commands import process
 from tests.helpers import (
     QUIET,
     Humans,
@@ -45,7 +47,6 @@ from tests.helpers import (
     verdict,
     written,
 )
-from tests.preloaded_cli import preloaded
 
 LEVELS = LIVEQA_SCALE.levels
 
@@ -637,9 +638,10 @@ def test_model_and_judge_logs_are_not_mixed(capsys: pytest.CaptureFixture[str]) 
 
 
 @pytest.mark.slow
-def test_the_module_refuses_without_a_traceback(tmp_path: Path) -> None:
+def test_the_command_refuses_without_a_traceback(tmp_path: Path) -> None:
+    """`liveqa-report` as a user runs it, a real process (the refusal itself is tested above)."""
     nope = str(tmp_path / "nope.eval")
-    result = preloaded().run([nope], {}, None, 120, module="liveqa_inspect.report")
+    result = process([str(Path(sysconfig.get_path("scripts")) / "liveqa-report"), nope])
     assert result.returncode == 2
     assert result.stdout == "" and "Traceback" not in result.stderr
     assert result.stderr.startswith("error: cannot read")
