@@ -1,9 +1,7 @@
 """Inspect AI evaluation of the TREC-2017 LiveQA Medical task, graded by a pinned judge.
 
-`TASKS` is the registry: a task is one folder under `tasks/` (its dataset, solver, scorer,
-metrics, report section and task) and one line here. The tasks load on first use (PEP 562): the
-package is also the parent of modules run on their own, such as the llama.cpp server's wrapper,
-which would otherwise import Inspect and every task before starting.
+A task is a folder under `tasks/` and a line of `TASKS`. Tasks load on first use (PEP 562), or
+a module run on its own (the llama.cpp server's wrapper) would first import Inspect and them all.
 """
 
 from __future__ import annotations

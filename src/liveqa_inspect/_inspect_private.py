@@ -1,6 +1,11 @@
-"""Inspect's private APIs this package needs, each in this one place, with why no public one does.
+"""Inspect's private APIs this package needs, each in this one place, with why no public one does
+(inspect_ai is pinned below 0.4; tests/liveqa_inspect/test_inspect_private.py fails on a change).
 
-inspect_ai is pinned below 0.4; `tests/test_inspect_private.py` fails when either changes shape.
+`PrerequisiteError`: Inspect's CLI prints it as its message alone; our errors are one (errors.py).
+`set_exception_hook`: Inspect installs its hook once a process, in `eval()` only after loading the
+entry points: run first (_registry.py), its later call cannot wrap ours. `OpenAICompatibleAPI`:
+the base of Inspect's llama-cpp-python, vLLM and SGLang providers and of `gguf/`, which relies on
+it making its client from `base_url` once, when constructed.
 """
 
 from __future__ import annotations
@@ -10,36 +15,16 @@ from inspect_ai.model import GenerateConfig, Model
 from inspect_ai.model._model import active_model
 from inspect_ai.model._providers.openai_compatible import OpenAICompatibleAPI
 
-__all__ = [
-    "OpenAICompatibleAPI",
-    "PrerequisiteError",
-    "eval_is_building_tasks",
-    "resolved_config",
-    "set_exception_hook",
-]
-"""`PrerequisiteError` is the error Inspect's CLI prints as its message alone, without a traceback:
-our errors are one (errors.py); no public export names it. `set_exception_hook` installs Inspect's
-hook once per process: run first, before ours wraps it (_registry.py), Inspect's later call cannot
-wrap ours; `eval()` installs it only after loading the entry points, and no public call does.
-
-`OpenAICompatibleAPI` is the base of Inspect's own llama-cpp-python, vLLM and SGLang providers,
-and of `gguf/` (providers/gguf.py): Inspect exports no public base for an OpenAI-compatible
-provider. `gguf/` relies on it making its client from `base_url` once, when constructed."""
+__all__ = ["OpenAICompatibleAPI", "PrerequisiteError", "set_exception_hook"]
 
 
 def resolved_config(model: Model) -> GenerateConfig:
-    """What Inspect would send for `model` with no config passed to `generate()`: the role's own
-    config, plus Inspect's flags (`--temperature`, `--seed`, ...) when the model is the one under
-    evaluation, plus the operational flags every model inherits (`--max-retries`, `--timeout`).
-    Our judge defaults may fill only what the user left unset, and no public API says what that is.
-    """
+    """What Inspect would send with no config passed to `generate()` (the role's config, the CLI's
+    flags): our judge defaults fill only what the user left unset, and no public API says what."""
     return model._resolve_config(None)
 
 
 def eval_is_building_tasks() -> bool:
-    """Whether `eval()` is building the task now, with the model roles already bound.
-
-    No public call tells a task built by eval() from one built before eval() is called (whose
-    roles are not known yet); Inspect sets its active model only in the former.
-    """
+    """Whether `eval()` is building the task now, its model roles bound (not yet known in a task
+    built before): Inspect sets its active model only then, and no public call tells them apart."""
     return active_model() is not None

@@ -1,8 +1,5 @@
-"""What the `inspect_ai` entry point registers: every task of the package, and its model API.
-
-Inspect loads it once, as a run starts, before any task is built: so the place to install the
-hook that says our errors under `--display none` too.
-"""
+"""The `inspect_ai` entry point: every task and the model API. Inspect loads it once, before any
+task is built: the place to install the hook that says our errors under `--display none` too."""
 
 import sys
 from collections.abc import Callable
@@ -32,6 +29,5 @@ def _said(inspects: Callable[..., object]) -> Callable[..., None]:
     return hook
 
 
-# Inspect installs its hook once: installed first here, it cannot wrap ours later.
-set_exception_hook()
+set_exception_hook()  # installed first, Inspect's hook cannot wrap ours later
 sys.excepthook = _said(sys.excepthook)

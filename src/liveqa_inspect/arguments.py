@@ -1,8 +1,6 @@
-"""The checks of task arguments, one of each kind for every task, so a mistake reads alike in all.
-
-`-T` values reach a task parsed as YAML (`=maybe` a string, `=5` an int, `=a,b` a list): each
-check refuses in one line what Python would otherwise take on a guess or fail on with a traceback.
-"""
+"""Task argument checks, one of each kind for every task, so a mistake reads alike in all: `-T`
+values arrive parsed as YAML (`=maybe` a string, `=5` an int, `=a,b` a list), and each check
+refuses in one line what Python would take on a guess or fail on with a traceback."""
 
 from __future__ import annotations
 
@@ -36,8 +34,7 @@ def whole_number(name: str, value: object, least: Literal[0, 1]) -> None:
 
 
 def one_or_more(name: str, value: object, choices: Iterable[str]) -> list[str]:
-    """The names asked for, in the order of `choices`. `a,b` is a list from the CLI and the same
-    list from Python."""
+    """The names asked for, in the order of `choices`; "a,b" from Python reads as `-T x=a,b`."""
     choices = tuple(choices)
     asked = value.split(",") if isinstance(value, str) else value
     if not isinstance(asked, list | tuple) or not asked or any(n not in choices for n in asked):

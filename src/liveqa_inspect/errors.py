@@ -29,8 +29,5 @@ class ArgumentError(LiveQAError, ValueError):
 
 _SHOWN = reprlib.Repr()
 _SHOWN.maxstring = _SHOWN.maxother = 80
-
-
-def shown(value: object) -> str:
-    """A value as an error message quotes it: a 50 MB string or a deep object is cut short."""
-    return _SHOWN.repr(value)
+shown = _SHOWN.repr
+"""A value as an error message quotes it: a 50 MB string or a deep object is cut short."""

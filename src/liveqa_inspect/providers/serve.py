@@ -1,10 +1,7 @@
-"""The llama.cpp server process: llama-cpp-python's own server, ended when its parent ends.
+"""`python -m liveqa_inspect.providers.serve PARENT_PID [llama_cpp.server options...]`.
 
-`python -m llama_cpp.server` outlives an eval that is killed (SIGKILL, a CI timeout), and on a
-shared machine every orphan holds its model in memory until someone notices. Run through this
-module it exits within a second of losing the process that started it, however that ended.
-
-Usage: python -m liveqa_inspect.providers.serve PARENT_PID [llama_cpp.server options...]
+llama-cpp-python's server, exiting within a second of losing the process that started it: run
+alone, it outlives a killed eval (SIGKILL, a CI timeout) and holds its model in memory.
 """
 
 from __future__ import annotations
@@ -15,18 +12,15 @@ import sys
 import threading
 import time
 
-ORPHAN_POLL_SECONDS = 1.0
-
 
 def exit_when_orphaned(parent: int) -> None:
     while os.getppid() == parent:
-        time.sleep(ORPHAN_POLL_SECONDS)
+        time.sleep(1.0)
     os._exit(0)
 
 
 def main() -> None:
-    parent = int(sys.argv[1])
-    threading.Thread(target=exit_when_orphaned, args=(parent,), daemon=True).start()
+    threading.Thread(target=exit_when_orphaned, args=(int(sys.argv[1]),), daemon=True).start()
     sys.argv = ["llama_cpp.server", *sys.argv[2:]]
     runpy.run_module(  # inspect-evals-lint: ignore[host_code_execution] -- a fixed module name
         "llama_cpp.server", run_name="__main__", alter_sys=True

@@ -1,15 +1,14 @@
 """The llama.cpp servers this process starts: one per model file, stopped when the process exits.
 
-Inspect's helpers for the servers its vLLM and SGLang providers start (`inspect_ai._util.
-local_server`) are private and send the server's output to the logger; here it goes to a file,
-so an error can quote the server's last lines, and readiness is awaited on 127.0.0.1 with a
-timeout that names the file. The subject and the judge on the same file share one server: a
+Not Inspect's (private) `local_server` helpers, which send the server's output to the logger: here
+it goes to a file an error can quote. The subject and the judge on one file share its server: a
 llama.cpp server answers one request at a time, so a second one would only split the cores.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
 import logging
 import os
 import socket
@@ -33,14 +32,9 @@ logger = logging.getLogger(__name__)
 
 HOST = "127.0.0.1"
 DEFAULT_OPTIONS = {"n_ctx": 8192}
-"""Room for the longest judge prompt (a question, all its references and a 512-token answer, about
-4,000 tokens) with the verdict: llama-cpp-python's own default is 2,048, and 0 (the model's
-trained context) can ask for a 128k-token cache on a large model."""
-START_TIMEOUT = 300.0
-"""Seconds to wait for a server to load its model: a 98 MB file takes one or two, a 10 GB one
-on a slow disk can take minutes. `-M start_timeout=...` changes it."""
-TAIL_LINES = 20
-STOP_SECONDS = 10.0
+"""Room for the longest judge prompt and its verdict: llama-cpp-python's default is 2,048, and 0
+(the model's trained context) can ask for a 128k-token cache on a large model."""
+START_TIMEOUT = 300.0  # seconds to load the model: a large file on a slow disk takes minutes
 
 
 class ServerStartError(LiveQAError, RuntimeError):
@@ -58,9 +52,7 @@ class LocalServer:
     log_path: Path
     process: subprocess.Popen[bytes]
     options: dict[str, object] = field(default_factory=dict)
-    _turn: tuple[anyio.lowlevel.EventLoopToken, anyio.Lock] | None = field(
-        default=None, init=False, repr=False
-    )
+    _turn: tuple[object, anyio.Lock] | None = field(default=None, init=False, repr=False)
 
     @property
     def url(self) -> str:
@@ -70,14 +62,9 @@ class LocalServer:
         return self.process.poll() is None
 
     def turn(self) -> anyio.Lock:
-        """Held for each request, so requests reach the server one at a time and in order.
-
-        The server answers them one by one anyway; sent at once, they would wait in its queue,
-        where a slow machine runs them into the client's timeout, and a judge prompt would rarely
-        follow the one it shares its question and references with, which llama.cpp evaluates
-        only once when they follow each other. A lock belongs to one event loop, and each
-        `eval()` runs its own.
-        """
+        """Held for each request: queued in the server, requests run into the client's timeout and
+        lose the order that lets llama.cpp read a shared prompt start once. One lock a loop, as
+        each `eval()` runs its own."""
         loop = anyio.lowlevel.current_token()
         if self._turn is None or self._turn[0] != loop:
             self._turn = (loop, anyio.Lock())
@@ -86,7 +73,7 @@ class LocalServer:
     def tail(self) -> str:
         try:
             with self.log_path.open(encoding="utf-8", errors="replace") as log:
-                return "".join(deque(log, maxlen=TAIL_LINES)).rstrip()
+                return "".join(deque(log, maxlen=20)).rstrip()
         except OSError:
             return "(its log file is gone)"
 
@@ -108,7 +95,7 @@ class LocalServer:
         if self.alive():
             self.process.terminate()
             try:
-                self.process.wait(STOP_SECONDS)
+                self.process.wait(10.0)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
@@ -120,12 +107,8 @@ _lock = threading.Lock()
 
 
 def server_for(model: ModelFile, options: dict[str, object], start_timeout: float) -> LocalServer:
-    """The running server for this file, started if there is none (or it died).
-
-    The first model to start a file's server sets its options (`-M` applies to the evaluated
-    model only, so a judge role on the same file shares that model's server and options); a later
-    model asking for other values is told they are not applied.
-    """
+    """The running server for this file, started if there is none (or it died). The first model
+    to start it sets its options; a later one asking for others is told they are not applied."""
     with _lock:
         server = _servers.get(model.path)
         if server is None or not server.alive():
@@ -171,11 +154,9 @@ def wait_ready(server: LocalServer, timeout: float) -> None:
                 f"{server.describe()} exited while starting (exit code "
                 f"{server.process.poll()}). Its last lines:\n{server.tail()}"
             )
-        try:
+        with contextlib.suppress(httpx.HTTPError):
             if httpx.get(f"{server.url}/models", timeout=2.0).status_code == 200:
                 return
-        except httpx.HTTPError:
-            pass
         time.sleep(0.25)
     tail = server.tail()
     server.stop()

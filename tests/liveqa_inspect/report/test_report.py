@@ -16,7 +16,7 @@ from inspect_ai.scorer import Score, Target, accuracy, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 
 from liveqa_inspect import expert_qa, live_qa
-from liveqa_inspect.data.sources import EXPERT_QA_DOMAIN_TEST
+from liveqa_inspect.data.sources import EXPERT_QA_FILES
 from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.task import provenance
 from liveqa_inspect.report import main
@@ -452,7 +452,7 @@ def expert_qa_claims() -> Task:
         solver=nothing(),
         scorer=claim_scorer(),
         # This package's provenance, so the report reads it as one of its claims logs.
-        metadata=provenance(CLAIM_CORRECTNESS_JUDGE, True, None, EXPERT_QA_DOMAIN_TEST),
+        metadata=provenance(CLAIM_CORRECTNESS_JUDGE, True, None, EXPERT_QA_FILES["domain", "test"]),
     )
 
 
