@@ -36,8 +36,7 @@ def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
 
         # A low rating says "wrong": rank by the negated rating.
         auroc = roc_auc_score(wrong, -judge)
-    found = (precision, recall, f1, auroc)
-    return {name: float(value) for name, value in zip(DETECTION_FIGURES, found, strict=True)}
+    return dict(zip(DETECTION_FIGURES, map(float, (precision, recall, f1, auroc)), strict=True))
 
 
 @metric

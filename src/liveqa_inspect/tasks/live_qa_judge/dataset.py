@@ -110,9 +110,8 @@ def _parse_user_record(path: Path, number: int, record: object) -> Judgment:
     def error(field: str, problem: str) -> DataError:
         return DataError(f"{where}: field '{field}' {problem}.")
 
-    for field in ("question_id", "answer", "grade"):
-        if field not in record:
-            raise error(field, "is missing")
+    if missing := [field for field in ("question_id", "answer", "grade") if field not in record]:
+        raise error(missing[0], "is missing")
     question_id, answer, grade = record["question_id"], record["answer"], record["grade"]
     if not isinstance(question_id, str) or not _QUESTION_ID.fullmatch(question_id):
         raise error("question_id", f"must be a qid such as 'TQ12', got {shown(question_id)}")

@@ -1,6 +1,5 @@
-"""The report on judge logs (live_qa_judge, expert_qa_claims): how a judge agrees with humans, on
-the scale the log records. Each figure is computed from the log's scores by the function its
-metric calls; those the log does not hold (per field, between two logs) alike."""
+"""The report on judge logs (live_qa_judge, expert_qa_claims): a judge's agreement with the humans,
+each figure from the log's scores by the function its metric calls, also those the log lacks."""
 
 from __future__ import annotations
 
@@ -82,9 +81,8 @@ def header(log: LoadedLog) -> list[str]:
 
 
 def floor_table(log: LoadedLog, judge: Figures) -> Table | None:
-    """The no-model floors a judge must beat, beside its figure they bound: a reference metric's
-    rho beside its rho (a judge no better than ROUGE-L adds nothing over string overlap), the
-    majority level's share beside its exact agreement."""
+    """The no-model floors beside the judge's figure they bound: a judge no better than ROUGE-L's
+    rho adds nothing over string overlap; the majority level's share bounds exact agreement."""
     rhos = [agree.reference_rhos(log.scores(s)) for s in FLOOR_SCORERS if log.has_scorer(s)]
     floors = [(name, RHO, rho) for found in rhos for name, rho in found.items()]
     if finds_wrong_claims(log):
