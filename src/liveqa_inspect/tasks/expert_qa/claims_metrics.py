@@ -1,7 +1,6 @@
-"""Metrics of expert_qa_claims beyond agreement: how well a correctness judge finds the claims
-experts found wrong, and `majority_share`, the exact agreement of the best constant judge (most
-claims are Definitely correct), the floor an exact-agreement figure must beat.
-"""
+"""expert_qa_claims' metrics beyond agreement: how well a correctness judge finds the claims experts
+found wrong, and `majority_share`, the exact agreement of the best constant judge (most claims are
+Definitely correct), the floor a judge's exact agreement must beat."""
 
 from __future__ import annotations
 
@@ -23,11 +22,8 @@ _CORRECTNESS = np.asarray(CLAIM_CORRECTNESS_SCALE.levels)
 
 
 def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
-    """Precision, recall, F1 and AUROC of the judge at finding the experts' wrong claims.
-
-    Recall, F1 and AUROC are NaN without a wrong claim, precision when nothing is flagged, AUROC
-    also when every claim is wrong. F1 is 2TP / (2TP + FP + FN), so 0 when nothing is flagged.
-    """
+    """Recall, F1 and AUROC are NaN without a wrong claim, precision when nothing is flagged, AUROC
+    also when every claim is wrong. F1 is 2TP / (2TP + FP + FN), so 0 when nothing is flagged."""
     wrong = human <= WRONG_AT_MOST
     flagged = _CORRECTNESS[level_index(judge, _CORRECTNESS)] <= WRONG_AT_MOST
     hits = float((wrong & flagged).sum())
@@ -40,8 +36,7 @@ def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
 
         # A low rating says "wrong": rank by the negated rating.
         auroc = roc_auc_score(wrong, -judge)
-    found = (precision, recall, f1, auroc)
-    return {name: float(value) for name, value in zip(DETECTION_FIGURES, found, strict=True)}
+    return dict(zip(DETECTION_FIGURES, map(float, (precision, recall, f1, auroc)), strict=True))
 
 
 @metric

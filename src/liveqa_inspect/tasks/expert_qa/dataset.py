@@ -1,12 +1,7 @@
-"""ExpertQA (Malaviya et al., NAACL 2024) as Inspect samples: its long-form questions (see
-docs/expert_qa.md), and its expert-judged claims, one sample a claim and an aspect (see
-docs/expert_qa_claims.md).
-
-Upstream quirks absorbed here: `question_type` is one string holding several types joined by "|";
-one answer per file set has no `usefulness` label; each validation file has one answer with an
-empty revision. A claim's expert label (correctness 1-5, or support 1-3) is its target and
-`human_level`; a label spelled otherwise than the pinned files spell it, or a missing label key, is
-a DataError: the upstream format changed.
+"""ExpertQA (Malaviya et al., NAACL 2024) as Inspect samples: its long-form questions and its
+expert-judged claims (docs/expert_qa.md, docs/expert_qa_claims.md). Every record is checked for
+the shape the samples rely on, so a changed upstream format stops the run. Quirks of the pinned
+files absorbed here: a few answers have no usefulness label, or an empty revision.
 """
 
 from __future__ import annotations
@@ -27,19 +22,14 @@ logger = logging.getLogger(__name__)
 
 Split = Literal["domain", "random"]
 Subset = Literal["test", "validation"]
-SPLITS: tuple[str, ...] = get_args(Split)
-SUBSETS: tuple[str, ...] = get_args(Subset)
 UNLABELLED = "unlabelled"
 """The usefulness of an answer the annotator did not rate (upstream `null`), kept as a group."""
 _METADATA_KEYS = ("field", "specific_field", "question_type")
+Records = list[tuple[int, dict[str, Any]]]
 
 
-def parse_records(path: Path, content: bytes | None = None) -> list[tuple[int, dict[str, Any]]]:
-    """(line, record) for each line, checked for the shape `record_to_sample` relies on, so a
-    changed upstream format stops the run instead of yielding odd samples."""
-    return [
-        (n, _checked(record, f"{path} line {n}")) for n, record in read_jsonl(path, content=content)
-    ]
+def parse_records(path: Path, content: bytes | None = None) -> Records:
+    return [(n, _checked(r, f"{path} line {n}")) for n, r in read_jsonl(path, content=content)]
 
 
 def _checked(record: object, where: str) -> dict[str, Any]:
@@ -55,45 +45,35 @@ def _checked(record: object, where: str) -> dict[str, Any]:
     metadata = record.get("metadata")
     if not isinstance(metadata, dict):
         raise DataError(f"{where}: 'metadata' is not an object.")
-    missing = [key for key in _METADATA_KEYS if not isinstance(metadata.get(key), str)]
-    if missing:
+    if missing := [key for key in _METADATA_KEYS if not isinstance(metadata.get(key), str)]:
         raise DataError(f"{where}: metadata lacks string {', '.join(missing)}.")
     return record
 
 
 def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str) -> Sample | None:
-    """One question of a `parse_records` record, or None when it has no question or no answer.
-    The input is the bare question: the solver adds the instruction and the field."""
+    """The bare question as input: the solver adds the instruction and the field."""
     [(system, answer)] = record["answers"].items()
     revised = normalise(answer.get("revised_answer_string"))
     reference = revised or normalise(answer.get("answer_string"))
     question = normalise(record["question"])
     if not question or not reference:
         return None
-    metadata = record["metadata"]
-    types = [part.strip() for part in metadata["question_type"].split("|") if part.strip()]
-    return Sample(
-        id=f"{split}_{subset}_{line}",
-        input=question,
-        target=reference,
-        metadata={
-            **{key: normalise(metadata[key]) for key in _METADATA_KEYS},
-            "question_types": types,
-            "reference_system": system,
-            "reference_revised": bool(revised),
-            "usefulness": answer.get("usefulness") or UNLABELLED,
-            "question": question,
-        },
-    )
+    given = record["metadata"]
+    meta = {
+        **{key: normalise(given[key]) for key in _METADATA_KEYS},
+        "question_types": [t.strip() for t in given["question_type"].split("|") if t.strip()],
+        "reference_system": system,
+        "reference_revised": bool(revised),
+        "usefulness": answer.get("usefulness") or UNLABELLED,
+        "question": question,
+    }
+    return Sample(id=f"{split}_{subset}_{line}", input=question, target=reference, metadata=meta)
 
 
-def split_records(
-    split: str, subset: str, data: str | Path | None
-) -> tuple[Path, str, list[tuple[int, dict[str, Any]]]]:
-    """The path read, the dataset's location and the records of one split and subset; shared
-    with the claims loader, so both refuse the same values with the same words."""
-    one_of("split", split, SPLITS, "'domain' or 'random'", sep=",")
-    one_of("subset", subset, SUBSETS, "'test' or 'validation'", sep=",")
+def split_records(split: str, subset: str, data: str | Path | None) -> tuple[Path, str, Records]:
+    """Shared by both loaders, so both refuse the same values with the same words."""
+    one_of("split", split, get_args(Split), "'domain' or 'random'", sep=",")
+    one_of("subset", subset, get_args(Subset), "'test' or 'validation'", sep=",")
     asset = EXPERT_QA_FILES[(split, subset)]
     found = fetch(asset, data)
     return found.path, location(asset, found.path), parse_records(found.path, found.content)
@@ -124,14 +104,12 @@ def expert_qa_dataset(
     question_type: str | list[str] | None = None,
     data: str | Path | None = None,
 ) -> MemoryDataset:
-    """The questions of the expert_qa task (its arguments are documented there); the values the
-    filters check are the whole file's, whatever the other filter keeps."""
+    """The values the filters check are the whole file's, whatever the other filter keeps."""
     path, where, records = split_records(split, subset, data)
     converted = [record_to_sample(record, line, split, subset) for line, record in records]
     samples = [sample for sample in converted if sample is not None]
     if len(samples) < len(records):
-        # None of the pinned files has such a record; a question without a reference cannot be
-        # graded, and dropping it (loudly) beats aborting a run over one line.
+        # No pinned file has one; an ungradable question is dropped loudly, not a whole run lost.
         message = "%s: skipped %d of %d records with an empty question or answer."
         logger.warning(message, path, len(records) - len(samples), len(records))
     metadata = [sample.metadata or {} for sample in samples]
@@ -160,7 +138,7 @@ _EVIDENCE = re.compile(r"\[(\d+)\]\s+(\S+)\s*(?:\n\n(.*))?", re.DOTALL)
 
 
 def _evidence(item: object, where: str) -> tuple[str, str]:
-    """(URL, passage text, "" when the item is a URL only) of one evidence string."""
+    """(URL, passage text or "" for a URL only)."""
     match = _EVIDENCE.fullmatch(item) if isinstance(item, str) else None
     if match is None:
         raise DataError(f"{where}: evidence {str(item)[:80]!r} is not '[n] URL[\\n\\npassage]'.")
@@ -220,27 +198,21 @@ def record_to_samples(
         extra = _passages(claim, where) if level is not None and aspect == "support" else {}
         if level is None or extra is None:
             continue
-        samples.append(
-            Sample(
-                id=f"{split}_{subset}_{line}_c{index}",
-                input=text,
-                target=claim[aspect],
-                metadata={
-                    "question": normalise(record["question"]),
-                    "field": normalise(record["metadata"]["field"]),
-                    "specific_field": normalise(record["metadata"]["specific_field"]),
-                    "system": system,
-                    "answer": normalise(answer["answer_string"]),
-                    "claim": text,
-                    "claim_index": index,
-                    "aspect": aspect,
-                    "expert_label": claim[aspect],
-                    "human_level": level,
-                    "worthiness": claim.get("worthiness"),
-                    **extra,
-                },
-            )
-        )
+        metadata = {
+            "question": normalise(record["question"]),
+            **{key: normalise(record["metadata"][key]) for key in ("field", "specific_field")},
+            "system": system,
+            "answer": normalise(answer["answer_string"]),
+            "claim": text,
+            "claim_index": index,
+            "aspect": aspect,
+            "expert_label": claim[aspect],
+            "human_level": level,
+            "worthiness": claim.get("worthiness"),
+            **extra,
+        }
+        sample_id = f"{split}_{subset}_{line}_c{index}"
+        samples.append(Sample(id=sample_id, input=text, target=claim[aspect], metadata=metadata))
     return samples
 
 
@@ -251,9 +223,8 @@ def expert_qa_claims_dataset(
     field: str | list[str] | None = None,
     data: str | Path | None = None,
 ) -> MemoryDataset:
-    """The claims of the expert_qa_claims task (its arguments are documented there). Every claim
-    of the file is checked, also those a field filter drops, so a bad label is reported whatever
-    the filter."""
+    """Every claim is checked, also those a field filter drops, so a bad label is reported
+    whatever the filter."""
     one_of("aspect", aspect, ASPECTS, sep=",")
     path, where, records = split_records(split, subset, data)
     samples = [
@@ -266,6 +237,5 @@ def expert_qa_claims_dataset(
         # Fields of every question, so a field with no sample of this aspect is known, not a typo.
         refuse_unknown("field", wanted, {normalise(r["metadata"]["field"]) for _, r in records})
         samples = [s for s in samples if (s.metadata or {})["field"] in wanted]
-    return MemoryDataset(
-        samples, name=f"expert_qa_claims_{aspect}_{split}_{subset}", location=where
-    )
+    name = f"expert_qa_claims_{aspect}_{split}_{subset}"
+    return MemoryDataset(samples, name=name, location=where)

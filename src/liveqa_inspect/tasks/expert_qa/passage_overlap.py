@@ -1,6 +1,5 @@
 """A judge-free score of a claim, its best ROUGE-L against its own evidence passages: its rank
-correlation with the experts' support label (`rouge_l_spearman_rho`, written by the same floor
-metric as live_qa_judge's) is the floor a support judge must beat with no model asked."""
+correlation with the experts' support label (`rouge_l_spearman_rho`) is a support judge's floor."""
 
 from __future__ import annotations
 

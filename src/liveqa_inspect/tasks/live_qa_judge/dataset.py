@@ -1,11 +1,7 @@
-"""live_qa_judge's samples: one human-judged answer each, with the LiveQA question it answers (the
-records live_qa asks) and its human grade, from NIST's 2017 assessments or a team's own JSONL.
-
-NIST's file holds lines `question_number grade answer_text` separated by single spaces; grades 1
-Incorrect, 2 Related, 3 Incomplete, 4 Excellent, and -2 on junk answers, kept at the lowest level
-and flagged so a caller can leave them out. In both formats an exact duplicate (the same question,
-answer and grade) is one judgment, kept at its first line: NIST's file repeats 111 of its 692
-lines, and counting a repeat again would weight that answer twice in every agreement figure.
+"""live_qa_judge's samples: one human-judged answer each, with the LiveQA question it answers, from
+NIST's 2017 assessments (docs/live_qa_judge.md) or a team's own JSONL. An exact duplicate (same
+question, answer and grade) is one judgment, kept at its first line: counting a repeat again would
+weight that answer twice in every agreement figure.
 """
 
 from __future__ import annotations
@@ -16,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.dataset import MemoryDataset
 
 from liveqa_inspect.data.lines import read_jsonl, read_lines
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, fetch, location
@@ -95,9 +91,8 @@ def _parse_nist_line(path: Path, number: int, text: str) -> Judgment:
 
 
 def parse_nist_judgments(path: Path, content: bytes | None = None) -> list[Judgment]:
-    """Every judgment of a NIST qrels file (or its verified `content`), blank lines skipped. The
-    first malformed line stops the parse: a file off in one line is not the file NIST published,
-    and its other grades cannot be trusted either."""
+    """The first malformed line stops the parse: a file off in one line is not the file NIST
+    published, and its other grades cannot be trusted either."""
     if content is None:
         _require_file(path, "NIST's LiveQA judgments file")
     lines = read_lines(path, MAX_LINE_BYTES, content)
@@ -115,9 +110,8 @@ def _parse_user_record(path: Path, number: int, record: object) -> Judgment:
     def error(field: str, problem: str) -> DataError:
         return DataError(f"{where}: field '{field}' {problem}.")
 
-    for field in ("question_id", "answer", "grade"):
-        if field not in record:
-            raise error(field, "is missing")
+    if missing := [field for field in ("question_id", "answer", "grade") if field not in record]:
+        raise error(missing[0], "is missing")
     question_id, answer, grade = record["question_id"], record["answer"], record["grade"]
     if not isinstance(question_id, str) or not _QUESTION_ID.fullmatch(question_id):
         raise error("question_id", f"must be a qid such as 'TQ12', got {shown(question_id)}")
@@ -132,9 +126,8 @@ def _parse_user_record(path: Path, number: int, record: object) -> Judgment:
 
 
 def parse_user_judgments(path: Path) -> list[Judgment]:
-    """A team's own judgments: one JSON object a line with question_id, answer and grade 1-4.
-    Extra fields are ignored, so a file can carry its own notes; whether a question_id names a
-    LiveQA question is the caller's to check. A file with no judgments is refused."""
+    """Extra fields are ignored, so a file can carry its own notes; whether a question_id names a
+    LiveQA question is the caller's to check."""
     _require_file(path, "a JSONL file of judgments")
     found = [_parse_user_record(path, n, record) for n, record in read_jsonl(path, MAX_LINE_BYTES)]
     if not found:
@@ -163,9 +156,8 @@ def live_qa_judge_dataset(
     records = {record["qid"]: record for record in parse_questions(found.path, found.content)}
     if judgments is None:
         found = fetch(LIVEQA_JUDGMENTS, data)
-        path = found.path
+        path, source, where = found.path, "nist", location(LIVEQA_JUDGMENTS, found.path)
         items = [j for j in parse_nist_judgments(path, found.content) if include_junk or not j.junk]
-        source, where = "nist", location(LIVEQA_JUDGMENTS, path)
     else:
         path = Path(judgments)
         items, source, where = parse_user_judgments(path), str(judgments), str(judgments)
@@ -176,9 +168,10 @@ def live_qa_judge_dataset(
                 f"{path} line {judgment.line}: field 'question_id' is {judgment.question_id!r}, "
                 "which is not a LiveQA test question (TQ1..TQ104)."
             )
-        base = record_to_sample(records[judgment.question_id], question)
-        metadata = {
-            **(base.metadata or {}),
+        sample = record_to_sample(records[judgment.question_id], question)
+        sample.id = f"{judgment.question_id}-L{judgment.line}"
+        sample.metadata = {
+            **(sample.metadata or {}),
             "question_id": judgment.question_id,
             "answer": judgment.answer,
             "human_grade": judgment.grade,
@@ -187,10 +180,7 @@ def live_qa_judge_dataset(
             "judgments_source": source,
             "judgments_line": judgment.line,
         }
-        sample_id = f"{judgment.question_id}-L{judgment.line}"
-        samples.append(
-            Sample(id=sample_id, input=base.input, target=base.target, metadata=metadata)
-        )
+        samples.append(sample)
     return MemoryDataset(samples, name="live_qa_judge", location=where)
 
 

@@ -1,6 +1,5 @@
-"""The report on judge logs (live_qa_judge, expert_qa_claims): how a judge agrees with humans, on
-the scale the log records. Each figure is computed from the log's scores by the function its
-metric calls; those the log does not hold (per field, between two logs) alike."""
+"""The report on judge logs (live_qa_judge, expert_qa_claims): a judge's agreement with the humans,
+each figure from the log's scores by the function its metric calls, also those the log lacks."""
 
 from __future__ import annotations
 
@@ -11,19 +10,12 @@ import numpy as np
 from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect.judging.verdicts import epoch_figures, panel_figures
-from liveqa_inspect.report.comparison import comparison, difference_table, labels, per_log, setting
+from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_members
 from liveqa_inspect.report.tables import Block, Table, figure_cells, figure_table, fmt
-from liveqa_inspect.stats.agreement import (
-    FIGURES,
-    Pairs,
-    agreement_figures,
-    confusion_matrix,
-    quadratic_kappa,
-    reference_rhos,
-)
+from liveqa_inspect.stats import agreement as agree
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
 from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1, KAPPA
 from liveqa_inspect.stats.values import human_levels, score_values
@@ -43,10 +35,10 @@ FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
 Figures = dict[str, Estimate]
 
 
-def agreement(log: LoadedLog, scores: list[SampleScore] | None = None) -> dict[str, Estimate]:
+def agreement(log: LoadedLog, scores: list[SampleScore] | None = None) -> Figures:
     """As the log's `agreement` metric states them (over `scores`, a group of the log's)."""
     scores = log.scores() if scores is None else scores
-    return agreement_figures(score_values(scores), human_levels(scores), log.scale)
+    return agree.agreement_figures(score_values(scores), human_levels(scores), log.scale)
 
 
 def finds_wrong_claims(log: LoadedLog) -> bool:
@@ -55,21 +47,13 @@ def finds_wrong_claims(log: LoadedLog) -> bool:
     return log.task == "expert_qa_claims" and aspect == "correctness"
 
 
-def wrong_claims(log: LoadedLog) -> dict[str, Estimate]:
+def wrong_claims(log: LoadedLog) -> Figures:
     """As the log's `wrong_claim_detection` states them (no interval); empty for other logs."""
     if not finds_wrong_claims(log):
         return {}
     scores = log.scores()
     found = detection(score_values(scores), human_levels(scores))
     return {name: Estimate(value, n=len(scores)) for name, value in found.items()}
-
-
-def group_agreement(log: LoadedLog, key: str) -> list[tuple[str, int, dict[str, Estimate]]]:
-    """Each group's agreement figures over the items the judge graded."""
-    scored = {s.sample_id: s for s in log.scores()}
-    groups = group_members(log, key).items()
-    members = [(label, [scored[i] for i in ids if i in scored]) for label, ids in groups]
-    return [(label, len(group), agreement(log, group)) for label, group in members]
 
 
 def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
@@ -80,38 +64,29 @@ def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
     people, scale = human_levels(shared), sorted(set(first.scale) | set(other.scale))
     a, b = score_values(shared), score_values([theirs[s.sample_id] for s in shared])
 
-    def difference(rows: np.ndarray) -> np.ndarray:
-        kappas = [quadratic_kappa(Pairs(judge, people, scale, rows)) for judge in (b, a)]
-        return kappas[0] - kappas[1]
+    def kappa(judge: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        return agree.quadratic_kappa(agree.Pairs(judge, people, scale, rows))
 
-    return estimate(difference, len(shared))
-
-
-def judge_line(log: LoadedLog) -> str:
-    """Who was measured, on which prompt: the grader role when bound, else the evaluated model."""
-    own = log.judge_label == log.model
-    judged = "the evaluated model" if own else f"the grader role; evaluated model: {log.model}"
-    return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
+    return estimate(lambda rows: kappa(b, rows) - kappa(a, rows), len(shared))
 
 
 def header(log: LoadedLog) -> list[str]:
     scale = ", ".join(f"{level:g}" for level in log.scale)
     return [
         f"{log.task} report: {log.path}",
-        judge_line(log),
-        f"{setting(log)}; epochs: {log.epochs}; scale: {scale}",
+        compare.judge_line(log),
+        f"{compare.setting(log)}; epochs: {log.epochs}; scale: {scale}",
         *log.counts("claims" if log.task == "expert_qa_claims" else "answers"),
     ]
 
 
 def floor_table(log: LoadedLog, judge: Figures) -> Table | None:
-    """The no-model floors a judge must beat, beside its figure they bound: a reference metric's
-    rho beside its rho (a judge no better than ROUGE-L adds nothing over string overlap), the
-    majority level's share beside its exact agreement."""
-    floors = [("majority level", EXACT, majority(human_levels(log.scores())))]
-    floors = floors if finds_wrong_claims(log) else []
-    for scorer in (name for name in FLOOR_SCORERS if log.has_scorer(name)):
-        floors += [(name, RHO, rho) for name, rho in reference_rhos(log.scores(scorer)).items()]
+    """The no-model floors beside the judge's figure they bound: a judge no better than ROUGE-L's
+    rho adds nothing over string overlap; the majority level's share bounds exact agreement."""
+    rhos = [agree.reference_rhos(log.scores(s)) for s in FLOOR_SCORERS if log.has_scorer(s)]
+    floors = [(name, RHO, rho) for found in rhos for name, rho in found.items()]
+    if finds_wrong_claims(log):
+        floors.insert(0, ("majority level", EXACT, majority(human_levels(log.scores()))))
     rows = [[*floor, judge[floor[1]].value, judge[floor[1]].value - floor[2]] for floor in floors]
     title = "No-model floors (what the judge must beat)"
     headers = ["floor", "compared with", "floor value", "judge", "judge - floor"]
@@ -136,19 +111,21 @@ def juror_table(log: LoadedLog, judge: Figures) -> Table | None:
 def field_table(log: LoadedLog) -> Table | None:
     if not any(FIELD in meta for meta in log.metadata.values()):
         return None
+    scored = {s.sample_id: s for s in log.scores()}
+    rows = []
+    for label, ids in group_members(log, FIELD).items():
+        group = [scored[i] for i in ids if i in scored]
+        rows.append([label, len(group), *figure_cells(agreement(log, group), FIELD_FIGURES)])
     return Table(
         "By field (value [seeded bootstrap 95% CI] over each field's graded items)",
         [FIELD, "n", *FIELD_FIGURES],
-        [
-            [label, n, *figure_cells(f, FIELD_FIGURES)]
-            for label, n, f in group_agreement(log, FIELD)
-        ],
+        rows,
         ["Computed from the samples: the log's metrics hold no per-field figures."],
     )
 
 
 def matrix(log: LoadedLog) -> np.ndarray:
-    return confusion_matrix(log.scores(), log.scale)
+    return agree.confusion_matrix(log.scores(), log.scale)
 
 
 def confusion_table(log: LoadedLog) -> Table:
@@ -175,7 +152,7 @@ def judge_table(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> Table:
     }
     title = "Judges (value [95% CI: each log's seeded bootstrap])"
     headers = [JUDGE_TABLE.get(name, name) for name in names]
-    return per_log(logs, title, headers, lambda log: figure_cells(found[log.path], names))
+    return compare.per_log(logs, title, headers, lambda log: figure_cells(found[log.path], names))
 
 
 def heatmap(log: LoadedLog) -> Heatmap:
@@ -185,15 +162,11 @@ def heatmap(log: LoadedLog) -> Heatmap:
 
 def kappa_chart(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> IntervalChart:
     kappas = [judge[KAPPA] for judge in judges]
+    title = f"{logs[0].task}: quadratic kappa with the human levels (95% CI)"
     return IntervalChart(
-        filename=f"{logs[0].path.stem}-judges.png",
-        title=f"{logs[0].task}: quadratic kappa with the human levels (95% CI)",
-        axis="quadratic weighted kappa",
-        labels=labels(logs),
-        values=[kappa.value for kappa in kappas],
-        lows=[kappa.low for kappa in kappas],
-        highs=[kappa.high for kappa in kappas],
-    )
+        f"{logs[0].path.stem}-judges.png", title, "quadratic weighted kappa", compare.labels(logs),
+        [k.value for k in kappas], [k.low for k in kappas], [k.high for k in kappas],
+    )  # fmt: skip
 
 
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
@@ -201,12 +174,12 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     judges = [agreement(log) for log in logs]
     if len(logs) > 1:
         over = "the answers both graded"
-        differences = difference_table(logs, kappa_difference, "kappa difference", over)
-        blocks = comparison(logs, "judge", judge_table(logs, judges), differences)
+        differences = compare.difference_table(logs, kappa_difference, "kappa difference", over)
+        blocks = compare.comparison(logs, "judge", judge_table(logs, judges), differences)
         return blocks, [*charts, kappa_chart(logs, judges)]
     [log], [judge] = logs, judges
     title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"
-    blocks: list[Block] = [*header(log), figure_table(title, judge, FIGURES)]
+    blocks: list[Block] = [*header(log), figure_table(title, judge, agree.FIGURES)]
     epochs = epoch_figures(log.verdicts)
     if epochs is not None and not math.isnan(epochs.agreement):
         blocks.append(f"epoch agreement (same level in every epoch): {fmt(epochs.agreement)}")

@@ -19,8 +19,7 @@ from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
 
 @scorer(metrics=agreement_metrics(list(LIVEQA_SCALE.levels)))
 def judge_agreement_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
-    """The judge's level for a human-judged answer, on live_qa's very prompt: the grader role if
-    bound, else the model under evaluation."""
+    """The judge's level for a human-judged answer, on live_qa's very prompt."""
     return grading_scorer(LIVEQA_JUDGE, answer_fields, None, cache, panel)
 
 
@@ -56,7 +55,6 @@ def live_qa_judge(
         dataset=dataset,
         other_scorers=[reference_floor()],
         solver=given_answer(),
-        # No task config: the judge's defaults fill only what the user left unset (Inspect's
-        # --temperature, --max-tokens, --seed, --reasoning-effort, or the role's own config), and
-        # a task config would read as the user's, capping a reasoning judge at 256 tokens.
+        # No task config: it would read as the user's own (--max-tokens, ...) and cap a reasoning
+        # judge at 256 tokens; the judge's defaults fill only what the user left unset.
     )
