@@ -75,6 +75,16 @@ class LoadedLog:
         return [float(level) for level in self.log.eval.metadata["scale"]]
 
     @property
+    def between_levels(self) -> bool:
+        """Whether a scored value falls between the scale's levels (a panel's or an epoch mean),
+        so a table that counts levels says how such a value counts."""
+        return any(
+            min(abs(value - level) for level in self.scale) > 1e-9
+            for value in self.values.values()
+            if not math.isnan(value)
+        )
+
+    @property
     def model(self) -> str:
         return self.log.eval.model
 

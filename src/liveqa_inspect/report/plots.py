@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from liveqa_inspect.stats.bootstrap import Estimate
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -47,6 +49,19 @@ class IntervalChart:
     lows: Sequence[float]
     highs: Sequence[float]
     limits: tuple[float, float] | None = None
+
+    @classmethod
+    def of(
+        cls,
+        filename: str,
+        title: str,
+        axis: str,
+        labels: Sequence[str],
+        estimates: Sequence[Estimate],
+        limits: tuple[float, float] | None = None,
+    ) -> IntervalChart:
+        values, lows, highs = ([getattr(e, f) for e in estimates] for f in ("value", "low", "high"))
+        return cls(filename, title, axis, labels, values, lows, highs, limits)
 
     def draw(self, path: Path) -> None:
         values = np.array(self.values, dtype=float)

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-
-import numpy as np
 
 from liveqa_inspect.judging.verdicts import panel_figures
 from liveqa_inspect.report.comparison import comparison, difference_table, labels, per_log, setting
@@ -63,11 +60,6 @@ def model_table(logs: Sequence[LoadedLog]) -> Table:
 
 
 def level_table(log: LoadedLog) -> Table:
-    between = any(
-        not np.isclose(value, log.scale).any()
-        for value in log.values.values()
-        if not math.isnan(value)
-    )
     note = (
         "A level between levels (a panel's or an epoch mean) counts at its nearest level, the "
         "lower one if halfway."
@@ -77,7 +69,7 @@ def level_table(log: LoadedLog) -> Table:
         "Level distribution (share of the scored samples)",
         ["level", "share"],
         [[f"{level:g}", share] for level, share in shares.items()],
-        [note] if between else (),
+        [note] if log.between_levels else (),
     )
 
 
@@ -125,29 +117,25 @@ def means_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
     """Named apart (`-models`, `-means`): a comparison is named after its first log and would
     otherwise overwrite that log's own chart."""
     means = [headline(log) for log in logs]
-    return IntervalChart(
-        filename=f"{logs[0].path.stem}-{'models' if len(logs) > 1 else 'means'}.png",
-        title=f"{logs[0].task}: the judge's mean level (95% CI)",
-        axis="mean judge level",
-        labels=labels(logs),
-        values=[mean.value for mean in means],
-        lows=[mean.low for mean in means],
-        highs=[mean.high for mean in means],
-        limits=SCALE,
+    return IntervalChart.of(
+        f"{logs[0].path.stem}-{'models' if len(logs) > 1 else 'means'}.png",
+        f"{logs[0].task}: the judge's mean level (95% CI)",
+        "mean judge level",
+        labels(logs),
+        means,
+        SCALE,
     )
 
 
 def group_chart(log: LoadedLog, key: str, title: str) -> IntervalChart:
     rows = group_means(log, key)
-    return IntervalChart(
-        filename=f"{log.path.stem}-{key}.png",
-        title=f"{log.task} {log.model}: {title.lower()} (95% CI)",
-        axis="mean judge level",
-        labels=[f"{label} (n={estimate.n})" for label, estimate in rows],
-        values=[estimate.value for _, estimate in rows],
-        lows=[estimate.low for _, estimate in rows],
-        highs=[estimate.high for _, estimate in rows],
-        limits=SCALE,
+    return IntervalChart.of(
+        f"{log.path.stem}-{key}.png",
+        f"{log.task} {log.model}: {title.lower()} (95% CI)",
+        "mean judge level",
+        [f"{label} (n={estimate.n})" for label, estimate in rows],
+        [estimate for _, estimate in rows],
+        SCALE,
     )
 
 

@@ -134,13 +134,13 @@ def confusion_table(log: LoadedLog) -> Table:
         [level, *(f"{n:g}" for n in row), f"{row.sum():g}"]
         for level, row in zip(levels, matrix(log), strict=True)
     ]
-    between = any(not np.isclose(value, log.scale).any() for value in score_values(log.scores()))
     note = (
         "A judge level between two levels (a panel's or an epoch mean) counts in the column of its "
         "nearest level, the lower one if halfway."
     )
     title = "Confusion matrix (rows: human level, columns: judge level)"
-    return Table(title, ["human \\ judge", *levels, "total"], rows, [note] if between else [])
+    notes = [note] if log.between_levels else []
+    return Table(title, ["human \\ judge", *levels, "total"], rows, notes)
 
 
 def judge_table(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> Table:
@@ -163,10 +163,10 @@ def heatmap(log: LoadedLog) -> Heatmap:
 def kappa_chart(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> IntervalChart:
     kappas = [judge[KAPPA] for judge in judges]
     title = f"{logs[0].task}: quadratic kappa with the human levels (95% CI)"
-    return IntervalChart(
+    return IntervalChart.of(
         f"{logs[0].path.stem}-judges.png", title, "quadratic weighted kappa", compare.labels(logs),
-        [k.value for k in kappas], [k.low for k in kappas], [k.high for k in kappas],
-    )  # fmt: skip
+        kappas,
+    )
 
 
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
