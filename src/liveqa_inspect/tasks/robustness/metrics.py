@@ -1,15 +1,12 @@
 """How a judge's level moves when an answer is perturbed: live_qa_judge_robustness's figures.
 
-A pair is an answer's original and one perturbed version; a pair with a verdict unreadable on
-either side is left out of every figure, and counted. A pair's levels are compared at the level
-each counts at (`stats.levels.level_index`: a panel's or an epoch mean between two levels at its
-nearest, the lower one if halfway), so a pair moved or it did not; the shift uses the values.
-
-A share pools the pairs of one perturbation, or of a summary: every perturbation expected to hold
-(robustness: the share unchanged) or to lower (sensitivity: the share lowered). An answer's pairs
-are not independent (a judge that misreads an answer misreads its versions too), so an interval
-resamples answers, each with all its pairs. The report calls these functions on the same scores;
-only the metrics name their results.
+A pair is an answer's original and one perturbed version; a pair unreadable on either side is left
+out of every figure, and counted. Its levels are compared where each counts (`level_index`: a mean
+between two levels at its nearest, the lower one if halfway), so a pair moved or it did not; the
+shift uses the values. A share pools the pairs of one perturbation, or of all those expected to
+hold (robustness: the share unchanged) or to lower (sensitivity: the share lowered). An answer's
+pairs are not independent (a judge that misreads an answer misreads its versions too), so an
+interval resamples answers, each with all its pairs.
 """
 
 from __future__ import annotations
@@ -29,7 +26,6 @@ from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATION
 
 SUMMARIES: dict[str, Expect] = {keys.ROBUSTNESS: "hold", keys.SENSITIVITY: "lower"}
 MOVE: dict[Expect, int] = {"hold": 0, "lower": -1}
-"""How a pair's level should move: not at all, or down."""
 SHARE: dict[Expect, str] = {"hold": keys.UNCHANGED, "lower": keys.LOWERED}
 Scores = Sequence[SampleScore]
 
