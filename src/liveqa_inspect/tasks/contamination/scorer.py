@@ -80,12 +80,9 @@ def completion_overlap() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         replies = state.store_as(Replies)
-        found = {
-            name: await worker.run(
-                overlap, target.text, replies.completions[name], replies.stop_reasons[name]
-            )
-            for name in (GUIDED, GENERAL)
-        }
+        found = {name: await worker.run(overlap, target.text, replies.completions[name],
+                                        replies.stop_reasons[name])
+                 for name in (GUIDED, GENERAL)}  # fmt: skip
         value: dict[str, float] = {DIFFERENCE: found[GUIDED].rouge_l - found[GENERAL].rouge_l}
         for name, result in found.items():
             value |= {overlap_key(name): result.rouge_l, run_key(name): result.run,

@@ -39,11 +39,8 @@ def robustness_dataset(
 ) -> MemoryDataset:
     """`perturbations`: names already checked."""
     pool = live_qa_judge_dataset(question, data, judgments, include_junk=False)
-    excellent = [
-        Excellent(str(s.id), s.metadata["question_id"], s.metadata["answer"])
-        for s in pool
-        if s.metadata["human_grade"] == EXCELLENT_GRADE
-    ]
+    excellent = [Excellent(str(s.id), s.metadata["question_id"], s.metadata["answer"])
+                 for s in pool if s.metadata["human_grade"] == EXCELLENT_GRADE]  # fmt: skip
     samples = []
     for sample in stratified(list(pool), per_grade, seed):
         meta = sample.metadata or {}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Score, metric
@@ -82,24 +82,20 @@ def pooled(hits: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> np.ndarray
         return hits[rows].sum(axis=1) / counts[rows].sum(axis=1)
 
 
-def pooled_figures(scores: Scores, names: Sequence[str], scale: np.ndarray) -> Pooled:
-    hits, counts, left = outcomes(scores, names, scale)
-    graded = counts > 0
-    share = estimate(lambda rows: pooled(hits[graded], counts[graded], rows), int(graded.sum()))
-    return Pooled(share, int(counts.sum()), int(left.sum()))
-
-
 def robustness_figures(scores: Scores, scale: Sequence[float]) -> dict[str, Pooled]:
     """The summaries, then each perturbation's figures."""
     levels, names = np.asarray(scale, dtype=float), asked(scores)
-    figures = {
-        summary: pooled_figures(scores, [n for n in names if expected(n) == way], levels)
-        for summary, way in SUMMARIES.items()
-    }
-    for name in names:
-        read, _, _, shift = pairs(scores, name, levels)
-        found = pooled_figures(scores, [name], levels)
-        figures[name] = replace(found, shift=mean_estimate(shift[read]))
+
+    def pooled_figures(group: Sequence[str], shift: Estimate | None = None) -> Pooled:
+        hits, counts, left = outcomes(scores, group, levels)
+        graded = counts > 0
+        share = estimate(lambda rows: pooled(hits[graded], counts[graded], rows), int(graded.sum()))
+        return Pooled(share, int(counts.sum()), int(left.sum()), shift)
+
+    figures = {summary: pooled_figures([n for n in names if expected(n) == way])
+               for summary, way in SUMMARIES.items()}  # fmt: skip
+    for name in names:  # a shift is NaN where either level is: the mean leaves it out
+        figures[name] = pooled_figures([name], mean_estimate(pairs(scores, name, levels)[3]))
     return figures
 
 
@@ -138,8 +134,6 @@ def named(figures: dict[str, Pooled]) -> dict[str, float]:
 
 @metric
 def robustness(levels: list[float]) -> Metric:
-    """Robustness and sensitivity, and each perturbation's figures, each with its interval."""
-
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return named(robustness_figures(scores, levels))
 

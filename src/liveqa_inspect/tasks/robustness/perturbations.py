@@ -16,7 +16,6 @@ from liveqa_inspect.judging.prompts import LIVEQA_SCALE
 from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS as TEXTS
 
 ORIGINAL = "original"
-"""The unperturbed answer's name among its versions."""
 Expect = Literal["hold", "lower"]
 
 LOWEST = LIVEQA_SCALE.levels[0]
@@ -63,7 +62,6 @@ class Version:
     source: str | None = None  # the id of the answer swapped in
 
     def record(self) -> dict[str, Any]:
-        """As JSON metadata, without the unset fields."""
         fields = asdict(self).items()
         return {k: list(v) if isinstance(v, tuple) else v for k, v in fields if v is not None}
 
