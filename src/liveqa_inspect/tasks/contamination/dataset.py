@@ -1,7 +1,5 @@
-"""The LiveQA texts a contamination probe shows in part, each split at one fixed point: the same
-in every run, with both halves long enough to mean something (three shown words do not place a
-text; a remainder of three words is guessed as often as remembered). Texts too short to split
-are left out and counted, never silently dropped."""
+"""The LiveQA texts a contamination probe shows in part, each split at one fixed point, the same in
+every run. Texts too short to split are left out and counted, never silently dropped."""
 
 from __future__ import annotations
 
@@ -20,10 +18,8 @@ Part = Literal["question", "reference"]
 PARTS: tuple[str, ...] = get_args(Part)
 
 MIN_SIDE_WORDS = 6
-"""Words each half must hold at least. Six words are a clause: enough to place the text and to
-make the rest unlikely to be guessed word for word."""
-
-_WORD = re.compile(r"\S+")
+"""Words each half must hold at least: a clause, enough to place the text and to make the rest
+unlikely to be guessed word for word (three words are guessed as often as remembered)."""
 
 
 @dataclass(frozen=True)
@@ -37,7 +33,7 @@ class Split:
 def split_text(text: str) -> Split | None:
     """At half the words, at a word boundary of the text as the loader gives it, so the shown part
     keeps the line break between SUBJECT and MESSAGE; None when a half would be too short."""
-    words = list(_WORD.finditer(text))
+    words = list(re.finditer(r"\S+", text))
     at = len(words) // 2
     if at < MIN_SIDE_WORDS:
         return None
@@ -60,8 +56,7 @@ def contamination_dataset(
     )
     samples, left_out = [], []
     for id_, qid, text, url in texts:
-        cut = split_text(text)
-        if cut is None:
+        if (cut := split_text(text)) is None:
             left_out.append(id_)
             continue
         meta = {"part": part, "qid": qid, "words": cut.words, "split_at": cut.at, "url": url}

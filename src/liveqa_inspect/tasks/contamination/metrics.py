@@ -18,19 +18,16 @@ from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED
 
 @dataclass(frozen=True)
 class Instructed:
-    overlap: Estimate
-    """Mean ROUGE-L with the remainder, a refusal counting 0."""
+    overlap: Estimate  # mean ROUGE-L with the remainder, a refusal counting 0
     verbatim: float
-    refused: int
-    """Items refused or left empty; of an epoch mean, refused in any epoch counts once."""
+    refused: int  # items refused or empty; of an epoch mean, refused in any epoch counts once
 
 
 @dataclass(frozen=True)
 class Figures:
     instructions: dict[str, Instructed]
     difference: Estimate
-    p: float
-    """One-sided, of a difference above 0; NaN below two items."""
+    p: float  # one-sided, of a difference above 0; NaN below two items
 
 
 def column(scores: list[SampleScore], key: str) -> np.ndarray:

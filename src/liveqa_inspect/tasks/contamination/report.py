@@ -25,8 +25,8 @@ FLAG_P = 0.05  # Golchin & Surdeanu's threshold on the difference's p
 NAMED = {GUIDED: "guided (the test set named)", GENERAL: "general (control)"}
 LONGEST_RUNS = 5
 SHOWN_CHARS = 60
-"""How much of each text a table cell holds: the end of the shown part (where the completion
-picks up), the start of the completion and of the remainder."""
+"""Of each text in a table cell: the end of the shown part (where the completion picks up), the
+start of the completion and of the remainder."""
 REFERENCES_NOTE = (
     "note: the reference answers were copied from public health websites (their URLs are in the "
     "samples): a model that completes them may have read those sites, not this test set."
@@ -75,10 +75,8 @@ def verdict(found: Figures) -> str:
             f"not flagged: no significant difference (one-sided p = {p}) and no completion "
             "reproduces its remainder. This is no proof the model never saw these texts."
         )
-    return (
-        f"flagged: {'; '.join(reasons)}. Evidence the model has seen these texts, not proof that "
-        "its scores are inflated."
-    )
+    return (f"flagged: {'; '.join(reasons)}. Evidence the model has seen these texts, not proof "
+            "that its scores are inflated.")  # fmt: skip
 
 
 def overlap_table(found: Figures) -> Table:
@@ -86,11 +84,9 @@ def overlap_table(found: Figures) -> Table:
     rows["difference, guided - general"] = found.difference
     title = "Overlap of the completions with the true remainder (mean ROUGE-L F; seeded bootstrap "
     table = figure_table(title + "95% CI, paired for the difference)", rows, list(rows))
-    return replace(
-        table,
-        rows=[*table.rows, ["one-sided p (difference > 0)", p_value(found.p), ""]],
-        notes=["The difference is the headline; a refused or empty reply counts 0."],
-    )
+    p_row = ["one-sided p (difference > 0)", p_value(found.p), ""]
+    notes = ["The difference is the headline; a refused or empty reply counts 0."]
+    return replace(table, rows=[*table.rows, p_row], notes=notes)
 
 
 def reproduction_table(found: Figures, words: int) -> Table:
@@ -104,14 +100,16 @@ def reproduction_table(found: Figures, words: int) -> Table:
 
 
 def runs_table(log: LoadedLog, scores: list[SampleScore]) -> Table:
+    """Each item under the instruction with the longer run (guided on a tie), longest first."""
     runs = []
     for score in scores:
         value: dict[str, float] = score.score.value  # type: ignore[assignment]
-        name = max((GUIDED, GENERAL), key=lambda n: value[run_key(n)])  # guided on a tie
-        runs.append((int(value[run_key(name)]), name, score))
+        name = max((GUIDED, GENERAL), key=lambda n: value[run_key(n)])
+        if run := int(value[run_key(name)]):
+            runs.append((run, name, score))
     first = {sample.id: sample for sample in reversed(log.log.samples or [])}  # epoch 1's texts
     rows = []
-    for run, name, score in [r for r in sorted(runs, key=lambda r: -r[0]) if r[0]][:LONGEST_RUNS]:
+    for run, name, score in sorted(runs, key=lambda r: -r[0])[:LONGEST_RUNS]:
         sample = first[score.sample_id]  # type: ignore[index]
         completion = str((score.score.metadata or {})[name]["completion"])
         rows.append([str(sample.id), name, run, excerpt(str(sample.input), end=True),

@@ -1,10 +1,8 @@
-"""How much of the true remainder each completion reproduces. ROUGE-L, Golchin & Surdeanu's
-measure, is the reference metrics' own function; beside it, the longest run of words shared with
-the remainder: one long run is what a reproduced text leaves and a paraphrase does not. Words are
-runs of letters and digits, lower-cased, so case and punctuation do not break a run. A refusal
-scores 0 and is flagged for the metrics to count: an empty reply, one the provider's content
-filter stopped, or one that opens as refusals do ("I'm sorry", "As an AI"), which a continuation
-of a text cut mid-sentence does not, unless its remainder does."""
+"""How much of the true remainder each completion reproduces: ROUGE-L (Golchin & Surdeanu's
+measure, the reference metrics' own function) and the longest run of words shared with it, which a
+reproduced text leaves and a paraphrase does not. A refusal scores 0 and is flagged: an empty reply,
+one the content filter stopped, or one that opens as refusals do ("I'm sorry") and its remainder
+does not."""
 
 from __future__ import annotations
 
@@ -22,7 +20,7 @@ from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED
 from liveqa_inspect.tasks.contamination.metrics import completion_figures
 from liveqa_inspect.tasks.contamination.solver import Replies
 
-_WORD = re.compile(r"[^\W_]+")
+_WORD = re.compile(r"[^\W_]+")  # letters and digits: case and punctuation do not break a run
 _REFUSAL = re.compile(
     r"^\W*(?:i['’]?m sorry|i am sorry|sorry\b|i apologi[sz]e|i can(?:not|['’]?t)\b|i can not\b"
     r"|i(?:['’]m| am) (?:not able|unable)\b|i (?:won['’]?t|will not)\b|as an ai\b)",
@@ -42,8 +40,7 @@ def words(text: str) -> list[str]:
 class Overlap:
     rouge_l: float
     run: int
-    shared: str
-    """The shared run's words, as `words` reads them."""
+    shared: str  # the shared run's words, as `words` reads them
     verbatim: bool
     refused: bool
 
@@ -83,18 +80,14 @@ def completion_overlap() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         replies = state.store_as(Replies)
-        found = {
-            name: await worker.run(
-                overlap, target.text, replies.completions[name], replies.stop_reasons[name]
-            )
-            for name in (GUIDED, GENERAL)
-        }
+        found = {name: await worker.run(overlap, target.text, replies.completions[name],
+                                        replies.stop_reasons[name])
+                 for name in (GUIDED, GENERAL)}  # fmt: skip
         value: dict[str, float] = {DIFFERENCE: found[GUIDED].rouge_l - found[GENERAL].rouge_l}
         for name, result in found.items():
-            value[overlap_key(name)] = result.rouge_l
-            value[run_key(name)] = result.run
-            value[verbatim_key(name)] = int(result.verbatim)
-            value[refused_key(name)] = int(result.refused)
+            value |= {overlap_key(name): result.rouge_l, run_key(name): result.run,
+                      verbatim_key(name): int(result.verbatim),
+                      refused_key(name): int(result.refused)}  # fmt: skip
         return Score(
             value=value,
             explanation="; ".join(result.described(name) for name, result in found.items())

@@ -1,10 +1,7 @@
-"""Samples for live_qa_judge_robustness: a seeded, grade-stratified subset of live_qa_judge's
-answers, each carrying its perturbed versions.
-
-NIST's junk answers are left out: they have nothing a perturbation could keep or take away. The
-subset takes up to `per_grade` answers of each human grade, so the well-graded answers the
-should-lower perturbations need are not crowded out by NIST's many grade-1 answers.
-"""
+"""Samples for live_qa_judge_robustness: a seeded subset of live_qa_judge's answers, each with its
+perturbed versions. NIST's junk answers are left out: there is nothing in them to keep or take
+away. Up to `per_grade` answers of each human grade, so NIST's many grade-1 answers do not crowd
+out the well-graded ones the should-lower perturbations need."""
 
 from __future__ import annotations
 
@@ -18,8 +15,6 @@ from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
 from liveqa_inspect.tasks.robustness.perturbations import Answer, Excellent, perturb
 
 PER_GRADE = 40
-"""NIST's pool has 25 answers of grade 4, so 145 answers: with every perturbation, 962 judge
-calls a juror."""
 SEED = 2017
 EXCELLENT_GRADE = 4
 
@@ -44,11 +39,8 @@ def robustness_dataset(
 ) -> MemoryDataset:
     """`perturbations`: names already checked."""
     pool = live_qa_judge_dataset(question, data, judgments, include_junk=False)
-    excellent = [
-        Excellent(str(s.id), s.metadata["question_id"], s.metadata["answer"])
-        for s in pool
-        if s.metadata["human_grade"] == EXCELLENT_GRADE
-    ]
+    excellent = [Excellent(str(s.id), s.metadata["question_id"], s.metadata["answer"])
+                 for s in pool if s.metadata["human_grade"] == EXCELLENT_GRADE]  # fmt: skip
     samples = []
     for sample in stratified(list(pool), per_grade, seed):
         meta = sample.metadata or {}

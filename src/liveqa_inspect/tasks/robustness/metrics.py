@@ -1,22 +1,19 @@
 """How a judge's level moves when an answer is perturbed: live_qa_judge_robustness's figures.
 
-A pair is an answer's original and one perturbed version; a pair with a verdict unreadable on
-either side is left out of every figure, and counted. A pair's levels are compared at the level
-each counts at (`stats.levels.level_index`: a panel's or an epoch mean between two levels at its
-nearest, the lower one if halfway), so a pair moved or it did not; the shift uses the values.
-
-A share pools the pairs of one perturbation, or of a summary: every perturbation expected to hold
-(robustness: the share unchanged) or to lower (sensitivity: the share lowered). An answer's pairs
-are not independent (a judge that misreads an answer misreads its versions too), so an interval
-resamples answers, each with all its pairs. The report calls these functions on the same scores;
-only the metrics name their results.
+A pair is an answer's original and one perturbed version; a pair unreadable on either side is left
+out of every figure, and counted. Its levels are compared where each counts (`level_index`: a mean
+between two levels at its nearest, the lower one if halfway), so a pair moved or it did not; the
+shift uses the values. A share pools the pairs of one perturbation, or of all those expected to
+hold (robustness: the share unchanged) or to lower (sensitivity: the share lowered). An answer's
+pairs are not independent (a judge that misreads an answer misreads its versions too), so an
+interval resamples answers, each with all its pairs.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Score, metric
@@ -29,7 +26,6 @@ from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATION
 
 SUMMARIES: dict[str, Expect] = {keys.ROBUSTNESS: "hold", keys.SENSITIVITY: "lower"}
 MOVE: dict[Expect, int] = {"hold": 0, "lower": -1}
-"""How a pair's level should move: not at all, or down."""
 SHARE: dict[Expect, str] = {"hold": keys.UNCHANGED, "lower": keys.LOWERED}
 Scores = Sequence[SampleScore]
 
@@ -86,24 +82,20 @@ def pooled(hits: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> np.ndarray
         return hits[rows].sum(axis=1) / counts[rows].sum(axis=1)
 
 
-def pooled_figures(scores: Scores, names: Sequence[str], scale: np.ndarray) -> Pooled:
-    hits, counts, left = outcomes(scores, names, scale)
-    graded = counts > 0
-    share = estimate(lambda rows: pooled(hits[graded], counts[graded], rows), int(graded.sum()))
-    return Pooled(share, int(counts.sum()), int(left.sum()))
-
-
 def robustness_figures(scores: Scores, scale: Sequence[float]) -> dict[str, Pooled]:
     """The summaries, then each perturbation's figures."""
     levels, names = np.asarray(scale, dtype=float), asked(scores)
-    figures = {
-        summary: pooled_figures(scores, [n for n in names if expected(n) == way], levels)
-        for summary, way in SUMMARIES.items()
-    }
-    for name in names:
-        read, _, _, shift = pairs(scores, name, levels)
-        found = pooled_figures(scores, [name], levels)
-        figures[name] = replace(found, shift=mean_estimate(shift[read]))
+
+    def pooled_figures(group: Sequence[str], shift: Estimate | None = None) -> Pooled:
+        hits, counts, left = outcomes(scores, group, levels)
+        graded = counts > 0
+        share = estimate(lambda rows: pooled(hits[graded], counts[graded], rows), int(graded.sum()))
+        return Pooled(share, int(counts.sum()), int(left.sum()), shift)
+
+    figures = {summary: pooled_figures([n for n in names if expected(n) == way])
+               for summary, way in SUMMARIES.items()}  # fmt: skip
+    for name in names:  # a shift is NaN where either level is: the mean leaves it out
+        figures[name] = pooled_figures([name], mean_estimate(pairs(scores, name, levels)[3]))
     return figures
 
 
@@ -142,8 +134,6 @@ def named(figures: dict[str, Pooled]) -> dict[str, float]:
 
 @metric
 def robustness(levels: list[float]) -> Metric:
-    """Robustness and sensitivity, and each perturbation's figures, each with its interval."""
-
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return named(robustness_figures(scores, levels))
 

@@ -1,8 +1,7 @@
 """The perturbations of live_qa_judge_robustness. Those expected to `hold` change nothing a fair
 grade rests on, so the level should not move; those expected to `lower` take away what it rests
 on. Every choice is drawn from a generator seeded by the run's seed, the answer's id and the
-perturbation's name: the same seed gives the same texts, whatever else the run asks for.
-"""
+perturbation's name: the same seed gives the same texts, whatever else the run asks for."""
 
 from __future__ import annotations
 
@@ -17,18 +16,14 @@ from liveqa_inspect.judging.prompts import LIVEQA_SCALE
 from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS as TEXTS
 
 ORIGINAL = "original"
-"""The unperturbed answer's name among its versions."""
-
 Expect = Literal["hold", "lower"]
 
 LOWEST = LIVEQA_SCALE.levels[0]
 WELL_GRADED = 0.7
-"""Truncation cuts only answers the humans graded at least this: a poor answer cut short may
-rightly keep its level."""
 MIN_SENTENCES = 3
 MAX_KEPT_SHARE = 0.5
-"""Truncation cuts only answers of MIN_SENTENCES or more whose first sentence is at most this
-share of the characters, so the cut loses most of the answer."""
+"""Truncation cuts only well-graded answers of MIN_SENTENCES or more whose first sentence is at
+most this share of the characters, so the cut loses most of the answer."""
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 """A heuristic: `Dr. Smith` splits too, which costs a truncation or a list item its exact
@@ -53,11 +48,9 @@ class Answer:
     id: str
     question_id: str
     text: str
-    references: int
-    """How many reference answers the judge is shown with it."""
+    references: int  # how many reference answers the judge is shown with it
     human_level: float
-    excellent: Sequence[Excellent]
-    """Every answer graded excellent in the pool, whatever its question."""
+    excellent: Sequence[Excellent]  # every answer graded excellent in the pool, any question
 
 
 @dataclass(frozen=True)
@@ -66,11 +59,9 @@ class Version:
 
     answer: str
     reference_order: tuple[int, ...] | None = None
-    source: str | None = None
-    """The id of the answer swapped in."""
+    source: str | None = None  # the id of the answer swapped in
 
     def record(self) -> dict[str, Any]:
-        """As JSON metadata, without the unset fields."""
         fields = asdict(self).items()
         return {k: list(v) if isinstance(v, tuple) else v for k, v in fields if v is not None}
 

@@ -1,14 +1,9 @@
-"""The report on live_qa_judge_robustness logs: how a judge's level moves on perturbed answers.
-
-Every figure comes from the log's scores through the functions its metrics call, so a printed
-figure is the log's. The same functions give what the log does not hold: the pairs that moved
-most against expectation and, across logs (one per judge), each judge's paired difference from
-the first over the answers both hold, each resample drawing the same answers for both.
-"""
+"""The report on live_qa_judge_robustness logs. Every figure is the metrics' own function on the
+log's scores, so a printed figure is the log's; the same functions give what the log does not
+hold: the pairs that moved most against expectation, and each judge's difference from the first."""
 
 from __future__ import annotations
 
-import math
 import textwrap
 from collections.abc import Callable, Sequence
 
@@ -22,13 +17,11 @@ from liveqa_inspect.stats.bootstrap import Estimate, estimate
 from liveqa_inspect.stats.names import ROBUSTNESS, SENSITIVITY
 from liveqa_inspect.tasks.robustness import metrics
 from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, expected
+from liveqa_inspect.versioned import label as text_label
 
 KIND = "robustness"
-"""The kind of log this section reads (report/loading.py's `Kind`)."""
-
 MOVED_ROWS = 10
 EXCERPT_CHARS = 60
-"""An answer's start, enough to find it in the log."""
 LABELS = {
     ROBUSTNESS: "robustness (unchanged where it should hold)",
     SENSITIVITY: "sensitivity (lowered where it should lower)",
@@ -51,23 +44,19 @@ def side_by_side(title: str, columns: dict[str, Figures]) -> Table:
 
 
 def texts(log: LoadedLog) -> str:
-    """The added texts' name, version and hash, as the log records them."""
     given = (log.log.eval.metadata or {}).get("perturbation_texts")
-    if not isinstance(given, dict):
-        return "unrecorded"
-    return f"{given['name']} v{given['version']} (sha256 {str(given['sha256'])[:12]})"
+    return text_label(given) if isinstance(given, dict) else "unrecorded"
 
 
 def header(log: LoadedLog) -> list[str]:
     args = log.log.eval.task_args
-    unread = sum(math.isnan(value) for value in log.values.values())
     return [
         f"{log.task} report: {log.path}",
         compare.judge_line(log),
         f"perturbation texts: {texts(log)}",
         f"{compare.setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
         f"epochs: {log.epochs}",
-        f"answers: {len(log.values)}, {unread} with the original's verdict unreadable",
+        f"answers: {len(log.values)}, {log.unscored} with the original's verdict unreadable",
     ]
 
 
@@ -100,23 +89,20 @@ def perturbation_table(found: Figures) -> Table:
 def moved_table(log: LoadedLog) -> Table:
     """The pairs that moved against expectation (moved, and not the way they should), largest
     shift first."""
-    scores = log.scores()
-    found = []
+    scores, rows = log.scores(), []
     for name in metrics.asked(scores):
-        read, _, move, shift = metrics.pairs(scores, name, np.asarray(log.scale))
-        against = np.flatnonzero(read & (move != 0) & (move != metrics.MOVE[expected(name)]))
-        found += [(-abs(shift[i]), str(scores[i].sample_id), name, scores[i]) for i in against]
-    rows: list[list[Cell]] = []
-    for _, answer, name, score in sorted(found, key=lambda pair: pair[:3])[:MOVED_ROWS]:
-        meta = log.metadata[score.sample_id]  # type: ignore[index]
-        before, after = metrics.level(score, ORIGINAL), metrics.level(score, name)
-        rows.append([answer, name, f"{meta['human_level']:g}", before, after, after - before,
-                     textwrap.shorten(str(meta["answer"]), EXCERPT_CHARS)])  # fmt: skip
+        read, _, move, _ = metrics.pairs(scores, name, np.asarray(log.scale))
+        for i in np.flatnonzero(read & (move != 0) & (move != metrics.MOVE[expected(name)])):
+            score, meta = scores[i], log.metadata[scores[i].sample_id]  # type: ignore[index]
+            before, after = metrics.level(score, ORIGINAL), metrics.level(score, name)
+            start = textwrap.shorten(str(meta["answer"]), EXCERPT_CHARS)
+            rows.append([str(score.sample_id), name, f"{meta['human_level']:g}", before, after,
+                         after - before, start])  # fmt: skip
+    rows.sort(key=lambda row: (-abs(row[5]), row[0], row[1]))
     return Table(
-        f"Pairs that moved most against expectation ({min(len(found), MOVED_ROWS)} of "
-        f"{len(found)})",
+        f"Pairs that moved most against expectation ({min(len(rows), MOVED_ROWS)} of {len(rows)})",
         ["answer", "perturbation", "human", "original", "perturbed", "shift", "answer (start)"],
-        rows,
+        rows[:MOVED_ROWS],
         ["Against expectation: the level moved where it should have held, or rose where it "
          "should have fallen. Each answer's versions are in its sample's metadata."],  # fmt: skip
     )
@@ -161,11 +147,9 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         # Versions perturbed with other texts are not comparable, as under another prompt.
         at = blocks.index(judges)
         blocks[at:at] = compare.differing(logs, "perturbation texts", texts)
-        shares = {
-            f"{name}: {summary}": each[summary].share
-            for name, each in zip(names, found, strict=True)
-            for summary in metrics.SUMMARIES
-        }
+        shares = {f"{name}: {summary}": each[summary].share
+                  for name, each in zip(names, found, strict=True)
+                  for summary in metrics.SUMMARIES}  # fmt: skip
         title = f"{logs[0].task}: robustness and sensitivity of each judge (95% CI)"
         filename = f"{logs[0].path.stem}-robustness-judges.png"
         return [*blocks, *differences[1:]], [chart(filename, title, shares)]
@@ -176,6 +160,5 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     if jurors:
         blocks.append(side_by_side("Each juror alone (value [95% CI])", {"panel": one, **jurors}))
     title = f"{log.task}: {log.judge_label}, share as expected (95% CI)"
-    rows = {label(name): pooled.share for name, pooled in one.items()}
-    blocks.append(moved_table(log))
-    return blocks, [chart(f"{log.path.stem}-robustness.png", title, rows)]
+    shares = {label(name): pooled.share for name, pooled in one.items()}
+    return [*blocks, moved_table(log)], [chart(f"{log.path.stem}-robustness.png", title, shares)]

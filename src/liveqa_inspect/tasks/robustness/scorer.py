@@ -38,8 +38,6 @@ def version_fields(
 
 
 def explain(state: TaskState, graded: Mapping[str, Score]) -> str:
-    """After the human level, each version's level and reasoning, then why the perturbations that
-    were not made do not apply."""
     lines = [human_note(state)]
     for name, score in graded.items():
         level = to_float(score.value)
@@ -53,12 +51,7 @@ def explain(state: TaskState, graded: Mapping[str, Score]) -> str:
 @scorer(metrics=[robustness(_LEVELS), juror_robustness(_LEVELS)])
 def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
     """The judge's level for a human-judged answer and for each of its perturbed versions: the
-    grader role if bound, else the model under evaluation.
-
-    Args:
-        cache: Cache the judge's replies, per epoch.
-        panel: How a panel's levels combine: mean, median or majority.
-    """
+    grader role if bound, else the model under evaluation."""
     check_panel(panel)
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -66,14 +59,9 @@ def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer
         base = answer_fields(state, target)
         versions = state.metadata["versions"].items()
         shown = {ORIGINAL: base, **{name: version_fields(base, v) for name, v in versions}}
-        grades = await collect(
-            *(
-                grade(judges, LIVEQA_JUDGE, fields, answer=str(fields["answer"]), panel=panel,
-                      cache=cache, epoch=state.epoch)  # fmt: skip
-                for fields in shown.values()
-            )
-        )
-        graded = dict(zip(shown, grades, strict=True))
+        asks = [grade(judges, LIVEQA_JUDGE, fields, answer=str(fields["answer"]), panel=panel,
+                      cache=cache, epoch=state.epoch) for fields in shown.values()]  # fmt: skip
+        graded = dict(zip(shown, await collect(*asks), strict=True))
         first = graded[ORIGINAL].metadata or {}
         return Score(
             value={name: to_float(score.value) for name, score in graded.items()},

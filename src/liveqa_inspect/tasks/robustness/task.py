@@ -1,9 +1,6 @@
 """live_qa_judge_robustness: does a judge's verdict move when an answer changes in ways that
-should not matter, and when it changes in ways that should?
-
-Built from judged_task's parts rather than by it: a score holds a level for each version of the
-answer, so the headline, the epoch reducer and View's columns are this task's own.
-"""
+should not matter, and when it changes in ways that should? Built from judged_task's parts, not
+by it: a score holds a level per version, so the headline, epoch reducer and View are its own."""
 
 from __future__ import annotations
 
@@ -16,7 +13,7 @@ from inspect_ai.log import HeadlineMetric
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.arguments import true_or_false, whole_number
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
-from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.panel import Panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
 from liveqa_inspect.judging.solvers import given_answer, judges_ready
 from liveqa_inspect.judging.task import provenance, scorer_name
@@ -31,21 +28,16 @@ from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
 def versions_viewer(scorer: str, names: Sequence[str]) -> view.ViewerConfig:
     """Each version's level side by side, shaded neutrally on the whole scale, as live_qa_judge's
     level: a judge's rating of a human-graded answer is no better for being high."""
-    versions = [ORIGINAL, *names]
-    levels = LIVEQA_JUDGE.scale.levels
+    versions, levels = [ORIGINAL, *names], LIVEQA_JUDGE.scale.levels
     colours = view.ScoreColorScale(palette="neutral", min=min(levels), max=max(levels))
     column = view.TaskSamplesColumn
-    return view.ViewerConfig(
-        task_samples_view=view.TaskSamplesView(
-            name="versions",
-            columns=[column(id="sampleId"), column(id="epoch"),
-                     *(column.score(scorer, version) for version in versions),
-                     column(id="input"), column(id="answer", visible=False)],  # fmt: skip
-            compact_scores=True,
-            score_color_scales={version: colours for version in versions},
-        ),
-        sample_score_view=view.SampleScoreView(default="grid"),
-    )
+    columns = [column(id="sampleId"), column(id="epoch"),
+               *(column.score(scorer, version) for version in versions),
+               column(id="input"), column(id="answer", visible=False)]  # fmt: skip
+    samples = view.TaskSamplesView(name="versions", columns=columns, compact_scores=True,
+                                   score_color_scales=dict.fromkeys(versions, colours))  # fmt: skip
+    grid = view.SampleScoreView(default="grid")
+    return view.ViewerConfig(task_samples_view=samples, sample_score_view=grid)
 
 
 @task
@@ -75,12 +67,11 @@ def live_qa_judge_robustness(
         judge_cache: Cache the judge's replies.
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
-    check_panel(panel)
+    judge = judge_robustness_scorer(cache=judge_cache, panel=panel)  # checks the panel first
     true_or_false(judge_cache=judge_cache)
     whole_number("per_grade", per_grade, least=1)
     whole_number("seed", seed, least=0)
     names = check_perturbations(perturbations)
-    judge = judge_robustness_scorer(cache=judge_cache, panel=panel)
     name = scorer_name(judge)
     return Task(
         dataset=dataset.robustness_dataset(names, per_grade, seed, question, data, judgments),

@@ -1,9 +1,6 @@
-"""The texts live_qa_judge_robustness adds to an answer, as data: versioned, with a content hash.
-
-Every text here is our own, written for this task, and none says anything about medicine: each
-adds something a fair judge must not reward (length, a claimed authority, layout, a request to
-the grader) and nothing it should. Versioned as a judge prompt is (versioned.py).
-"""
+"""The texts live_qa_judge_robustness adds to an answer, versioned as a judge prompt is. All are
+our own, and none says anything about medicine: each adds something a fair judge must not reward
+(length, a claimed authority, layout, a request to the grader) and nothing it should."""
 
 from __future__ import annotations
 
@@ -17,14 +14,10 @@ from liveqa_inspect.versioned import Versioned
 class PerturbationTexts(Versioned):
     """The variants of each added text; a perturbation picks one variant by its seed."""
 
-    filler: tuple[str, ...]
-    """Content-free sentences: no fact, no advice, no claim about the answer's quality."""
-    authority: tuple[str, ...]
-    """Claims of medical credentials, put before the answer."""
-    heading: tuple[str, ...]
-    """Bold Markdown headings, put above the answer's sentences made a list."""
-    grader_note: tuple[str, ...]
-    """Plain-text notes to the grader asking for the top level, put after the answer."""
+    filler: tuple[str, ...]  # content-free: no fact, no advice, no claim about the answer
+    authority: tuple[str, ...]  # claims of medical credentials, put before the answer
+    heading: tuple[str, ...]  # bold Markdown headings, above the answer's sentences as a list
+    grader_note: tuple[str, ...]  # notes asking the grader for the top level, after the answer
 
     def canonical(self) -> str:
         texts = {k: v for k, v in asdict(self).items() if k not in ("name", "version")}
