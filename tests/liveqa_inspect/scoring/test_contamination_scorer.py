@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from liveqa_inspect.tasks.contamination import scorer as contamination
 
 from liveqa_inspect.overlap import text_overlap
+from liveqa_inspect.tasks.contamination import scorer as contamination
 from liveqa_inspect.tasks.contamination.scorer import VERBATIM_WORDS, overlap, words
 
 REMAINDER = "Take 2 tablets, twice a day, with food. Do not drive if you feel drowsy."
