@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from inspect_ai.scorer import Scorer, scorer
+from inspect_ai.scorer import Scorer, Target, scorer
+from inspect_ai.solver import TaskState
 
 from liveqa_inspect.judging.panel import Panel
 from liveqa_inspect.judging.prompts import (
@@ -11,13 +12,7 @@ from liveqa_inspect.judging.prompts import (
     EXPERT_QA_JUDGE,
     LIVEQA_SCALE,
 )
-from liveqa_inspect.judging.scorer import (
-    agreement_metrics,
-    correctness_fields,
-    expert_fields,
-    grading_scorer,
-    support_fields,
-)
+from liveqa_inspect.judging.scorer import agreement_metrics, answer_fields, grading_scorer
 from liveqa_inspect.judging.settings import DEFAULT_JUDGE
 from liveqa_inspect.tasks.expert_qa.claims_metrics import majority_share, wrong_claim_detection
 from liveqa_inspect.tasks.live_qa.metrics import judge_metrics
@@ -25,6 +20,18 @@ from liveqa_inspect.tasks.live_qa.metrics import judge_metrics
 _LEVELS = list(LIVEQA_SCALE.levels)
 _CORRECTNESS = list(CLAIM_CORRECTNESS_JUDGE.scale.levels)
 _SUPPORT = list(CLAIM_SUPPORT_JUDGE.scale.levels)
+
+
+def expert_fields(state: TaskState, target: Target) -> dict[str, str | list[str]]:
+    return {**answer_fields(state, target), "field": str(state.metadata["field"])}
+
+
+def correctness_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
+    return {key: str(state.metadata[key]) for key in ("field", "question", "answer", "claim")}
+
+
+def support_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
+    return {"claim": str(state.metadata["claim"]), "passages": list(state.metadata["passages"])}
 
 
 @scorer(metrics=judge_metrics(_LEVELS))
