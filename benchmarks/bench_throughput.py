@@ -158,8 +158,7 @@ def prompt_overhead_table() -> str:
         model_scoring_prompt,
     )
 
-    from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
-    from liveqa_inspect.judging.render import build_judge_prompt
+    from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, build_judge_prompt
     from tests.openai_server import words
 
     samples = list(live_qa_dataset("summary", data_path()))

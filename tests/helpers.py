@@ -29,7 +29,7 @@ from liveqa_inspect import (
     live_qa_judge,
     live_qa_judge_robustness,
 )
-from liveqa_inspect.judging.render import neutralise
+from liveqa_inspect.judging.prompts import neutralise
 from liveqa_inspect.report import cli, main
 from liveqa_inspect.report.cli import build
 from liveqa_inspect.report.loading import LoadedLog

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -17,8 +18,9 @@ class Versioned(ABC):
     def canonical(self) -> str:
         """Everything the text can say, as the one string its digest is taken over."""
 
-    @property
+    @cached_property
     def sha256(self) -> str:
+        """Computed once: a judge prompt's digest goes into every score."""
         return hashlib.sha256(self.canonical().encode("utf-8")).hexdigest()
 
     def provenance(self) -> dict[str, str]:

@@ -10,32 +10,75 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from inspect_ai.model import Model
+from inspect_ai.model import CachePolicy, Model
 from inspect_ai.scorer import Score
-from inspect_ai.util import collect
+from inspect_ai.util import LimitExceededError, collect
 
-from liveqa_inspect.judging.ask import JurorCall, ask_juror
-from liveqa_inspect.judging.jurors import repeats
+from liveqa_inspect._inspect_private import resolved_config
 from liveqa_inspect.judging.panel import Panel, combine
-from liveqa_inspect.judging.prompts import JudgePrompt, Scale
-from liveqa_inspect.judging.render import build_judge_prompt
+from liveqa_inspect.judging.prompts import JudgePrompt, Scale, build_judge_prompt
+from liveqa_inspect.judging.reply import parse_verdict
+from liveqa_inspect.judging.settings import JUDGE_ATTEMPTS, call_config
 
 
-def explain(calls: Sequence[JurorCall], level: float | None, scale: Scale) -> str:
+class JudgeError(RuntimeError):
+    """A judge request failed after its retries; the message names the judge."""
+
+
+async def ask_juror(
+    juror: Model, text: str, scale: Scale, cache: bool, epoch: int, repeat: int
+) -> dict[str, Any]:
+    """What one juror said, asked until a verdict can be read, at most JUDGE_ATTEMPTS times.
+
+    Each attempt has its own cache entry, so a re-run replays exactly the replies that were used,
+    an unreadable first reply and its readable retry alike, and sends nothing. A model listed
+    again in the panel needs no scope of its own: its seed differs, and Inspect's cache key holds
+    the config sent. The record keeps the config of the first attempt as Inspect resolves it."""
+    user = resolved_config(juror)
+    configs = [call_config(juror, scale, n, epoch, repeat, user) for n in range(JUDGE_ATTEMPTS)]
+    replies: list[str] = []
+    verdict = None
+    for attempt, config in enumerate(configs):
+        scopes = {"epoch": str(epoch), "attempt": str(attempt)}
+        policy = CachePolicy(per_epoch=False, scopes=scopes) if cache else False
+        try:
+            output = await juror.generate(text, config=config, cache=policy)
+        except LimitExceededError:
+            raise
+        except Exception as error:
+            # The API's own error, not tenacity's wrapper of the last retry.
+            last = getattr(error, "last_attempt", None)
+            cause = (last.exception() if last is not None else None) or error
+            raise JudgeError(f"The judge {juror} failed: {cause}") from error
+        replies.append(output.completion)
+        verdict = parse_verdict(output.completion, scale)
+        if verdict is not None:
+            break
+    return {
+        "model": str(juror),
+        "level": None if verdict is None else verdict.level,
+        "reasoning": None if verdict is None else verdict.reasoning,
+        "attempts": len(replies),
+        "replies": replies,
+        "config": user.merge(configs[0]).model_dump(exclude_none=True),
+    }
+
+
+def explain(jurors: Sequence[Mapping[str, Any]], level: float | None, scale: Scale) -> str:
     """What Inspect View shows beside the score: each juror's level and reasoning."""
-    if len(calls) == 1 and calls[0].verdict is not None:
-        return calls[0].verdict.reasoning
+    if len(jurors) == 1 and jurors[0]["level"] is not None:
+        return str(jurors[0]["reasoning"])
     lines = []
-    for call in calls:
-        if call.verdict is None:
-            last = call.replies[-1] if call.replies else ""
+    for juror in jurors:
+        if juror["level"] is None:
+            last = juror["replies"][-1] if juror["replies"] else ""
             lines.append(
-                f"{call.model}: no readable verdict in {len(call.replies)} attempts (no "
+                f"{juror['model']}: no readable verdict in {juror['attempts']} attempts (no "
                 f"<score> tags all holding one of {scale.describe()}). Last reply:\n{last}"
             )
         else:
-            lines.append(f"{call.model}: {call.verdict.level:g}. {call.verdict.reasoning}")
-    if level is None and len(calls) > 1:
+            lines.append(f"{juror['model']}: {juror['level']:g}. {juror['reasoning']}")
+    if level is None and len(jurors) > 1:
         lines.insert(0, "The panel gave no level (too few verdicts, or no majority).")
     return "\n\n".join(lines)
 
@@ -49,7 +92,10 @@ async def grade(
     cache: bool = True,
     epoch: int = 1,
 ) -> Score:
-    """Grade one answer: 0 with reason no_response when empty, unscored when unreadable."""
+    """Grade one answer: 0 with reason no_response when empty, unscored when unreadable.
+
+    A juror whose model is listed before it in the panel is a repeat: its seeds differ. One juror
+    is asked directly: `collect` would add a task group and a span to every sample."""
     about: dict[str, Any] = {
         "judge_models": [str(judge) for judge in judges],
         "panel": panel,
@@ -64,15 +110,15 @@ async def grade(
             metadata={**about, "jurors": []},
         )
     text = build_judge_prompt(prompt, **fields)
-    calls = await collect(
-        *(
-            ask_juror(judge, text, prompt.scale, cache, epoch, repeat)
-            for judge, repeat in zip(judges, repeats(judges), strict=True)
-        )
-    )
-    level = combine([None if c.verdict is None else c.verdict.level for c in calls], panel)
-    metadata = {**about, "jurors": [call.record() for call in calls]}
-    explanation = explain(calls, level, prompt.scale)
+    names = about["judge_models"]
+    asks = [
+        ask_juror(judge, text, prompt.scale, cache, epoch, names[:index].count(names[index]))
+        for index, judge in enumerate(judges)
+    ]
+    jurors = [await asks[0]] if len(asks) == 1 else await collect(*asks)
+    level = combine([juror["level"] for juror in jurors], panel)
+    metadata = {**about, "jurors": jurors}
+    explanation = explain(jurors, level, prompt.scale)
     if level is None:
         return Score.unscored(
             reason="grader_failed", answer=answer, explanation=explanation, metadata=metadata

@@ -1,9 +1,6 @@
-"""The scorers that judge, every one through `judging.grade.grade`.
-
-Each takes `cache` (cache the judge's replies, per epoch, so re-scoring costs nothing) and `panel`
-(how a panel's levels combine: mean, median or majority). The judge (one model or a panel) is
-resolved when scoring starts: the grader role when bound, else the scorer's default.
-"""
+"""The scorer body every judging scorer shares: `cache` caches the judge's replies, per epoch, so
+re-scoring costs nothing; the judge (one model or a panel) is resolved when scoring starts, as the
+grader role when bound, else the scorer's default."""
 
 from __future__ import annotations
 
@@ -15,25 +12,14 @@ from inspect_ai.scorer import Metric, Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
 from liveqa_inspect.judging.grade import grade
-from liveqa_inspect.judging.jurors import jurors
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import JudgePrompt
+from liveqa_inspect.judging.solvers import jurors
 from liveqa_inspect.stats.agreement import agreement, confusion
 
 logger = logging.getLogger(__name__)
 
-
-
-def warn_if_self_judged(judges: Sequence[str], subject: str, warned: set[str]) -> None:
-    """A model grading its own answers is biased; say so once a scorer (a run, or a re-score)
-    rather than once a sample, and again in the next run of the same process."""
-    if subject in judges and subject not in warned:
-        warned.add(subject)
-        logger.warning(
-            "The judge (%s) is the model under test: it grades its own answers, which biases "
-            "the score. Bind another judge with --model-role grader=<model>.",
-            subject,
-        )
+Fields = Callable[[TaskState, Target], Mapping[str, str | Sequence[str]]]
 
 
 def answer_fields(state: TaskState, target: Target) -> dict[str, str | list[str]]:
@@ -45,43 +31,29 @@ def answer_fields(state: TaskState, target: Target) -> dict[str, str | list[str]
     }
 
 
-def expert_fields(state: TaskState, target: Target) -> dict[str, str | list[str]]:
-    return {**answer_fields(state, target), "field": str(state.metadata["field"])}
-
-
-def correctness_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
-    return {key: str(state.metadata[key]) for key in ("field", "question", "answer", "claim")}
-
-
-def support_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
-    return {"claim": str(state.metadata["claim"]), "passages": list(state.metadata["passages"])}
-
-
 def grading_scorer(
-    prompt: JudgePrompt,
-    fields: Callable[[TaskState, Target], Mapping[str, str | Sequence[str]]],
-    default: str | None,
-    cache: bool,
-    panel: Panel,
+    prompt: JudgePrompt, fields: Fields, default: str | None, cache: bool, panel: Panel
 ) -> Scorer:
-    """The scorer body every judging scorer shares; `default` None judges with the evaluated
-    model (live_qa_judge), a model name with that pinned judge (live_qa, expert_qa)."""
+    """`default` None judges with the evaluated model (live_qa_judge), a model name with that
+    pinned judge (live_qa, expert_qa). A model grading its own answers is biased: that is said once
+    a scorer (a run, or a re-score) and model under test, rather than once a sample."""
     check_panel(panel)
     warned: set[str] = set()
 
     async def score(state: TaskState, target: Target) -> Score:
         judges = jurors(default)
-        if default is not None:
-            warn_if_self_judged([str(judge) for judge in judges], str(get_model()), warned)
+        subject = str(get_model()) if default is not None else None
+        if subject not in warned and subject in [str(judge) for judge in judges]:
+            warned.add(subject)
+            logger.warning(
+                "The judge (%s) is the model under test: it grades its own answers, which biases "
+                "the score. Bind another judge with --model-role grader=<model>.",
+                subject,
+            )
         result = await grade(
-            judges,
-            prompt,
-            fields(state, target),
-            answer=state.output.completion,
-            panel=panel,
-            cache=cache,
-            epoch=state.epoch,
-        )
+            judges, prompt, fields(state, target), answer=state.output.completion, panel=panel,
+            cache=cache, epoch=state.epoch,
+        )  # fmt: skip
         if "human_level" in state.metadata:
             result.explanation = f"{human_note(state)}\n\n{result.explanation}"
         return result

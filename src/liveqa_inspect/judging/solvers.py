@@ -1,18 +1,36 @@
-"""Solvers of our own: the judge made ready first, and a human-judged answer in place of one."""
+"""Who judges, made ready before any answer is paid for; and a human-judged answer put in place
+of a generated one, so the judge grades it through the same scorer path."""
 
 from __future__ import annotations
 
-from inspect_ai.model import ModelOutput
+from inspect_ai.model import Model, ModelOutput, get_model, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from liveqa_inspect.judging.jurors import jurors
+from liveqa_inspect._inspect_private import eval_is_building_tasks
+from liveqa_inspect.judging.settings import JUDGE_ROLE
+
+
+def jurors(default: str | None) -> list[Model]:
+    """Every model bound to the grader role, else `default` (None: the evaluated model). Called
+    when scoring or setup starts, never at task build, where roles are unknown."""
+    bound = model_roles().get(JUDGE_ROLE)
+    if bound is None:
+        return [get_model(default) if default else get_model()]
+    return list(bound) if isinstance(bound, list) else [bound]
+
+
+def default_judge_made_early(default: str | None) -> None:
+    """Make the pinned default judge while `inspect eval` builds the task (the roles are bound by
+    then), so a client that cannot be made (no API key) stops the run with Inspect's one-line error
+    instead of a traceback from the first sample's setup. A task built before eval() is called
+    cannot know its roles yet: `judges_ready` then stops the run before any answer instead."""
+    if default is not None and eval_is_building_tasks() and JUDGE_ROLE not in model_roles():
+        get_model(default)
 
 
 @solver
 def judges_ready(default: str | None) -> Solver:
-    """Make every judge's client before the model under test is called, so a judge that cannot be
-    made (say, no API key) stops the run with Inspect's own error before any answer is paid for.
-    Inspect memoises the clients, so the scorer gets these same ones."""
+    """Every judge's client, made before the model under test is called (Inspect memoises it)."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         jurors(default)
@@ -23,13 +41,10 @@ def judges_ready(default: str | None) -> Solver:
 
 @solver
 def given_answer(key: str = "answer") -> Solver:
-    """Put the human-judged text (metadata `key`: an answer, a claim) where a generated answer
-    would be, so the judge grades it through the same scorer path."""
+    """The human-judged text (metadata `key`: an answer, a claim) as the sample's output."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        state.output = ModelOutput.from_content(
-            model="human-judged", content=str(state.metadata[key])
-        )
+        state.output = ModelOutput.from_content("human-judged", str(state.metadata[key]))
         return state
 
     return solve

@@ -21,14 +21,9 @@ from inspect_ai.viewer import (
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.data.sources import Asset
 from liveqa_inspect.judging.epochs import judge_epochs
-from liveqa_inspect.judging.jurors import default_judge_made_early
 from liveqa_inspect.judging.prompts import JudgePrompt, Scale
-from liveqa_inspect.judging.settings import (
-    DEFAULT_JUDGE,
-    JUDGE_DEFAULTS,
-    JUDGE_ROLE,
-)
-from liveqa_inspect.judging.solvers import judges_ready
+from liveqa_inspect.judging.settings import DEFAULT_JUDGE, JUDGE_DEFAULTS, JUDGE_ROLE
+from liveqa_inspect.judging.solvers import default_judge_made_early, judges_ready
 from liveqa_inspect.judging.verdicts import verdicts
 from liveqa_inspect.stats.names import KAPPA, MEAN
 
@@ -39,10 +34,9 @@ SUBJECT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=512)
 def provenance(
     prompt: JudgePrompt, measures_judge: bool, default: str | None, *assets: Asset
 ) -> dict[str, Any]:
-    """What a log must say for a reader to reproduce its grading: judge, prompt and data. The
-    judge that graded, with its settings, is in every score's metadata; this says where it came
-    from when no grader role was bound, and states the scale and whether the log measures a judge
-    so that the report reads them instead of inferring them."""
+    """What a reader needs to reproduce a log's grading besides each score's judge and settings:
+    where the judge came from when no grader role was bound, the prompt and the data; and the
+    scale and whether the log measures a judge, so that the report reads them, not infers them."""
     return {
         "measures_judge": measures_judge,
         "scale": list(prompt.scale.levels),
@@ -56,30 +50,20 @@ def provenance(
 
 
 def viewer(scorer: str, scale: Scale, grades_a_model: bool) -> ViewerConfig:
-    """Inspect View's sample list and score panel lead with the judge's level, coloured over the
-    rubric's whole scale so that a level looks the same in every log: red to green for a model's
-    level, neutral for a judge's rating of a human-graded item (no better for being high)."""
-    colours = ScoreColorScale(
-        palette="good-high" if grades_a_model else "neutral",
-        min=min(scale.levels),
-        max=max(scale.levels),
-    )
-    return ViewerConfig(
-        task_samples_view=TaskSamplesView(
-            name="judged",
-            columns=[
-                TaskSamplesColumn(id="sampleId"),
-                TaskSamplesColumn(id="epoch"),
-                TaskSamplesColumn.score(scorer),
-                TaskSamplesColumn(id="input"),
-                TaskSamplesColumn(id="answer"),
-                TaskSamplesColumn(id="target", visible=False),
-            ],
-            score_labels={scorer: "judge level"},
-            score_color_scales={scorer: colours},
-        ),
-        sample_score_view=SampleScoreView(default="grid"),
-    )
+    """Inspect View leads with the judge's level, coloured over the rubric's whole scale so that a
+    level looks the same in every log: red to green for a model's level, neutral for a judge's
+    rating of a human-graded item (no better for being high)."""
+    palette = "good-high" if grades_a_model else "neutral"
+    colours = ScoreColorScale(palette=palette, min=min(scale.levels), max=max(scale.levels))
+    columns = [TaskSamplesColumn(id=name) for name in ("sampleId", "epoch")]
+    columns += [TaskSamplesColumn.score(scorer), TaskSamplesColumn(id="input")]
+    columns += [TaskSamplesColumn(id="answer"), TaskSamplesColumn(id="target", visible=False)]
+    samples = TaskSamplesView(
+        name="judged", columns=columns, score_labels={scorer: "judge level"},
+        score_color_scales={scorer: colours},
+    )  # fmt: skip
+    grid = SampleScoreView(default="grid")
+    return ViewerConfig(task_samples_view=samples, sample_score_view=grid)
 
 
 def scorer_name(scorer: Scorer) -> str:
@@ -89,17 +73,12 @@ def scorer_name(scorer: Scorer) -> str:
 
 
 def judged_task(
-    judge: Scorer,
-    prompt: JudgePrompt,
-    assets: Sequence[Asset],
-    *,
-    measures_judge: bool,
-    other_scorers: Sequence[Scorer] = (),
-    **task: Any,
-) -> Task:
-    """What every judging task shares. `measures_judge`: the task measures the judge against
-    humans (the judge is the grader role if bound, else the model under evaluation) instead of
-    grading a model with the pinned judge; its headline is then kappa, not the mean level."""
+    judge: Scorer, prompt: JudgePrompt, assets: Sequence[Asset], *, measures_judge: bool,
+    other_scorers: Sequence[Scorer] = (), **task: Any,
+) -> Task:  # fmt: skip
+    """`measures_judge`: the task measures the judge against humans (the judge is the grader role
+    if bound, else the model under evaluation) instead of grading a model with the pinned judge;
+    its headline is then kappa, not the mean level."""
     default = None if measures_judge else DEFAULT_JUDGE
     name = scorer_name(judge)
     default_judge_made_early(default)

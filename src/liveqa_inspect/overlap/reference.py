@@ -2,10 +2,9 @@
 
 Why: they let a LiveQA run be set beside HELM's numbers for the same task, and on human-judged
 answers they are the no-model floor a judge must beat. They follow crfm-helm's
-`evaluate_reference_metrics.py` under HELM's names (its `metric_fn_mapping`), each the best over a
-question's references of `score(gold, pred)` with `pred` the stripped completion (docs/scoring.md
-says where HELM is unusual). The values come from `overlap/text_overlap.py`, in the worker process
-of `overlap/worker.py`.
+`evaluate_reference_metrics.py` under HELM's names, each the best over a question's references of
+`score(gold, pred)` with `pred` the stripped completion (docs/scoring.md says where HELM is
+unusual), computed by `overlap/text_overlap.py` in the worker process of `overlap/worker.py`.
 """
 
 from __future__ import annotations
@@ -19,13 +18,12 @@ from liveqa_inspect.overlap import worker
 from liveqa_inspect.stats.agreement import reference_spearman
 
 METRIC_NAMES = ("exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4")
-"""HELM's names for the metrics, in the order the scorer reports them: the keys of
-text_overlap.METRICS, spelled out here because that module loads nltk (a test keeps them equal)."""
+"""The keys of text_overlap.METRICS, spelled out here because that module loads nltk (a test
+keeps them equal)."""
 
 
 def _in_worker(answer: str, references: Sequence[str]) -> dict[str, float]:
-    """text_overlap's scores, called in the worker process, which imported it when it started."""
-    from liveqa_inspect.overlap.text_overlap import reference_scores
+    from liveqa_inspect.overlap.text_overlap import reference_scores  # imported at the start
 
     return reference_scores(answer, references)
 
@@ -37,8 +35,7 @@ def _reference_scorer() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         # target.target keeps the references apart; Target.text would join them into one.
-        completion = state.output.completion
-        references = list(target.target)
+        completion, references = state.output.completion, list(target.target)
         values = await worker.run(_in_worker, completion, references)
         figures = ", ".join(f"{name} {value:.3g}" for name, value in values.items())
         return Score(

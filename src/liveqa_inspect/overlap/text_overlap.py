@@ -1,26 +1,14 @@
-"""HELM's reference-overlap metrics, fast, with exactly the values rouge-score and nltk give.
+"""HELM's reference-overlap metrics, with exactly the values rouge-score and nltk give.
 
-Why a module of its own: computed by those libraries, the metrics took 30-100 ms a live_qa sample
-and ~10 s over live_qa_judge's 581 answers, nearly all of it spent redoing work. rouge-score
-fills a pure-Python LCS table and Porter-stems every word again on every call; nltk re-tokenizes
-the answer and each reference for each BLEU order and weight, and the normalizer runs for
-quasi-exact match and F1 separately. Here:
+Those libraries redo work on every call: rouge-score fills a pure-Python LCS table and stems every
+word again, nltk tokenizes each text again for each BLEU order. Here the LCS is rapidfuzz's
+bit-parallel `LCSseq` over token ids (rapidfuzz would compare tokens by their hash), each word is
+stemmed and each text tokenized once per way a metric reads it, BLEU counts only the orders HELM
+weighs, and nltk's Treebank patterns run without its per-call timeout. What follows the counting
+is the libraries' own arithmetic, step for step, so each value is the same float, not a close one:
+`tests/liveqa_inspect/scoring/test_text_overlap.py` holds every metric to rouge-score and nltk.
 
-- the LCS is rapidfuzz's bit-parallel C++ `LCSseq`, over token ids (ids, not the tokens
-  themselves, because rapidfuzz would compare tokens by their hash);
-- each word is stemmed once per process, and each text (an answer, or a reference shared by
-  every answer to its question) is tokenized once per way a metric reads it;
-- BLEU counts only the orders HELM's weights use (unigrams and 4-grams);
-- nltk's Treebank tokenizer runs its own patterns without nltk's per-call timeout (`_Pattern`),
-  and its ten contraction patterns only on a text where one scan finds one (`_Contractions`).
-
-What follows the counting is the libraries' own arithmetic, step for step (rouge-score's
-`fmeasure`, nltk's `brevity_penalty`, its unsmoothed precisions and logs), so each value is the
-same float, not merely a close one: `tests/liveqa_inspect/scoring/test_text_overlap.py` holds
-every metric to rouge-score and nltk on all NIST answers and on long ones.
-
-nltk loads with this module (about a second): the scorers use it through the worker process of
-`overlap/worker.py`, which imports it when a task is built, so Inspect's own process never does.
+nltk loads with this module: the scorers run it in the worker process of `overlap/worker.py`.
 """
 
 from __future__ import annotations
@@ -52,19 +40,15 @@ _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _BLEU_ORDERS = (1, 4)
 
 
+@lru_cache(maxsize=_TEXTS)
 def normalize_text(text: str) -> str:
     """HELM's (QuAC's) normalizer: lowercase, no punctuation, no articles, single spaces."""
     return " ".join(_ARTICLES.sub(" ", text.lower().translate(_DROP_PUNCTUATION)).split())
 
 
 @lru_cache(maxsize=_TEXTS)
-def _normalized(text: str) -> str:
-    return normalize_text(text)
-
-
-@lru_cache(maxsize=_TEXTS)
 def _words(text: str) -> frozenset[str]:
-    return frozenset(_normalized(text).split())
+    return frozenset(normalize_text(text).split())
 
 
 @lru_cache(maxsize=1 << 16)
@@ -82,28 +66,11 @@ def rouge_tokens(text: str) -> tuple[str, ...]:
     return tuple(token for token in map(_token, words) if token)
 
 
-class _RougeReference:
-    """A reference's ROUGE tokens as ids, with the id of each distinct token."""
-
-    __slots__ = ("ids", "vocabulary")
-
-    def __init__(self, tokens: Sequence[str]) -> None:
-        self.vocabulary: dict[str, int] = {}
-        self.ids = [self.vocabulary.setdefault(t, len(self.vocabulary)) for t in tokens]
-
-    def f_measure(self, tokens: Sequence[str]) -> float:
-        """rouge-score's `_score_lcs` F-measure. Tokens absent from the reference cannot be in a
-        common subsequence, so they are left out of the LCS but still count in the precision."""
-        if not self.ids or not tokens:
-            return 0.0
-        matchable = [self.vocabulary[t] for t in tokens if t in self.vocabulary]
-        common = LCSseq.similarity(self.ids, matchable)
-        return float(fmeasure(common / len(tokens), common / len(self.ids)))
-
-
 @lru_cache(maxsize=_TEXTS)
-def _rouge_reference(text: str) -> _RougeReference:
-    return _RougeReference(rouge_tokens(text))
+def _rouge_reference(text: str) -> tuple[dict[str, int], list[int]]:
+    """A reference's ROUGE tokens as ids, and the id of each distinct token."""
+    vocabulary: dict[str, int] = {}
+    return vocabulary, [vocabulary.setdefault(t, len(vocabulary)) for t in rouge_tokens(text)]
 
 
 class _Ngrams:
@@ -126,22 +93,11 @@ class _Ngrams:
         return matches, max(1, self.length - order + 1)
 
 
-class _Pattern:
-    """One of nltk's Treebank patterns, compiled by the same engine (`regex`), but matched
-    without the wall-clock timeout nltk wraps each call in: that guards patterns a caller
-    supplies (these are nltk's own), and nearly doubles the tokenizer's time."""
-
-    __slots__ = ("_compiled",)
-
-    def __init__(self, timed: Any) -> None:
-        self._compiled = regex.compile(timed.pattern, timed.flags)
-
-    def sub(self, repl: str, text: str) -> str:
-        return self._compiled.sub(repl, text)
-
-
-def _patterns(rules: list[tuple[Any, str]]) -> list[tuple[_Pattern, str]]:
-    return [(_Pattern(pattern), repl) for pattern, repl in rules]
+def _untimed(rules: list[tuple[Any, str]]) -> list[tuple[Any, str]]:
+    """nltk's Treebank patterns compiled by the same engine (`regex`), but without the wall-clock
+    timeout nltk wraps each match in: it guards patterns a caller supplies (these are nltk's own),
+    and nearly doubled the tokenizer's time."""
+    return [(regex.compile(pattern.pattern, pattern.flags), repl) for pattern, repl in rules]
 
 
 class _Contractions:
@@ -165,14 +121,14 @@ class _Contractions:
 
 
 def _treebank() -> NLTKWordTokenizer:
-    """What `word_tokenize(text, preserve_line=True)` runs, on `_Pattern`s, with nltk's two lists
-    of contractions (substituted alike, one after the other) as one `_Contractions`."""
+    """What `word_tokenize(text, preserve_line=True)` runs, untimed, with nltk's two lists of
+    contractions (substituted alike, one after the other) as one `_Contractions`."""
     tokenizer = NLTKWordTokenizer()
-    tokenizer.STARTING_QUOTES = _patterns(NLTKWordTokenizer.STARTING_QUOTES)
-    tokenizer.PUNCTUATION = _patterns(NLTKWordTokenizer.PUNCTUATION)
-    [tokenizer.PARENS_BRACKETS] = _patterns([NLTKWordTokenizer.PARENS_BRACKETS])
-    [tokenizer.DOUBLE_DASHES] = _patterns([NLTKWordTokenizer.DOUBLE_DASHES])
-    tokenizer.ENDING_QUOTES = _patterns(NLTKWordTokenizer.ENDING_QUOTES)
+    tokenizer.STARTING_QUOTES = _untimed(NLTKWordTokenizer.STARTING_QUOTES)
+    tokenizer.PUNCTUATION = _untimed(NLTKWordTokenizer.PUNCTUATION)
+    [tokenizer.PARENS_BRACKETS] = _untimed([NLTKWordTokenizer.PARENS_BRACKETS])
+    [tokenizer.DOUBLE_DASHES] = _untimed([NLTKWordTokenizer.DOUBLE_DASHES])
+    tokenizer.ENDING_QUOTES = _untimed(NLTKWordTokenizer.ENDING_QUOTES)
     contractions = NLTKWordTokenizer.CONTRACTIONS2 + NLTKWordTokenizer.CONTRACTIONS3
     tokenizer.CONTRACTIONS2 = [_Contractions(contractions)]
     tokenizer.CONTRACTIONS3 = []
@@ -202,55 +158,45 @@ def _bleu(gold: str, pred: str, order: int) -> float:
 
 
 def exact_match(gold: str, pred: str) -> float:
-    """1.0 iff the stripped texts are identical."""
-    if not pred:
-        return 0.0
-    return float(gold.strip() == pred.strip())
+    return float(bool(pred) and gold.strip() == pred.strip())
 
 
 def quasi_exact_match(gold: str, pred: str) -> float:
-    """1.0 iff the texts are identical after `normalize_text`."""
-    if not pred:
-        return 0.0
-    return float(_normalized(gold) == _normalized(pred))
+    return float(bool(pred) and normalize_text(gold) == normalize_text(pred))
 
 
 def f1_score(gold: str, pred: str) -> float:
     """nltk's `f_measure` of the sets of normalized words (HELM's: duplicates count once)."""
     reference, test = _words(gold), _words(pred)
-    if not reference or not test:  # nltk returns None, HELM scores 0
-        return 0.0
     common = len(reference & test)
-    precision, recall = common / len(test), common / len(reference)
-    if precision == 0 or recall == 0:
+    if not common:  # also where either is empty: nltk returns None, HELM scores 0
         return 0.0
-    alpha = 0.5
-    return 1.0 / (alpha / precision + (1 - alpha) / recall)
+    precision, recall = common / len(test), common / len(reference)
+    return 1.0 / (0.5 / precision + 0.5 / recall)  # nltk's alpha of 0.5
 
 
 def rouge_l(gold: str, pred: str) -> float:
     """ROUGE-L F-measure with Porter stemming, as rouge-score's `RougeScorer(["rougeL"],
-    use_stemmer=True)` computes it."""
-    return _rouge_reference(gold).f_measure(rouge_tokens(pred))
+    use_stemmer=True)` computes it (`_score_lcs`). Tokens absent from the reference cannot be in a
+    common subsequence, so they are left out of the LCS but still count in the precision."""
+    (vocabulary, ids), tokens = _rouge_reference(gold), rouge_tokens(pred)
+    if not ids or not tokens:
+        return 0.0
+    common = LCSseq.similarity(ids, [vocabulary[t] for t in tokens if t in vocabulary])
+    return float(fmeasure(common / len(tokens), common / len(ids)))
 
 
 def bleu_1(gold: str, pred: str) -> float:
-    """Unigram precision times the brevity penalty."""
     return _bleu(gold, pred, 1)
 
 
 def bleu_4(gold: str, pred: str) -> float:
-    """4-gram precision alone times the brevity penalty (HELM's weights (0, 0, 0, 1))."""
     return _bleu(gold, pred, 4)
 
 
 METRICS: dict[str, Callable[[str, str], float]] = {
-    "exact_match": exact_match,
-    "quasi_exact_match": quasi_exact_match,
-    "f1_score": f1_score,
-    "rouge_l": rouge_l,
-    "bleu_1": bleu_1,
-    "bleu_4": bleu_4,
+    metric.__name__: metric
+    for metric in (exact_match, quasi_exact_match, f1_score, rouge_l, bleu_1, bleu_4)
 }
 """HELM's names for the metrics, in the order the scorer reports them."""
 

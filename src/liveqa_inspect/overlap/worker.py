@@ -1,16 +1,14 @@
 """One worker process for the scorers' CPU-bound work: HELM's reference overlap and the floors.
 
-Why a process: the metrics cost milliseconds of CPU an answer, and nltk, which they need, about a
-second to import. Inside Inspect's process both would hold the GIL, so wherever they ran (on the
-event loop or in a thread) every sample's model calls would wait on them, and at 50 connections
-on 2 cores a run is already CPU-bound. In a process of their own they use another core. The
-process starts when the first task that needs it is built and imports the metrics (nltk) at
-once, while Inspect is still setting up; its caches (stems, each question's references) last for
-the run.
+Why a process: the metrics cost milliseconds of CPU an answer and nltk, which they need, about a
+second to import; in Inspect's process both would hold the GIL that every sample's model calls
+wait on. The worker starts when the first task that needs it is built and imports the metrics at
+once, while Inspect sets up; its caches (stems, each question's references) last for the run.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -24,8 +22,8 @@ PRELOADED = "liveqa_inspect.overlap.text_overlap"
 T = TypeVar("T")
 
 _WAITERS = CapacityLimiter(4)
-"""Threads waiting on results at once: the worker computes one result at a time, so a few keep it
-busy, and Inspect's own work in anyio's shared threads is not crowded out."""
+"""Threads waiting on results at once under trio: the worker computes one result at a time, so a
+few keep it busy, and Inspect's own work in anyio's shared threads is not crowded out."""
 
 
 @cache
@@ -39,6 +37,13 @@ def started() -> ProcessPoolExecutor:
 
 
 async def run(function: Callable[..., T], *args: Any) -> T:
-    """`function(*args)`, computed in the worker; `function` must be importable by its name."""
+    """`function(*args)`, computed in the worker; `function` must be importable by its name.
+
+    Under asyncio the result is awaited on the event loop itself; a thread blocked on it (trio's
+    only way) costs the loop a hand-over of the GIL for every result."""
     future = started().submit(function, *args)
-    return await to_thread.run_sync(future.result, limiter=_WAITERS)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # trio
+        return await to_thread.run_sync(future.result, limiter=_WAITERS)
+    return await asyncio.wrap_future(future)

@@ -8,14 +8,6 @@ import re
 import pytest
 from inspect_ai.model import GenerateConfig, Model, get_model
 
-from liveqa_inspect.judging.grammar import (
-    BETWEEN,
-    CLOSE,
-    OPEN,
-    REASONING_CHARS,
-    gbnf,
-    level_names,
-)
 from liveqa_inspect.judging.prompts import (
     CLAIM_CORRECTNESS_JUDGE,
     CLAIM_CORRECTNESS_SCALE,
@@ -26,8 +18,15 @@ from liveqa_inspect.judging.prompts import (
     LIVEQA_SCALE,
     JudgePrompt,
 )
+from liveqa_inspect.judging.reply import (
+    BETWEEN,
+    CLOSE,
+    OPEN,
+    REASONING_CHARS,
+    gbnf,
+    parse_verdict,
+)
 from liveqa_inspect.judging.settings import call_config
-from liveqa_inspect.judging.verdict import parse_verdict
 
 PROMPTS = [LIVEQA_JUDGE, EXPERT_QA_JUDGE, CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE]
 UNREACHABLE = "http://127.0.0.1:9/v1"
@@ -53,9 +52,9 @@ def test_the_live_qa_grammar_allows_a_bounded_reasoning_then_one_of_four_levels(
 
 
 def test_levels_are_spelled_as_each_rubric_spells_them() -> None:
-    assert level_names(LIVEQA_SCALE) == ["0", "0.3", "0.7", "1"]
-    assert level_names(CLAIM_CORRECTNESS_SCALE) == ["1", "2", "3", "4", "5"]
-    assert level_names(CLAIM_SUPPORT_SCALE) == ["1", "2", "3"]
+    assert LIVEQA_SCALE.names == ["0", "0.3", "0.7", "1"]
+    assert CLAIM_CORRECTNESS_SCALE.names == ["1", "2", "3", "4", "5"]
+    assert CLAIM_SUPPORT_SCALE.names == ["1", "2", "3"]
     assert 'level ::= "1" | "2" | "3"\n' in gbnf(CLAIM_SUPPORT_SCALE)
 
 
@@ -63,7 +62,7 @@ def test_levels_are_spelled_as_each_rubric_spells_them() -> None:
 def test_each_prompt_asks_for_the_reply_shape_the_grammar_allows(prompt: JudgePrompt) -> None:
     """The prompt's own example reply has the grammar's tags, in its order, with a level of its
     scale: a prompt that changed its reply format would fail here, not in a judge's reply."""
-    levels = "|".join(re.escape(name) for name in level_names(prompt.scale))
+    levels = "|".join(re.escape(name) for name in prompt.scale.names)
     example = re.escape(OPEN) + "[^<]+" + re.escape(BETWEEN) + f"({levels})" + re.escape(CLOSE)
     assert re.search(example + r"\Z", prompt.template)
 
@@ -72,7 +71,7 @@ def test_each_prompt_asks_for_the_reply_shape_the_grammar_allows(prompt: JudgePr
 def test_every_reply_the_grammar_allows_is_read_as_its_level(prompt: JudgePrompt) -> None:
     """The longest reasoning the grammar allows, with each level: the parser reads each."""
     reasoning = ("Because; x = 2 > 1, \u00e9t\u00e9.\n" * 40)[:REASONING_CHARS]
-    for name, level in zip(level_names(prompt.scale), prompt.scale.levels, strict=True):
+    for name, level in zip(prompt.scale.names, prompt.scale.levels, strict=True):
         verdict = parse_verdict(f"{OPEN}{reasoning}{BETWEEN}{name}{CLOSE}", prompt.scale)
         assert verdict is not None and verdict.level == level
         assert verdict.reasoning == reasoning.strip()

@@ -13,9 +13,10 @@ from liveqa_inspect.judging.prompts import (
     LIVEQA_JUDGE,
     LIVEQA_SCALE,
     Scale,
+    build_judge_prompt,
+    neutralise,
 )
-from liveqa_inspect.judging.render import build_judge_prompt, neutralise
-from liveqa_inspect.judging.verdict import parse_verdict
+from liveqa_inspect.judging.reply import parse_verdict
 
 
 def read(reply: str) -> float | None:

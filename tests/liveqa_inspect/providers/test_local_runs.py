@@ -25,13 +25,13 @@ from inspect_ai.model import GenerateConfig, get_model
 
 from liveqa_inspect import live_qa, live_qa_judge
 from liveqa_inspect.judging.grade import grade
-from liveqa_inspect.judging.grammar import REASONING_CHARS, gbnf
 from liveqa_inspect.judging.prompts import (
     CLAIM_CORRECTNESS_JUDGE,
     CLAIM_SUPPORT_JUDGE,
     LIVEQA_SCALE,
     JudgePrompt,
 )
+from liveqa_inspect.judging.reply import REASONING_CHARS, gbnf
 from liveqa_inspect.providers.server import DEFAULT_OPTIONS, stop_all
 from liveqa_inspect.stats.names import KAPPA
 from tests.helpers import QUIET, figures

@@ -12,7 +12,7 @@ import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 
-from liveqa_inspect.judging.render import neutralise
+from liveqa_inspect.judging.prompts import neutralise
 from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATIONS
 from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
 from tests.helpers import (

@@ -3,18 +3,14 @@
 from __future__ import annotations
 
 from inspect_ai import Task, task
-from inspect_ai.scorer import Scorer, scorer
+from inspect_ai.scorer import Scorer, Target, scorer
+from inspect_ai.solver import TaskState
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE
-from liveqa_inspect.judging.scorer import (
-    agreement_metrics,
-    correctness_fields,
-    grading_scorer,
-    support_fields,
-)
+from liveqa_inspect.judging.scorer import agreement_metrics, grading_scorer
 from liveqa_inspect.judging.solvers import given_answer
 from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.tasks.expert_qa.claims_metrics import majority_share, wrong_claim_detection
@@ -22,6 +18,14 @@ from liveqa_inspect.tasks.expert_qa.dataset import Aspect, Split, Subset, expert
 from liveqa_inspect.tasks.expert_qa.passage_overlap import claim_passage_overlap
 
 CORRECTNESS = list(CLAIM_CORRECTNESS_JUDGE.scale.levels)
+
+
+def correctness_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
+    return {key: str(state.metadata[key]) for key in ("field", "question", "answer", "claim")}
+
+
+def support_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
+    return {"claim": str(state.metadata["claim"]), "passages": list(state.metadata["passages"])}
 
 
 @scorer(metrics=[*agreement_metrics(CORRECTNESS), wrong_claim_detection(), majority_share()])

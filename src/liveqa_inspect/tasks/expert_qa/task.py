@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
-from inspect_ai.scorer import Scorer, scorer
-from inspect_ai.solver import generate, prompt_template
+from inspect_ai.scorer import Scorer, Target, scorer
+from inspect_ai.solver import TaskState, generate, prompt_template
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import EXPERT_QA_JUDGE, LIVEQA_SCALE
-from liveqa_inspect.judging.scorer import expert_fields, grading_scorer
+from liveqa_inspect.judging.scorer import answer_fields, grading_scorer
 from liveqa_inspect.judging.settings import DEFAULT_JUDGE
 from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.tasks.expert_qa.dataset import Split, Subset, expert_qa_dataset
@@ -26,6 +26,10 @@ EXPERT_TEMPLATE = (
     "long-form answer.\n\n{prompt}"
 )
 """ExpertQA's authors also told their systems the question's field; `field` is sample metadata."""
+
+
+def expert_fields(state: TaskState, target: Target) -> dict[str, str | list[str]]:
+    return {**answer_fields(state, target), "field": str(state.metadata["field"])}
 
 
 @scorer(metrics=judge_metrics(list(LIVEQA_SCALE.levels)))
