@@ -8,12 +8,15 @@ for) are also checked in the fast set.
 from __future__ import annotations
 
 import runpy
+import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from tests.commands import Ran, inspect_command
 
 REPO = Path(__file__).resolve().parents[2]
 BENCHMARKS = REPO / "benchmarks"
@@ -63,7 +66,8 @@ def test_data_is_looked_for_beside_the_repository(
 @pytest.fixture
 def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Callable[..., str]:
     """A benchmark script run as `python benchmarks/<script> <args>` runs it, in this process;
-    the evals it times are real `inspect eval` processes, as the script starts them."""
+    the evals it times are real `inspect eval` processes, as the script starts them, unless a
+    test runs them in this process (`evals_in_process`)."""
 
     def run_script(script: str, *args: str) -> str:
         monkeypatch.setattr(sys, "argv", [str(BENCHMARKS / script), *args])
@@ -77,7 +81,24 @@ def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> 
     return run_script
 
 
+def in_process(command: list[str], env: Mapping[str, str], cwd: Path, **_: object) -> Ran:
+    """A script's `subprocess.run` of `python -m inspect_ai ARGS`, in this process (its
+    returncode, stdout and stderr are what the scripts read)."""
+    python, flag, module, *args = command
+    assert (python, flag, module) == (sys.executable, "-m", "inspect_ai"), command
+    return inspect_command(*args, env=env, cwd=cwd)
+
+
+@pytest.fixture
+def evals_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests check that a script runs and fills its tables, not its times: its evals can
+    run in this process. bench_speed's cannot (each reports its own process's CPU time), so
+    the scripts' real processes are tested there."""
+    monkeypatch.setattr(subprocess, "run", in_process)
+
+
 @pytest.mark.slow
+@pytest.mark.usefixtures("evals_in_process")
 def test_bench_throughput_runs(run: Callable[..., str]) -> None:
     out = run("bench_throughput.py", "--latency", "0.05", "--connections", "2", "--limit", "1")
     for task in ("live_qa", "model_graded_qa"):
@@ -88,6 +109,7 @@ def test_bench_throughput_runs(run: Callable[..., str]) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("evals_in_process")
 def test_bench_overlap_runs(run: Callable[..., str]) -> None:
     out = run(
         "bench_overlap.py", "--latency", "0.05", "--connections", "2", "--limit", "1",
