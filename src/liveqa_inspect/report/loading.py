@@ -76,8 +76,7 @@ class LoadedLog:
 
     @property
     def between_levels(self) -> bool:
-        """Whether a scored value falls between the scale's levels (a panel's or an epoch mean),
-        so a table that counts levels says how such a value counts."""
+        """Whether a scored value falls between levels: a table counting levels then says how."""
         return any(
             min(abs(value - level) for level in self.scale) > 1e-9
             for value in self.values.values()
@@ -127,9 +126,8 @@ class LoadedLog:
         return self.scores(VERDICTS) if self.has_scorer(VERDICTS) else []
 
     def counts(self, noun: str) -> list[str]:
-        """Scored, unscored (with the reasons), errored and missing counts, and the epochs left
-        out of a mean: a judge that often fails to answer, or a run whose samples often fail,
-        can look good on the few it grades, so the counts belong beside the figures."""
+        """A judge that often fails to answer, or a run whose samples often fail, can look good
+        on the few it grades: the counts belong beside the figures."""
         reasons = ", ".join(f"{reason} {n}" for reason, n in self.reasons.most_common())
         lines = [
             f"{noun}: {self.scored} scored, {self.unscored} unscored"
@@ -146,6 +144,7 @@ class LoadedLog:
 
 
 def reduced(log: EvalLog, scorer: str) -> list[Any]:
+    """A scorer's reduced scores: what its metrics were computed on."""
     found = next((r for r in log.reductions or [] if r.scorer == scorer), None)
     if found is None:
         raise ReportError(f"{log.location} holds no reduced scores of {scorer}")
