@@ -15,6 +15,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.scorer import SampleScore, Score
 
 from liveqa_inspect import TASKS
+from liveqa_inspect.report.refusals import ReportError, refusal, refuse_mixed
 from liveqa_inspect.stats.names import VERDICTS
 from liveqa_inspect.stats.values import to_float
 from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL
@@ -22,14 +23,6 @@ from liveqa_inspect.versioned import label
 
 Kind = Literal["model", "judge", "contamination", "robustness"]
 SampleId = int | str
-
-PACKAGE = "liveqa_inspect"
-PROVENANCE_KEYS = ("judge_role", "judge_default", "judge_prompt", "data")
-"""What judging/task.provenance writes into every log of this package."""
-
-
-class ReportError(Exception):
-    """A log this report cannot describe; the message says why, for the command line."""
 
 
 def section(task: str) -> ModuleType:
@@ -151,14 +144,6 @@ def reduced(log: EvalLog, scorer: str) -> list[Any]:
     return found.samples
 
 
-def written_here(log: EvalLog) -> bool:
-    """Whether this package wrote the log: its task's registry name carries the package, or (a
-    task run from its file) the eval's metadata carries the provenance every task records."""
-    if (log.eval.task_registry_name or log.eval.task).startswith(f"{PACKAGE}/"):
-        return True
-    return all(key in (log.eval.metadata or {}) for key in PROVENANCE_KEYS)
-
-
 def headline_value(log: EvalLog, value: Any) -> float:
     """A score's value as a float; of a value of several figures (live_qa_contamination's), the
     one the headline metric names; of a level for each version of an answer
@@ -211,33 +196,6 @@ def judge_identity(
     return tuple(judges), tuple(prompts)
 
 
-def refusal(log: EvalLog, path: Path, task: str, kind: Kind) -> str | None:
-    """Why the report cannot describe this log, if it cannot."""
-    if not written_here(log):
-        return (
-            f"{path} is a log of a task named '{task}' that {PACKAGE} did not write (task "
-            f"'{log.eval.task_registry_name or log.eval.task}', without {PACKAGE}'s provenance "
-            "in its metadata): its figures would not mean what this report prints"
-        )
-    if log.status != "success":
-        return (
-            f"{path} has status '{log.status}', not 'success': figures of an unfinished or "
-            "failed run cover only some samples, so they are not reported (finish it with "
-            "`inspect eval-retry`)"
-        )
-    if kind != "contamination" and not isinstance((log.eval.metadata or {}).get("scale"), list):
-        return (
-            f"{path} records no rating scale: it was written before version 3-A of this "
-            "package; re-run it, or re-score it with `inspect score`"
-        )
-    if log.results is None or not log.samples:
-        return (
-            f"{path} holds no results or no samples: the report needs both (do not run with "
-            "--no-log-samples)"
-        )
-    return None
-
-
 def load(path: str | Path) -> LoadedLog:
     """Read one log, refusing any whose figures would not mean what the report prints."""
     path = Path(path)
@@ -277,22 +235,7 @@ def load(path: str | Path) -> LoadedLog:
 
 
 def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
-    """Every log once, all of one kind: a model's mean and a judge's agreement share no table,
-    and a log compared with itself says nothing."""
+    """Every log once, all of one kind (`refuse_mixed`)."""
     logs = [load(path) for path in paths]
-    seen: set[Path] = set()
-    for log in logs:
-        if log.path.resolve() in seen:
-            raise ReportError(
-                f"{log.path} is given twice: a log compared with itself says nothing; give each "
-                "log once"
-            )
-        seen.add(log.path.resolve())
-    if len({log.kind for log in logs}) > 1:
-        listed = "; ".join(f"{log.path} ({log.task})" for log in logs)
-        raise ReportError(
-            "cannot report model logs (live_qa, expert_qa), judge logs (live_qa_judge, "
-            "expert_qa_claims), robustness logs (live_qa_judge_robustness) and contamination "
-            f"logs (live_qa_contamination) together: {listed}. Run the report once for each kind"
-        )
+    refuse_mixed(logs)
     return logs

@@ -82,6 +82,8 @@ def figure_column(cells: Sequence[str]) -> bool:
 
 def render_table(table: Table, markdown: bool) -> list[str]:
     rows = [[cell(value) for value in row] for row in table.rows]
+    if markdown:  # a `|` in an excerpt would end its cell
+        rows = [[text.replace("|", "\\|") for text in row] for row in rows]
     columns = list(zip(*rows, strict=True)) or [() for _ in table.headers]
     align = ["left"] + ["right" if figure_column(c) else "left" for c in columns[1:]]
     body = tabulate(
