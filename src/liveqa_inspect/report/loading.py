@@ -6,13 +6,13 @@ import importlib
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
 from inspect_ai.log import EvalLog, read_eval_log
-from inspect_ai.scorer import SampleScore, Score
+from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect import TASKS
 from liveqa_inspect.report.refusals import ReportError, refusal, refuse_mixed
@@ -53,6 +53,7 @@ class LoadedLog:
     """Each distinct set of judge models over the log's scores, in order of first use."""
     prompts: tuple[str, ...]
     """Each distinct judge prompt the scores record, as `versioned.label` names it."""
+    _scores: dict[str, list[SampleScore]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def scored(self) -> int:
@@ -98,14 +99,15 @@ class LoadedLog:
         to its metrics: in the log's order, each with its sample's metadata, the unscored left
         out. The report computes every figure from these with the metrics' own functions, so a
         figure it prints is the log's, and one the log does not hold is computed alike."""
-        found = [
-            SampleScore(
-                score=Score(**{k: v for k, v in s.model_dump().items() if k in Score.model_fields}),
-                sample_id=s.sample_id,
-                sample_metadata=self.metadata.get(s.sample_id),  # type: ignore[arg-type]
-            )
-            for s in reduced(self.log, scorer or self.scorer)
-        ]
+        name = scorer or self.scorer
+        if name not in self._scores:  # read once: every table of a report asks again
+            meta: dict[Any, Any] = self.metadata
+            self._scores[name] = [
+                # A reduced score is a Score (EvalSampleScore adds its sample id).
+                SampleScore(score=s, sample_id=s.sample_id, sample_metadata=meta.get(s.sample_id))
+                for s in reduced(self.log, name)
+            ]
+        found = self._scores[name]
         # Inspect leaves out of a scorer's metrics exactly the scores whose value is a float NaN.
         unread = [isinstance(s.score.value, float) and math.isnan(s.score.value) for s in found]
         return [s for s, nan in zip(found, unread, strict=True) if unscored or not nan]
