@@ -67,3 +67,31 @@ def test_the_report_prints_the_log_s_figures(
     assert section(printed, "Panel") == [
         [name, three(verdicts[f"juror/{name}/mean"])] for name in ("mockllm/a", "mockllm/b")
     ]
+
+
+def test_questions_without_a_paraphrase_are_left_out_of_a_wording_difference(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """TQ10 has no NIST paraphrase: a paraphrase log asks it as its summary ("What joint pain
+    medications..."). The model answers A to the original wording and to that summary, B to every
+    paraphrase: over the questions
+    truly asked in both wordings the difference is exactly -0.3, and TQ10 is said left out."""
+    original = run_live_qa(lambda *_: "ANSWER-A", limit=10, question="original")
+    paraphrase = run_live_qa(
+        lambda prompt, _: "ANSWER-A" if "joint pain medications" in prompt else "ANSWER-B",
+        limit=10,
+        question="paraphrase",
+    )
+    out = report(capsys, original.location, paraphrase.location)
+    assert section(out, "Difference from mockllm/model (original)") == [
+        ["mockllm/model (paraphrase)", "-0.300", "[-0.300, -0.300]", "9"]
+    ]
+    [table] = [t for t in out.tables if t.title.startswith("Difference")]
+    assert table.notes == [
+        "Left out of the differences, as not asked in two wordings: the questions without a NIST "
+        "paraphrase, which a paraphrase log asks as their summary (TQ10)."
+    ]
+    # Two logs of one wording ask TQ10 alike: it stays in their difference.
+    twice = run_live_qa(lambda *_: "ANSWER-B", limit=10, question="paraphrase")
+    again = report(capsys, paraphrase.location, twice.location)
+    assert section(again, "Difference from")[0][-1] == "10"

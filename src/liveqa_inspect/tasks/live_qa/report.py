@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from liveqa_inspect.judging.verdicts import panel_figures
-from liveqa_inspect.report.comparison import comparison, difference_table, labels, per_log, setting
+from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
-from liveqa_inspect.report.stats import group_means, mean_difference
+from liveqa_inspect.report.stats import group_means, judge_values, shared_ids
 from liveqa_inspect.report.tables import Block, Cell, Table, fmt, interval
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
 from liveqa_inspect.stats.names import VERDICTS
@@ -16,8 +17,6 @@ from liveqa_inspect.stats.values import score_values
 from liveqa_inspect.tasks.live_qa.metrics import level_shares
 
 KIND = "model"
-"""The kind of log this section reads (report/loading.py's `Kind`)."""
-
 GROUPS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "live_qa": (
         ("focus_category", "By focus category", ""),
@@ -31,18 +30,9 @@ GROUPS: dict[str, tuple[tuple[str, str, str], ...]] = {
     "expert_qa": (("field", "By field", ""),),
 }
 """(sample metadata key, table title, note) of each task's per-group tables."""
-
+FALLBACK = "question_fallback"
 SCALE = (0.0, 1.0)
 """The axis of the mean charts: the judges' levels of both model tasks run from 0 to 1."""
-
-
-def header(log: LoadedLog) -> list[str]:
-    return [
-        f"{log.task} report: {log.path}",
-        f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
-        f"judge: {log.judge_label}; prompt: {log.prompt_label}",
-        *log.counts("samples"),
-    ]
 
 
 def headline(log: LoadedLog) -> Estimate:
@@ -50,13 +40,25 @@ def headline(log: LoadedLog) -> Estimate:
     return mean_estimate(score_values(log.scores()))
 
 
-def model_table(logs: Sequence[LoadedLog]) -> Table:
-    def cells(log: LoadedLog) -> list[Cell]:
-        mean = headline(log)
-        return [log.judge_label, mean.value, interval(mean.low, mean.high)]
+def differences(logs: Sequence[LoadedLog]) -> Table:
+    """Each log's mean difference from the first, paired question by question (resampling
+    per-question differences resamples questions with each pair kept). A paraphrase log asks the
+    questions without a NIST paraphrase as their summary: beside another wording, theirs is no
+    difference of wording, so they are left out, and said to be."""
+    reworded = len({compare.wording(log) for log in logs}) > 1
+    flagged = [i for i in logs[0].values if any(m.metadata.get(i, {}).get(FALLBACK) for m in logs)]
+    left_out = flagged if reworded else []
 
-    title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
-    return per_log(logs, title, ["judge", "mean", "95% CI"], cells)
+    def difference(first: LoadedLog, other: LoadedLog) -> Estimate:
+        ids = [i for i in shared_ids(first, other) if i not in left_out]
+        return mean_estimate(judge_values(other, ids) - judge_values(first, ids))
+
+    table = compare.difference_table(logs, difference, "difference", "the samples both scored")
+    note = (
+        "Left out of the differences, as not asked in two wordings: the questions without a NIST "
+        f"paraphrase, which a paraphrase log asks as their summary ({', '.join(left_out)})."
+    )
+    return replace(table, notes=[note]) if left_out else table
 
 
 def level_table(log: LoadedLog) -> Table:
@@ -73,83 +75,82 @@ def level_table(log: LoadedLog) -> Table:
     )
 
 
-def panel_table(log: LoadedLog) -> Table | None:
+def panel_table(log: LoadedLog) -> list[Table]:
     panel = panel_figures(log.verdicts)
     if panel is None:
-        return None
-    return Table(
-        "Panel: each juror's mean level, over every sample it graded",
-        ["juror", "mean"],
-        [[name, juror.mean] for name, juror in panel.jurors.items()],
-        [f"Jurors' ordinal Krippendorff's alpha: {fmt(panel.alpha)} (1 when they always agree)."],
-    )
+        return []
+    alpha = f"Jurors' ordinal Krippendorff's alpha: {fmt(panel.alpha)} (1 when they always agree)."
+    rows = [[name, juror.mean] for name, juror in panel.jurors.items()]
+    return [
+        Table(
+            "Panel: each juror's mean level, over every sample it graded",
+            ["juror", "mean"],
+            rows,
+            [alpha],
+        )
+    ]
 
 
-def other_scorers(log: LoadedLog) -> Table | None:
+def other_scorers(log: LoadedLog) -> list[Table]:
     """The log's other scorers (live_qa's reference overlap), as their results state them."""
     assert log.log.results is not None
     others = [s for s in log.log.results.scores if s.name not in (log.scorer, VERDICTS)]
-    if not others:
-        return None
     names = list(dict.fromkeys(key for s in others for key in s.metrics))
     rows = [
         [s.name, *(float(s.metrics[n].value) if n in s.metrics else "" for n in names)]
         for s in others
     ]
-    return Table("Other scorers", ["scorer", *names], rows)
+    return [Table("Other scorers", ["scorer", *names], rows)] if others else []
 
 
 def group_table(log: LoadedLog, key: str, title: str, note: str) -> Table:
-    rows = [
-        [label, estimate.n, estimate.value, interval(estimate.low, estimate.high)]
-        for label, estimate in group_means(log, key)
-    ]
-    notes = [note] if note else []
+    rows = [[label, e.n, e.value, interval(e.low, e.high)] for label, e in group_means(log, key)]
     return Table(
         f"{title} (mean over each group's scored samples; seeded bootstrap 95% CI)",
         [key, "n", "mean", "95% CI"],
         rows,
-        [*notes, "Computed from the samples: the log's metrics hold no per-group figures."],
+        [
+            *([note] if note else []),
+            "Computed from the samples: the log's metrics hold no per-group figures.",
+        ],
     )
 
 
-def means_chart(logs: Sequence[LoadedLog]) -> IntervalChart:
-    """Named apart (`-models`, `-means`): a comparison is named after its first log and would
-    otherwise overwrite that log's own chart."""
-    means = [headline(log) for log in logs]
-    return IntervalChart.of(
-        f"{logs[0].path.stem}-{'models' if len(logs) > 1 else 'means'}.png",
-        f"{logs[0].task}: the judge's mean level (95% CI)",
-        "mean judge level",
-        labels(logs),
-        means,
-        SCALE,
-    )
+def mean_cells(log: LoadedLog) -> list[Cell]:
+    mean = headline(log)
+    return [log.judge_label, mean.value, interval(mean.low, mean.high)]
 
 
-def group_chart(log: LoadedLog, key: str, title: str) -> IntervalChart:
-    rows = group_means(log, key)
-    return IntervalChart.of(
-        f"{log.path.stem}-{key}.png",
-        f"{log.task} {log.model}: {title.lower()} (95% CI)",
-        "mean judge level",
-        [f"{label} (n={estimate.n})" for label, estimate in rows],
-        [estimate for _, estimate in rows],
-        SCALE,
-    )
+def chart(filename: str, title: str, rows: Sequence[tuple[str, Estimate]]) -> IntervalChart:
+    labels, estimates = [label for label, _ in rows], [estimate for _, estimate in rows]
+    return IntervalChart.of(filename, title, "mean judge level", labels, estimates, SCALE)
 
 
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+    """The means chart is named apart (`-models`, `-means`): a comparison is named after its
+    first log and would otherwise overwrite that log's own chart."""
+    log, means = logs[0], [headline(log) for log in logs]
+    title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
+    table = compare.per_log(logs, title, ["judge", "mean", "95% CI"], mean_cells)
+    filename = f"{log.path.stem}-{'models' if len(logs) > 1 else 'means'}.png"
+    title = f"{log.task}: the judge's mean level (95% CI)"
+    charts: list[Chart] = [
+        chart(filename, title, list(zip(compare.labels(logs), means, strict=True)))
+    ]
     if len(logs) > 1:
-        differences = difference_table(
-            logs, mean_difference, "difference", "the samples both scored"
-        )
-        blocks = comparison(logs, logs[0].task, model_table(logs), differences)
-        return blocks, [means_chart(logs)]
-    [log] = logs
-    groups = GROUPS.get(log.task, ())
-    blocks = [*header(log), model_table(logs), level_table(log)]
-    blocks += [t for t in (panel_table(log),) if t is not None]
-    blocks += [group_table(log, key, title, note) for key, title, note in groups]
-    blocks += [t for t in (other_scorers(log),) if t is not None]
-    return blocks, [means_chart(logs), *(group_chart(log, key, title) for key, title, _ in groups)]
+        return compare.comparison(logs, log.task, table, differences(logs)), charts
+    blocks: list[Block] = [
+        f"{log.task} report: {log.path}",
+        f"model: {log.model}; {compare.setting(log)}; epochs: {log.epochs}",
+        f"judge: {log.judge_label}; prompt: {log.prompt_label}",
+        *log.counts("samples"),
+        table,
+        level_table(log),
+        *panel_table(log),
+    ]
+    for key, title, note in GROUPS.get(log.task, ()):
+        blocks.append(group_table(log, key, title, note))
+        rows = [(f"{label} (n={e.n})", e) for label, e in group_means(log, key)]
+        name = f"{log.path.stem}-{key}.png"
+        charts.append(chart(name, f"{log.task} {log.model}: {title.lower()} (95% CI)", rows))
+    return [*blocks, *other_scorers(log)], charts
