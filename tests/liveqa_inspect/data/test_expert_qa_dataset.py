@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
 import shutil
 from pathlib import Path
 from typing import Any
@@ -26,11 +25,15 @@ HYPOTHETICAL = (
     "Question that describes a hypothetical scenario and asks a question based on this scenario"
 )
 
+METADATA = '{"field": "Law", "specific_field": "Tax", "question_type": "Directed"}'
+
 
 def _record(**answer: Any) -> dict[str, Any]:
     return {
         "question": "  Why is   the sky\nblue? ",
-        "answers": {"gpt4": {"answer_string": "Old.", "usefulness": "Useful", **answer}},
+        "answers": {
+            "gpt4": {"answer_string": "Old.", "usefulness": "Useful", "claims": [], **answer}
+        },
         "metadata": {
             "field": "Physics and Astronomy",
             "specific_field": "Optics",
@@ -103,9 +106,8 @@ def test_location_names_the_copy_read(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_record_to_sample_prefers_the_revised_answer() -> None:
-    sample = record_to_sample(_record(revised_answer_string="Rayleigh\n  scattering. "), 7,
-                              "random", "test")  # fmt: skip
-    assert sample is not None
+    record = _record(revised_answer_string="Rayleigh\n  scattering. ")
+    sample = record_to_sample(record, 7, Path("f.jsonl"), "random", "test")
     assert sample.id == "random_test_7"
     assert sample.input == "Why is the sky blue?"
     assert sample.target == "Rayleigh scattering."
@@ -121,13 +123,15 @@ def test_record_to_sample_prefers_the_revised_answer() -> None:
     }
 
 
-def test_record_to_sample_falls_back_to_the_original_or_skips() -> None:
-    fallback = record_to_sample(_record(revised_answer_string=" ", usefulness=None), 2, "d", "t")
-    assert fallback is not None and fallback.target == "Old."
+def test_record_to_sample_falls_back_to_the_original_or_refuses() -> None:
+    record = _record(revised_answer_string=" ", usefulness=None)
+    fallback = record_to_sample(record, 2, Path("f.jsonl"), "d", "t")
+    assert fallback.target == "Old."
     assert fallback.metadata["reference_revised"] is False
     assert fallback.metadata["usefulness"] == UNLABELLED
     unanswered = _record(answer_string="", revised_answer_string=None)
-    assert record_to_sample(unanswered, 2, "d", "t") is None
+    with pytest.raises(DataError, match="f.jsonl line 2: the question or its answer is empty"):
+        record_to_sample(unanswered, 2, Path("f.jsonl"), "d", "t")
 
 
 def test_the_one_unrevised_validation_answer_is_kept_as_the_original() -> None:
@@ -150,7 +154,11 @@ def test_unlabelled_usefulness_is_kept() -> None:
      ('{"question": "q", "answers": {"a": {}, "b": {}}, "metadata": {}}',
       "line 2: 'answers' must map exactly one system"),
      ('{"question": "q", "answers": {"a": {}}, "metadata": {"field": "Law"}}',
-      "line 2: metadata lacks string specific_field, question_type")],
+      "line 2: metadata lacks string specific_field, question_type"),
+     ('{"question": "q", "answers": {"a": {"claims": []}}, "metadata": ' + METADATA + "}",
+      "line 2: the answer is not an object with a string 'answer_string'"),
+     ('{"question": "q", "answers": {"a": {"answer_string": "a"}}, "metadata": ' + METADATA + "}",
+      "line 2: the answer has no 'claims' list")],
 )  # fmt: skip
 def test_malformed_line_names_file_and_line(tmp_path: Path, line: str, message: str) -> None:
     path = tmp_path / "domain_test.jsonl"
@@ -165,8 +173,8 @@ def test_parse_records_keeps_physical_line_numbers(tmp_path: Path) -> None:
     assert [line for line, _ in parse_records(path)] == [1, 3]
 
 
-def test_skipped_records_are_counted_in_a_warning(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+def test_a_record_without_a_question_or_answer_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "domain_test.jsonl"
     empty = _record(answer_string="", revised_answer_string="")
@@ -175,7 +183,5 @@ def test_skipped_records_are_counted_in_a_warning(
         "liveqa_inspect.tasks.expert_qa.dataset.fetch",
         lambda asset, data: Verified(path, path.read_bytes()),
     )
-    with caplog.at_level(logging.WARNING, logger="liveqa_inspect.tasks.expert_qa.dataset"):
-        samples = list(expert_qa_dataset())
-    assert [s.id for s in samples] == ["domain_test_1"]
-    assert "skipped 1 of 2 records" in caplog.text
+    with pytest.raises(DataError, match="domain_test.jsonl line 2: the question or its answer"):
+        expert_qa_dataset()

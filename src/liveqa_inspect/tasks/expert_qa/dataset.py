@@ -1,12 +1,11 @@
 """ExpertQA (Malaviya et al., NAACL 2024) as Inspect samples: its long-form questions and its
 expert-judged claims (docs/expert_qa.md, docs/expert_qa_claims.md). Every record is checked for
-the shape the samples rely on, so a changed upstream format stops the run. Quirks of the pinned
-files absorbed here: a few answers have no usefulness label, or an empty revision.
+the shape either loader relies on, so a changed upstream format stops the run. Quirks of the
+pinned files absorbed here: a few answers have no usefulness label, or an empty revision.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -18,13 +17,19 @@ from liveqa_inspect.data.lines import normalise, read_jsonl
 from liveqa_inspect.data.sources import EXPERT_QA_FILES, fetch, location
 from liveqa_inspect.errors import ArgumentError, DataError, shown
 
-logger = logging.getLogger(__name__)
-
 Split = Literal["domain", "random"]
 Subset = Literal["test", "validation"]
+Aspect = Literal["correctness", "support"]
+ASPECTS: tuple[str, ...] = get_args(Aspect)
 UNLABELLED = "unlabelled"
 """The usefulness of an answer the annotator did not rate (upstream `null`), kept as a group."""
+CORRECTNESS_LEVELS: dict[str, float] = {"Definitely correct": 5.0, "Probably correct": 4.0,
+    "Unsure": 3.0, "Likely incorrect": 2.0, "Definitely incorrect": 1.0}  # fmt: skip
+SUPPORT_LEVELS: dict[str, float] = {"Complete": 3.0, "Partial": 2.0, "Incomplete": 2.0}
+SUPPORT_NOT_JUDGED = ("Missing", "N/A")
+"""Support labels that say nothing about how well passages support the claim: not samples."""
 _METADATA_KEYS = ("field", "specific_field", "question_type")
+_EVIDENCE = re.compile(r"\[(\d+)\]\s+(\S+)\s*(?:\n\n(.*))?", re.DOTALL)
 Records = list[tuple[int, dict[str, Any]]]
 
 
@@ -37,31 +42,42 @@ def _checked(record: object, where: str) -> dict[str, Any]:
         raise DataError(f"{where}: expected a JSON object.")
     if not isinstance(record.get("question"), str):
         raise DataError(f"{where}: 'question' is not a string.")
-    answers = record.get("answers")
+    answers, metadata = record.get("answers"), record.get("metadata")
     if not isinstance(answers, dict) or len(answers) != 1:
         raise DataError(f"{where}: 'answers' must map exactly one system to its answer.")
-    if not all(isinstance(answer, dict) for answer in answers.values()):
-        raise DataError(f"{where}: the answer is not an object.")
-    metadata = record.get("metadata")
     if not isinstance(metadata, dict):
         raise DataError(f"{where}: 'metadata' is not an object.")
     if missing := [key for key in _METADATA_KEYS if not isinstance(metadata.get(key), str)]:
         raise DataError(f"{where}: metadata lacks string {', '.join(missing)}.")
+    [answer] = answers.values()
+    if not isinstance(answer, dict) or not isinstance(answer.get("answer_string"), str):
+        raise DataError(f"{where}: the answer is not an object with a string 'answer_string'.")
+    if not isinstance(answer.get("claims"), list):
+        raise DataError(f"{where}: the answer has no 'claims' list.")
     return record
 
 
-def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str) -> Sample | None:
+def _values(metadata: dict[str, Any], name: str) -> list[str]:
+    """A record's values of a filter: its field, or each of its question types."""
+    if name == "field":
+        return [normalise(metadata["field"])]
+    return [kind.strip() for kind in metadata["question_type"].split("|") if kind.strip()]
+
+
+def record_to_sample(
+    record: dict[str, Any], line: int, path: Path, split: str, subset: str
+) -> Sample:
     """The bare question as input: the solver adds the instruction and the field."""
     [(system, answer)] = record["answers"].items()
     revised = normalise(answer.get("revised_answer_string"))
-    reference = revised or normalise(answer.get("answer_string"))
+    reference = revised or normalise(answer["answer_string"])
     question = normalise(record["question"])
     if not question or not reference:
-        return None
+        raise DataError(f"{path} line {line}: the question or its answer is empty; none to grade.")
     given = record["metadata"]
     meta = {
         **{key: normalise(given[key]) for key in _METADATA_KEYS},
-        "question_types": [t.strip() for t in given["question_type"].split("|") if t.strip()],
+        "question_types": _values(given, "question_type"),
         "reference_system": system,
         "reference_revised": bool(revised),
         "usefulness": answer.get("usefulness") or UNLABELLED,
@@ -70,94 +86,19 @@ def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str)
     return Sample(id=f"{split}_{subset}_{line}", input=question, target=reference, metadata=meta)
 
 
-def split_records(split: str, subset: str, data: str | Path | None) -> tuple[Path, str, Records]:
-    """Shared by both loaders, so both refuse the same values with the same words."""
-    one_of("split", split, get_args(Split), "'domain' or 'random'", sep=",")
-    one_of("subset", subset, get_args(Subset), "'test' or 'validation'", sep=",")
-    asset = EXPERT_QA_FILES[(split, subset)]
-    found = fetch(asset, data)
-    return found.path, location(asset, found.path), parse_records(found.path, found.content)
-
-
-def wanted_values(name: str, values: str | list[str] | None) -> set[str] | None:
-    """The values to keep, or None for all; `-T field=5` arrives as an int and is refused here."""
-    if values is None:
-        return None
-    items = [values] if isinstance(values, str) else values
-    if not isinstance(items, list | tuple) or not all(isinstance(item, str) for item in items):
-        raise ArgumentError(f"{name} must be a string or a list of strings, got {shown(values)}.")
-    return set(items)
-
-
-def refuse_unknown(name: str, wanted: set[str] | None, present: set[str]) -> None:
-    """A typo must not yield an empty dataset: the allowed values are listed instead."""
-    if unknown := (wanted or set()) - present:
-        raise ArgumentError(
-            f"unknown {name} {shown(sorted(unknown))}; this file has: {'; '.join(sorted(present))}."
-        )
-
-
-def expert_qa_dataset(
-    split: Split = "domain",
-    subset: Subset = "test",
-    field: str | list[str] | None = None,
-    question_type: str | list[str] | None = None,
-    data: str | Path | None = None,
-) -> MemoryDataset:
-    """The values the filters check are the whole file's, whatever the other filter keeps."""
-    path, where, records = split_records(split, subset, data)
-    converted = [record_to_sample(record, line, split, subset) for line, record in records]
-    samples = [sample for sample in converted if sample is not None]
-    if len(samples) < len(records):
-        # No pinned file has one; an ungradable question is dropped loudly, not a whole run lost.
-        message = "%s: skipped %d of %d records with an empty question or answer."
-        logger.warning(message, path, len(records) - len(samples), len(records))
-    metadata = [sample.metadata or {} for sample in samples]
-    fields, types = wanted_values("field", field), wanted_values("question_type", question_type)
-    refuse_unknown("field", fields, {meta["field"] for meta in metadata})
-    refuse_unknown("question_type", types, {kind for m in metadata for kind in m["question_types"]})
-    kept = [
-        sample
-        for sample, meta in zip(samples, metadata, strict=True)
-        if (fields is None or meta["field"] in fields)
-        and (types is None or types & set(meta["question_types"]))
-    ]
-    return MemoryDataset(kept, name=f"expert_qa_{split}_{subset}", location=where)
-
-
-Aspect = Literal["correctness", "support"]
-ASPECTS: tuple[str, ...] = get_args(Aspect)
-
-CORRECTNESS_LEVELS: dict[str, float] = {"Definitely correct": 5.0, "Probably correct": 4.0,
-    "Unsure": 3.0, "Likely incorrect": 2.0, "Definitely incorrect": 1.0}  # fmt: skip
-SUPPORT_LEVELS: dict[str, float] = {"Complete": 3.0, "Partial": 2.0, "Incomplete": 2.0}
-SUPPORT_NOT_JUDGED = frozenset({"Missing", "N/A"})
-"""Support labels that say nothing about how well passages support the claim: not samples."""
-
-_EVIDENCE = re.compile(r"\[(\d+)\]\s+(\S+)\s*(?:\n\n(.*))?", re.DOTALL)
-
-
-def _evidence(item: object, where: str) -> tuple[str, str]:
-    """(URL, passage text or "" for a URL only)."""
-    match = _EVIDENCE.fullmatch(item) if isinstance(item, str) else None
-    if match is None:
-        raise DataError(f"{where}: evidence {str(item)[:80]!r} is not '[n] URL[\\n\\npassage]'.")
-    return match.group(2), normalise(match.group(3))
-
-
-def _label(claim: dict[str, Any], aspect: str, where: str) -> float | None:
+def _level(claim: dict[str, Any], aspect: str, where: str) -> float | None:
     """The claim's level for `aspect`, None when it is not a sample."""
     if aspect not in claim:
         raise DataError(f"{where}: the claim has no '{aspect}' key; the upstream format changed.")
     label = claim[aspect]
     levels = CORRECTNESS_LEVELS if aspect == "correctness" else SUPPORT_LEVELS
-    skipped = SUPPORT_NOT_JUDGED if aspect == "support" else frozenset()
+    skipped = SUPPORT_NOT_JUDGED if aspect == "support" else ()
     if label is None or label in skipped:
         return None
     if not isinstance(label, str) or label not in levels:
         raise DataError(
             f"{where}: unknown {aspect} label {label!r}; expected one of "
-            f"{', '.join([*levels, *sorted(skipped)])} or null. "
+            f"{', '.join([*levels, *skipped])} or null. "
             "The file may have changed upstream; report it."
         )
     return levels[label]
@@ -168,10 +109,17 @@ def _passages(claim: dict[str, Any], where: str) -> dict[str, list[str]] | None:
     evidence = claim.get("evidence")
     if not isinstance(evidence, list):
         raise DataError(f"{where}: 'evidence' is not a list.")
-    found = [(url, text) for url, text in (_evidence(item, where) for item in evidence) if text]
-    if not found:
-        return None
-    return {"passages": [text for _, text in found], "passage_urls": [url for url, _ in found]}
+    found: dict[str, list[str]] = {"passages": [], "passage_urls": []}
+    for item in evidence:
+        match = _EVIDENCE.fullmatch(item) if isinstance(item, str) else None
+        if match is None:
+            raise DataError(
+                f"{where}: evidence {str(item)[:80]!r} is not '[n] URL[\\n\\npassage]'."
+            )
+        if passage := normalise(match.group(3)):
+            found["passages"].append(passage)
+            found["passage_urls"].append(match.group(2))
+    return found if found["passages"] else None
 
 
 def record_to_samples(
@@ -180,13 +128,8 @@ def record_to_samples(
     """The judged claims of one record for one aspect. In an id `<split>_<subset>_<line>_c<k>`, k
     is the claim's index in the answer's `claims`: it names the claim whatever is filtered out."""
     [(system, answer)] = record["answers"].items()
-    claims = answer.get("claims")
-    if not isinstance(answer.get("answer_string"), str) or not isinstance(claims, list):
-        raise DataError(
-            f"{path} line {line}: the answer lacks a string 'answer_string' or a 'claims' list."
-        )
     samples = []
-    for index, claim in enumerate(claims):
+    for index, claim in enumerate(answer["claims"]):
         where = f"{path} line {line} claim {index}"
         if not isinstance(claim, dict) or not isinstance(claim.get("claim_string"), str):
             raise DataError(f"{where}: the claim is not an object with a string 'claim_string'.")
@@ -194,7 +137,7 @@ def record_to_samples(
         if not text:
             # The judging path scores an empty text 0 unasked, which is no level of these scales.
             raise DataError(f"{where}: 'claim_string' is empty; there is no claim to judge.")
-        level = _label(claim, aspect, where)
+        level = _level(claim, aspect, where)
         extra = _passages(claim, where) if level is not None and aspect == "support" else {}
         if level is None or extra is None:
             continue
@@ -216,6 +159,51 @@ def record_to_samples(
     return samples
 
 
+def split_records(split: str, subset: str, data: str | Path | None) -> tuple[Path, str, Records]:
+    """Shared by both loaders, so both refuse the same values with the same words."""
+    one_of("split", split, get_args(Split), "'domain' or 'random'", sep=",")
+    one_of("subset", subset, get_args(Subset), "'test' or 'validation'", sep=",")
+    asset = EXPERT_QA_FILES[(split, subset)]
+    found = fetch(asset, data)
+    return found.path, location(asset, found.path), parse_records(found.path, found.content)
+
+
+def filtered(samples: list[Sample], records: Records, **wanted: object) -> list[Sample]:
+    """The samples with a wanted value of every filter given, any of a list's. A value is checked
+    against the whole file, whatever the other filters keep: a typo is refused with the values
+    there are, not an empty dataset."""
+    for name, values in wanted.items():
+        if values is None:
+            continue
+        asked = [values] if isinstance(values, str) else values
+        if not isinstance(asked, list | tuple) or not all(isinstance(v, str) for v in asked):
+            # `-T field=5` arrives as an int.
+            raise ArgumentError(
+                f"{name} must be a string or a list of strings, got {shown(values)}."
+            )
+        present = {value for _, record in records for value in _values(record["metadata"], name)}
+        if unknown := set(asked) - present:
+            listed = "; ".join(sorted(present))
+            raise ArgumentError(
+                f"unknown {name} {shown(sorted(unknown))}; this file has: {listed}."
+            )
+        samples = [s for s in samples if set(asked) & set(_values(s.metadata or {}, name))]
+    return samples
+
+
+def expert_qa_dataset(
+    split: Split = "domain",
+    subset: Subset = "test",
+    field: str | list[str] | None = None,
+    question_type: str | list[str] | None = None,
+    data: str | Path | None = None,
+) -> MemoryDataset:
+    path, where, records = split_records(split, subset, data)
+    samples = [record_to_sample(record, line, path, split, subset) for line, record in records]
+    kept = filtered(samples, records, field=field, question_type=question_type)
+    return MemoryDataset(kept, name=f"expert_qa_{split}_{subset}", location=where)
+
+
 def expert_qa_claims_dataset(
     aspect: Aspect = "correctness",
     split: Split = "domain",
@@ -232,10 +220,5 @@ def expert_qa_claims_dataset(
         for line, record in records
         for sample in record_to_samples(record, line, path, aspect, split, subset)
     ]
-    wanted = wanted_values("field", field)
-    if wanted is not None:
-        # Fields of every question, so a field with no sample of this aspect is known, not a typo.
-        refuse_unknown("field", wanted, {normalise(r["metadata"]["field"]) for _, r in records})
-        samples = [s for s in samples if (s.metadata or {})["field"] in wanted]
     name = f"expert_qa_claims_{aspect}_{split}_{subset}"
-    return MemoryDataset(samples, name=name, location=where)
+    return MemoryDataset(filtered(samples, records, field=field), name=name, location=where)

@@ -1,8 +1,6 @@
-"""The judged tasks' metrics beyond Inspect's built-ins, over the samples the judge could grade
-(Inspect drops the unscored ones; the `verdicts` scorer counts them). Per-group figures (focus
-category, question type, field) are the report's, where each row can carry its n and interval.
-The report calls the same functions on the same scores.
-"""
+"""The model-grading judge's metrics beyond Inspect's built-ins, over the samples the judge could
+grade (Inspect drops the unscored ones; the `verdicts` scorer counts them). The report calls the
+same functions on the same scores, and computes the per-group figures, each with its n."""
 
 from __future__ import annotations
 
@@ -18,8 +16,7 @@ from liveqa_inspect.stats.values import score_values
 
 
 def level_shares(values: np.ndarray, levels: list[float]) -> dict[float, float]:
-    """The share of the values at each level, a value between levels counted at the one
-    `level_index` gives it, so the shares add up to 1."""
+    """A value between levels counts at the one `level_index` gives it: the shares add up to 1."""
     at = level_index(values, levels)
     return {
         level: float((at == index).mean()) if len(values) else math.nan
@@ -49,6 +46,5 @@ def level_share(levels: list[float]) -> Metric:
 
 
 def judge_metrics(levels: list[float]) -> list[Metric]:
-    """The metrics of every model-grading judge scorer; the panel's own are the `verdicts`
-    scorer's."""
+    """A panel's own figures are the `verdicts` scorer's."""
     return [mean(), stderr(), bootstrap_ci(), level_share(levels)]

@@ -22,13 +22,9 @@ from liveqa_inspect.stats.values import human_levels, score_values
 from liveqa_inspect.tasks.expert_qa.claims_metrics import detection, majority
 
 KIND = "judge"
-"""The kind of log this section reads (report/loading.py's `Kind`)."""
-
 FIELD, RHO, EXACT = "field", "spearman_rho", "exact_agreement"
-FIELD_FIGURES = (EXACT, KAPPA, "mae")
 JUDGE_TABLE = {KAPPA: "kappa", RHO: "rho", EXACT: "exact", "within_one": "within one",
                "bias": "bias", "mae": "MAE"}  # fmt: skip
-COMPARED_EXTRAS = (INCORRECT_F1, INCORRECT_AUROC)
 FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
 """The scorers whose `reference_spearman` metric states each reference metric's rho."""
 
@@ -42,13 +38,13 @@ def agreement(log: LoadedLog, scores: list[SampleScore] | None = None) -> Figure
 
 
 def finds_wrong_claims(log: LoadedLog) -> bool:
-    """A claims correctness judge's log: its metrics also say how well it finds wrong claims."""
     aspect = log.log.eval.task_args.get("aspect", "correctness")
     return log.task == "expert_qa_claims" and aspect == "correctness"
 
 
 def wrong_claims(log: LoadedLog) -> Figures:
-    """As the log's `wrong_claim_detection` states them (no interval); empty for other logs."""
+    """As a claims correctness judge's `wrong_claim_detection` states them (no interval), which
+    kappa hides when nearly every claim is correct; empty for other logs."""
     if not finds_wrong_claims(log):
         return {}
     scores = log.scores()
@@ -68,16 +64,6 @@ def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
         return agree.quadratic_kappa(agree.Pairs(judge, people, scale, rows))
 
     return estimate(lambda rows: kappa(b, rows) - kappa(a, rows), len(shared))
-
-
-def header(log: LoadedLog) -> list[str]:
-    scale = ", ".join(f"{level:g}" for level in log.scale)
-    return [
-        f"{log.task} report: {log.path}",
-        compare.judge_line(log),
-        f"{compare.setting(log)}; epochs: {log.epochs}; scale: {scale}",
-        *log.counts("claims" if log.task == "expert_qa_claims" else "answers"),
-    ]
 
 
 def floor_table(log: LoadedLog, judge: Figures) -> Table | None:
@@ -111,79 +97,83 @@ def juror_table(log: LoadedLog, judge: Figures) -> Table | None:
 def field_table(log: LoadedLog) -> Table | None:
     if not any(FIELD in meta for meta in log.metadata.values()):
         return None
-    scored = {s.sample_id: s for s in log.scores()}
+    scored, figures = {s.sample_id: s for s in log.scores()}, (EXACT, KAPPA, "mae")
     rows = []
     for label, ids in group_members(log, FIELD).items():
         group = [scored[i] for i in ids if i in scored]
-        rows.append([label, len(group), *figure_cells(agreement(log, group), FIELD_FIGURES)])
+        rows.append([label, len(group), *figure_cells(agreement(log, group), figures)])
     return Table(
         "By field (value [seeded bootstrap 95% CI] over each field's graded items)",
-        [FIELD, "n", *FIELD_FIGURES],
+        [FIELD, "n", *figures],
         rows,
         ["Computed from the samples: the log's metrics hold no per-field figures."],
     )
 
 
-def matrix(log: LoadedLog) -> np.ndarray:
-    return agree.confusion_matrix(log.scores(), log.scale)
-
-
-def confusion_table(log: LoadedLog) -> Table:
+def confusion(log: LoadedLog) -> tuple[Table, Heatmap]:
+    matrix = agree.confusion_matrix(log.scores(), log.scale)
     levels = [f"{level:g}" for level in log.scale]
     rows = [
         [level, *(f"{n:g}" for n in row), f"{row.sum():g}"]
-        for level, row in zip(levels, matrix(log), strict=True)
+        for level, row in zip(levels, matrix, strict=True)
     ]
     note = (
         "A judge level between two levels (a panel's or an epoch mean) counts in the column of its "
         "nearest level, the lower one if halfway."
     )
     title = "Confusion matrix (rows: human level, columns: judge level)"
-    notes = [note] if log.between_levels else []
-    return Table(title, ["human \\ judge", *levels, "total"], rows, notes)
+    table = Table(
+        title, ["human \\ judge", *levels, "total"], rows, [note] if log.between_levels else []
+    )
+    title = f"{log.task}: {log.judge_label} vs human (n={log.scored})"
+    return table, Heatmap(f"{log.path.stem}-confusion.png", title, log.scale, matrix)
 
 
-def judge_table(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> Table:
+def comparison(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> tuple[list[Block], Chart]:
     """The judges side by side; for claims correctness judges also how well each finds the wrong
     claims, which kappa hides when nearly every claim is correct."""
-    names = [*JUDGE_TABLE, *(COMPARED_EXTRAS if all(map(finds_wrong_claims, logs)) else ())]
+    extras = (INCORRECT_F1, INCORRECT_AUROC) if all(map(finds_wrong_claims, logs)) else ()
+    names = [*JUDGE_TABLE, *extras]
     found = {
         log.path: {**judge, **wrong_claims(log)} for log, judge in zip(logs, judges, strict=True)
     }
     title = "Judges (value [95% CI: each log's seeded bootstrap])"
     headers = [JUDGE_TABLE.get(name, name) for name in names]
-    return compare.per_log(logs, title, headers, lambda log: figure_cells(found[log.path], names))
-
-
-def heatmap(log: LoadedLog) -> Heatmap:
-    title = f"{log.task}: {log.judge_label} vs human (n={log.scored})"
-    return Heatmap(f"{log.path.stem}-confusion.png", title, log.scale, matrix(log))
-
-
-def kappa_chart(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> IntervalChart:
-    kappas = [judge[KAPPA] for judge in judges]
+    table = compare.per_log(logs, title, headers, lambda log: figure_cells(found[log.path], names))
+    over = "the answers both graded"
+    differences = compare.difference_table(logs, kappa_difference, "kappa difference", over)
     title = f"{logs[0].task}: quadratic kappa with the human levels (95% CI)"
-    return IntervalChart.of(
-        f"{logs[0].path.stem}-judges.png", title, "quadratic weighted kappa", compare.labels(logs),
-        kappas,
+    chart = IntervalChart.of(
+        f"{logs[0].path.stem}-judges.png",
+        title,
+        "quadratic weighted kappa",
+        compare.labels(logs),
+        [judge[KAPPA] for judge in judges],
     )
+    return compare.comparison(logs, "judge", table, differences), chart
 
 
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-    charts: list[Chart] = [heatmap(log) for log in logs]
     judges = [agreement(log) for log in logs]
+    confusions = [confusion(log) for log in logs]
+    charts: list[Chart] = [heatmap for _, heatmap in confusions]
     if len(logs) > 1:
-        over = "the answers both graded"
-        differences = compare.difference_table(logs, kappa_difference, "kappa difference", over)
-        blocks = compare.comparison(logs, "judge", judge_table(logs, judges), differences)
-        return blocks, [*charts, kappa_chart(logs, judges)]
+        blocks, chart = comparison(logs, judges)
+        return blocks, [*charts, chart]
     [log], [judge] = logs, judges
+    scale = ", ".join(f"{level:g}" for level in log.scale)
     title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"
-    blocks: list[Block] = [*header(log), figure_table(title, judge, agree.FIGURES)]
+    blocks: list[Block] = [
+        f"{log.task} report: {log.path}",
+        compare.judge_line(log),
+        f"{compare.setting(log)}; epochs: {log.epochs}; scale: {scale}",
+        *log.counts("claims" if log.task == "expert_qa_claims" else "answers"),
+        figure_table(title, judge, agree.FIGURES),
+    ]
     epochs = epoch_figures(log.verdicts)
     if epochs is not None and not math.isnan(epochs.agreement):
         blocks.append(f"epoch agreement (same level in every epoch): {fmt(epochs.agreement)}")
     found = wrong_claims(log)
     detection = figure_table("Wrong-claim detection", found, list(found)) if found else None
     optional = (floor_table(log, judge), juror_table(log, judge), detection, field_table(log))
-    return [*blocks, *(table for table in optional if table), confusion_table(log)], charts
+    return [*blocks, *(table for table in optional if table), confusions[0][0]], charts
