@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -41,24 +41,18 @@ _NIST_FORMAT = (
 
 @dataclass(frozen=True)
 class Judgment:
-    """One human grade of one answer, with its line so errors and logs can cite it."""
+    """One human grade of one answer, with its line so errors and logs can cite it; judgments
+    equal but for their line are one (`dict.fromkeys` keeps the first)."""
 
     question_id: str  # the LiveQA qid, e.g. "TQ12" (NIST's question number 12)
     answer: str
     grade: int
     junk: bool  # NIST flagged the answer as junk (grade -2) rather than grading it
-    line: int
+    line: int = field(compare=False)
 
     @property
     def level(self) -> float:
         return HUMAN_LEVELS[self.grade]
-
-
-def _dedupe(judgments: list[Judgment]) -> list[Judgment]:
-    unique: dict[tuple[str, str, int], Judgment] = {}
-    for judgment in judgments:
-        unique.setdefault((judgment.question_id, judgment.answer, judgment.grade), judgment)
-    return list(unique.values())
 
 
 def _require_file(path: Path, what: str) -> None:
@@ -96,7 +90,7 @@ def parse_nist_judgments(path: Path, content: bytes | None = None) -> list[Judgm
     if content is None:
         _require_file(path, "NIST's LiveQA judgments file")
     lines = read_lines(path, MAX_LINE_BYTES, content)
-    return _dedupe([_parse_nist_line(path, n, text) for n, text in lines if text.strip()])
+    return list(dict.fromkeys(_parse_nist_line(path, n, text) for n, text in lines if text.strip()))
 
 
 def _parse_user_record(path: Path, number: int, record: object) -> Judgment:
@@ -107,10 +101,10 @@ def _parse_user_record(path: Path, number: int, record: object) -> Judgment:
             f"got {type(record).__name__}."
         )
 
-    def error(field: str, problem: str) -> DataError:
-        return DataError(f"{where}: field '{field}' {problem}.")
+    def error(name: str, problem: str) -> DataError:
+        return DataError(f"{where}: field '{name}' {problem}.")
 
-    if missing := [field for field in ("question_id", "answer", "grade") if field not in record]:
+    if missing := [key for key in ("question_id", "answer", "grade") if key not in record]:
         raise error(missing[0], "is missing")
     question_id, answer, grade = record["question_id"], record["answer"], record["grade"]
     if not isinstance(question_id, str) or not _QUESTION_ID.fullmatch(question_id):
@@ -135,7 +129,7 @@ def parse_user_judgments(path: Path) -> list[Judgment]:
             f"{path} holds no judgments; write one JSON object a line with question_id, answer "
             "and grade."
         )
-    return _dedupe(found)
+    return list(dict.fromkeys(found))
 
 
 def live_qa_judge_dataset(

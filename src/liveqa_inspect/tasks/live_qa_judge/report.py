@@ -25,6 +25,7 @@ KIND = "judge"
 FIELD, RHO, EXACT = "field", "spearman_rho", "exact_agreement"
 JUDGE_TABLE = {KAPPA: "kappa", RHO: "rho", EXACT: "exact", "within_one": "within one",
                "bias": "bias", "mae": "MAE"}  # fmt: skip
+COMPARED_EXTRAS = (INCORRECT_F1, INCORRECT_AUROC)
 FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
 """The scorers whose `reference_spearman` metric states each reference metric's rho."""
 
@@ -122,46 +123,38 @@ def confusion(log: LoadedLog) -> tuple[Table, Heatmap]:
         "nearest level, the lower one if halfway."
     )
     title = "Confusion matrix (rows: human level, columns: judge level)"
-    table = Table(
-        title, ["human \\ judge", *levels, "total"], rows, [note] if log.between_levels else []
-    )
+    notes = [note] if log.between_levels else []
+    table = Table(title, ["human \\ judge", *levels, "total"], rows, notes)
     title = f"{log.task}: {log.judge_label} vs human (n={log.scored})"
     return table, Heatmap(f"{log.path.stem}-confusion.png", title, log.scale, matrix)
 
 
-def comparison(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> tuple[list[Block], Chart]:
+def judge_table(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> Table:
     """The judges side by side; for claims correctness judges also how well each finds the wrong
     claims, which kappa hides when nearly every claim is correct."""
-    extras = (INCORRECT_F1, INCORRECT_AUROC) if all(map(finds_wrong_claims, logs)) else ()
-    names = [*JUDGE_TABLE, *extras]
+    names = [*JUDGE_TABLE, *(COMPARED_EXTRAS if all(map(finds_wrong_claims, logs)) else ())]
     found = {
         log.path: {**judge, **wrong_claims(log)} for log, judge in zip(logs, judges, strict=True)
     }
     title = "Judges (value [95% CI: each log's seeded bootstrap])"
     headers = [JUDGE_TABLE.get(name, name) for name in names]
-    table = compare.per_log(logs, title, headers, lambda log: figure_cells(found[log.path], names))
-    over = "the answers both graded"
-    differences = compare.difference_table(logs, kappa_difference, "kappa difference", over)
-    title = f"{logs[0].task}: quadratic kappa with the human levels (95% CI)"
-    chart = IntervalChart.of(
-        f"{logs[0].path.stem}-judges.png",
-        title,
-        "quadratic weighted kappa",
-        compare.labels(logs),
-        [judge[KAPPA] for judge in judges],
-    )
-    return compare.comparison(logs, "judge", table, differences), chart
+    return compare.per_log(logs, title, headers, lambda log: figure_cells(found[log.path], names))
 
 
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-    judges = [agreement(log) for log in logs]
+    log, judges = logs[0], [agreement(log) for log in logs]
     confusions = [confusion(log) for log in logs]
     charts: list[Chart] = [heatmap for _, heatmap in confusions]
     if len(logs) > 1:
-        blocks, chart = comparison(logs, judges)
+        over = "the answers both graded"
+        differences = compare.difference_table(logs, kappa_difference, "kappa difference", over)
+        blocks = compare.comparison(logs, "judge", judge_table(logs, judges), differences)
+        title = f"{log.task}: quadratic kappa with the human levels (95% CI)"
+        kappas = [judge[KAPPA] for judge in judges]
+        axis, labels = "quadratic weighted kappa", compare.labels(logs)
+        chart = IntervalChart.of(f"{log.path.stem}-judges.png", title, axis, labels, kappas)
         return blocks, [*charts, chart]
-    [log], [judge] = logs, judges
-    scale = ", ".join(f"{level:g}" for level in log.scale)
+    judge, scale = judges[0], ", ".join(f"{level:g}" for level in log.scale)
     title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"
     blocks: list[Block] = [
         f"{log.task} report: {log.path}",
