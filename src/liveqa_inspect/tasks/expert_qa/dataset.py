@@ -26,8 +26,12 @@ UNLABELLED = "unlabelled"
 CORRECTNESS_LEVELS: dict[str, float] = {"Definitely correct": 5.0, "Probably correct": 4.0,
     "Unsure": 3.0, "Likely incorrect": 2.0, "Definitely incorrect": 1.0}  # fmt: skip
 SUPPORT_LEVELS: dict[str, float] = {"Complete": 3.0, "Partial": 2.0, "Incomplete": 2.0}
-SUPPORT_NOT_JUDGED = ("Missing", "N/A")
-"""Support labels that say nothing about how well passages support the claim: not samples."""
+LABELS: dict[str, dict[str, float | None]] = {
+    "correctness": CORRECTNESS_LEVELS,
+    "support": {**SUPPORT_LEVELS, "Missing": None, "N/A": None},
+}
+"""Each aspect's labels and their levels; None, as for null (no label given), where a label says
+nothing about how well passages support the claim: no sample."""
 _METADATA_KEYS = ("field", "specific_field", "question_type")
 _EVIDENCE = re.compile(r"\[(\d+)\]\s+(\S+)\s*(?:\n\n(.*))?", re.DOTALL)
 Records = list[tuple[int, dict[str, Any]]]
@@ -86,24 +90,6 @@ def record_to_sample(
     return Sample(id=f"{split}_{subset}_{line}", input=question, target=reference, metadata=meta)
 
 
-def _level(claim: dict[str, Any], aspect: str, where: str) -> float | None:
-    """The claim's level for `aspect`, None when it is not a sample."""
-    if aspect not in claim:
-        raise DataError(f"{where}: the claim has no '{aspect}' key; the upstream format changed.")
-    label = claim[aspect]
-    levels = CORRECTNESS_LEVELS if aspect == "correctness" else SUPPORT_LEVELS
-    skipped = SUPPORT_NOT_JUDGED if aspect == "support" else ()
-    if label is None or label in skipped:
-        return None
-    if not isinstance(label, str) or label not in levels:
-        raise DataError(
-            f"{where}: unknown {aspect} label {label!r}; expected one of "
-            f"{', '.join([*levels, *skipped])} or null. "
-            "The file may have changed upstream; report it."
-        )
-    return levels[label]
-
-
 def _passages(claim: dict[str, Any], where: str) -> dict[str, list[str]] | None:
     """A support sample's passages and their URLs; None when no evidence item has a passage."""
     evidence = claim.get("evidence")
@@ -137,7 +123,18 @@ def record_to_samples(
         if not text:
             # The judging path scores an empty text 0 unasked, which is no level of these scales.
             raise DataError(f"{where}: 'claim_string' is empty; there is no claim to judge.")
-        level = _level(claim, aspect, where)
+        if aspect not in claim:
+            raise DataError(
+                f"{where}: the claim has no '{aspect}' key; the upstream format changed."
+            )
+        label = claim[aspect]
+        if label is not None and (not isinstance(label, str) or label not in LABELS[aspect]):
+            raise DataError(
+                f"{where}: unknown {aspect} label {label!r}; expected one of "
+                f"{', '.join(LABELS[aspect])} or null. "
+                "The file may have changed upstream; report it."
+            )
+        level = None if label is None else LABELS[aspect][label]
         extra = _passages(claim, where) if level is not None and aspect == "support" else {}
         if level is None or extra is None:
             continue

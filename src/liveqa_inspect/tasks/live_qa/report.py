@@ -17,19 +17,15 @@ from liveqa_inspect.stats.values import score_values
 from liveqa_inspect.tasks.live_qa.metrics import level_shares
 
 KIND = "model"
-GROUPS: dict[str, tuple[tuple[str, str, str], ...]] = {
-    "live_qa": (
-        ("focus_category", "By focus category", ""),
-        (
-            "question_types",
-            "By question type",
-            "A question of several types counts once in each of them: the n add up to more "
-            "than the questions.",
-        ),
-    ),
-    "expert_qa": (("field", "By field", ""),),
+GROUPS = {
+    "live_qa": {"focus_category": "By focus category", "question_types": "By question type"},
+    "expert_qa": {"field": "By field"},
 }
-"""(sample metadata key, table title, note) of each task's per-group tables."""
+"""Each task's per-group tables: the sample metadata key, the table's title."""
+SEVERAL_TYPES = (
+    "A question of several types counts once in each of them: the n add up to more than the "
+    "questions."
+)
 FALLBACK = "question_fallback"
 SCALE = (0.0, 1.0)
 """The axis of the mean charts: the judges' levels of both model tasks run from 0 to 1."""
@@ -103,16 +99,14 @@ def other_scorers(log: LoadedLog) -> list[Table]:
     return [Table("Other scorers", ["scorer", *names], rows)] if others else []
 
 
-def group_table(log: LoadedLog, key: str, title: str, note: str) -> Table:
+def group_table(log: LoadedLog, key: str, title: str) -> Table:
     rows = [[label, e.n, e.value, interval(e.low, e.high)] for label, e in group_means(log, key)]
+    notes = [SEVERAL_TYPES] if key == "question_types" else []
     return Table(
         f"{title} (mean over each group's scored samples; seeded bootstrap 95% CI)",
         [key, "n", "mean", "95% CI"],
         rows,
-        [
-            *([note] if note else []),
-            "Computed from the samples: the log's metrics hold no per-group figures.",
-        ],
+        [*notes, "Computed from the samples: the log's metrics hold no per-group figures."],
     )
 
 
@@ -148,8 +142,8 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         level_table(log),
         *panel_table(log),
     ]
-    for key, title, note in GROUPS.get(log.task, ()):
-        blocks.append(group_table(log, key, title, note))
+    for key, title in GROUPS.get(log.task, {}).items():
+        blocks.append(group_table(log, key, title))
         rows = [(f"{label} (n={e.n})", e) for label, e in group_means(log, key)]
         name = f"{log.path.stem}-{key}.png"
         charts.append(chart(name, f"{log.task} {log.model}: {title.lower()} (95% CI)", rows))
