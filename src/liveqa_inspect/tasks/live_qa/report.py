@@ -75,16 +75,10 @@ def panel_table(log: LoadedLog) -> list[Table]:
     panel = panel_figures(log.verdicts)
     if panel is None:
         return []
-    alpha = f"Jurors' ordinal Krippendorff's alpha: {fmt(panel.alpha)} (1 when they always agree)."
+    title = "Panel: each juror's mean level, over every sample it graded"
     rows = [[name, juror.mean] for name, juror in panel.jurors.items()]
-    return [
-        Table(
-            "Panel: each juror's mean level, over every sample it graded",
-            ["juror", "mean"],
-            rows,
-            [alpha],
-        )
-    ]
+    alpha = f"Jurors' ordinal Krippendorff's alpha: {fmt(panel.alpha)} (1 when they always agree)."
+    return [Table(title, ["juror", "mean"], rows, [alpha])]
 
 
 def other_scorers(log: LoadedLog) -> list[Table]:
@@ -127,10 +121,8 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
     table = compare.per_log(logs, title, ["judge", "mean", "95% CI"], mean_cells)
     filename = f"{log.path.stem}-{'models' if len(logs) > 1 else 'means'}.png"
-    title = f"{log.task}: the judge's mean level (95% CI)"
-    charts: list[Chart] = [
-        chart(filename, title, list(zip(compare.labels(logs), means, strict=True)))
-    ]
+    rows = list(zip(compare.labels(logs), means, strict=True))
+    charts: list[Chart] = [chart(filename, f"{log.task}: the judge's mean level (95% CI)", rows)]
     if len(logs) > 1:
         return compare.comparison(logs, log.task, table, differences(logs)), charts
     blocks: list[Block] = [
