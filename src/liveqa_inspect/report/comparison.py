@@ -1,17 +1,23 @@
-"""Several logs in one report: what makes their figures incomparable (said before any table that
-compares them), their row labels, and each log's paired difference from the first."""
+"""Several logs in one report: every setting in which they differ, said before any table that
+compares them; their row labels; and each log's paired difference from the first."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from liveqa_inspect.report.loading import LoadedLog
-from liveqa_inspect.report.stats import Estimate
-from liveqa_inspect.report.tables import Block, Cell, Table, interval
-from liveqa_inspect.stats.names import juror_names
-from liveqa_inspect.tasks.live_qa_judge.dataset import humans_differ
+from pydantic import BaseModel
 
-JUDGE_KINDS = ("judge", "robustness")
+from liveqa_inspect.report.loading import JUDGE_KINDS, LoadedLog, judge_name, section
+from liveqa_inspect.report.tables import Block, Cell, Table, interval
+from liveqa_inspect.stats.bootstrap import Estimate
+from liveqa_inspect.stats.names import juror_names
+
+ITEMS = "questions or items (-T question=, aspect=, split=, subset=)"
+NOT_SETTINGS = ("question", "part", "aspect", "split", "subset", "data", "judgments", "panel")
+NOT_SETTINGS += ("judge_cache", "reference_metrics")
+"""Task arguments not compared as such: the items' (`setting`), files (their contents are the
+data, a judgments file's its human levels), the panel rule (the judge's, from its scores), and
+two that change no score (a cache, more scorers)."""
 
 
 def subject(log: LoadedLog) -> str:
@@ -27,11 +33,6 @@ def judge_line(log: LoadedLog) -> str:
         else f"the grader role; evaluated model: {log.model}"
     )
     return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
-
-
-def row_noun(logs: Sequence[LoadedLog]) -> str:
-    """What a table's rows are, as `labels` names them: judges, or the kind of log."""
-    return "judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind
 
 
 def labels(logs: Sequence[LoadedLog]) -> list[str]:
@@ -60,20 +61,50 @@ def setting(log: LoadedLog) -> str:
     return f"aspect: {args.get('aspect', 'correctness')}; {split}"
 
 
-def jury(log: LoadedLog) -> str:
-    """The log's judges as a set: a panel listed in another order is the same panel."""
-    return " | ".join(sorted("+".join(sorted(models)) for models in log.judges)) or log.model
+def shown(config: BaseModel) -> str:
+    return ", ".join(f"{k}={v}" for k, v in config.model_dump(exclude_none=True).items()) or "none"
+
+
+def data(log: LoadedLog) -> str:
+    files = (log.log.eval.metadata or {}).get("data") or {}
+    hashes = [f"{name} (sha256 {str(file.get('sha256'))[:12]})" for name, file in files.items()]
+    return f"{log.log.eval.dataset.name}: {', '.join(hashes) or 'no files recorded'}"
+
+
+def settings(log: LoadedLog) -> dict[str, str]:
+    """Every setting that changes a score, under the name a warning gives it, the section's own
+    last. The subject (the model, or a judge log's judge) is what is compared, not a setting."""
+    spec = log.log.eval
+    role = (spec.model_roles or {}).get((spec.metadata or {}).get("judge_role", ""), [])
+    found = {"task": log.task}
+    found["part probed (-T part=)" if log.kind == "contamination" else ITEMS] = setting(log)
+    found |= {f"-T {k}=": str(v) for k, v in spec.task_args.items() if k not in NOT_SETTINGS}
+    if log.kind not in JUDGE_KINDS:  # a panel listed in another order is the same panel
+        judges = sorted(judge_name((rule, tuple(sorted(m)))) for rule, m in log.judges)
+        found["judge"] = " | ".join(judges) or log.model
+    found["judge prompt"] = log.prompt_label
+    found["epochs"] = str(log.epochs)
+    found["epoch reducer"] = ", ".join(spec.config.epochs_reducer or ["the task's"])
+    found["generation settings"] = shown(log.log.plan.config.merge(spec.model_generate_config))
+    roles = role if isinstance(role, list) else [role]
+    found["the judge's generation settings"] = "; ".join({shown(r.config): 0 for r in roles}) or "none"
+    found["data"] = data(log)
+    return found | getattr(section(log.task), "settings", lambda _: {})(log)
+
+
+def differing_settings(logs: Sequence[LoadedLog]) -> dict[str, list[str]]:
+    """Each setting not the same in every log, with each log's value: what makes their figures
+    incomparable, whatever the report kind."""
+    each = [settings(log) for log in logs]
+    found = {name: [s.get(name, "none") for s in each] for name in {n: 0 for s in each for n in s}}
+    return {name: values for name, values in found.items() if len(set(values)) > 1}
 
 
 def wording_only(logs: Sequence[LoadedLog]) -> bool:
-    """Whether the logs are one model's live_qa runs, graded alike, on different question
-    wordings: ConStat's check of memorised wording (docs/contamination.md), not a mismatch."""
-    alike = (lambda log: log.task, lambda log: log.model, jury, lambda log: log.prompt_label)
-    return (
-        logs[0].task == "live_qa"
-        and all(len({same(log) for log in logs}) == 1 for same in alike)
-        and len({wording(log) for log in logs}) > 1
-    )
+    """Whether the logs are one model's live_qa runs that differ in the question wording alone:
+    ConStat's check of memorised wording (docs/contamination.md), not a mismatch."""
+    one_model = len({log.model for log in logs}) == 1
+    return logs[0].task == "live_qa" and one_model and list(differing_settings(logs)) == [ITEMS]
 
 
 def wording_note(logs: Sequence[LoadedLog]) -> list[str]:
@@ -89,33 +120,30 @@ def wording_note(logs: Sequence[LoadedLog]) -> list[str]:
     ]
 
 
-def differing(logs: Sequence[LoadedLog], what: str, show: Callable[[LoadedLog], str]) -> list[str]:
-    seen = [show(log) for log in logs]
-    if len(set(seen)) < 2:
-        return []
-    listed = "; ".join(f"{log.path.name}: {value}" for log, value in zip(logs, seen, strict=True))
-    return [f"WARNING: the logs differ in {what} ({listed}): their scores are not comparable."]
-
-
 def warnings(logs: Sequence[LoadedLog]) -> list[str]:
-    """One WARNING line for each way the logs were not graded alike: model logs must share the
-    judge; judge logs differ in it by design, so theirs must share the human levels instead."""
-    found = differing(logs, "task", lambda log: log.task)
-    if not wording_only(logs):
-        found += differing(
-            logs, "questions or items (-T question=, aspect=, split=, subset=)", setting
+    """One WARNING line for each setting the logs differ in; logs measuring a judge differ in it by
+    design, so theirs must also put the same human levels on the same answers."""
+    if wording_only(logs):
+        return []
+    found = [
+        f"WARNING: the logs differ in {name} ("
+        + "; ".join(f"{log.path.name}: {value}" for log, value in zip(logs, values, strict=True))
+        + "): their scores are not comparable."
+        for name, values in differing_settings(logs).items()
+    ]
+    other = [log.path.name for log in logs[1:] if humans_differ(logs[0], log)]
+    if other:
+        found.append(
+            f"WARNING: {', '.join(other)} put other human levels than {logs[0].path.name} "
+            "on the same answers: their agreement figures are not comparable."
         )
-    found += differing(logs, "judge prompt", lambda log: log.prompt_label)
-    if logs[0].kind == "model":
-        found += differing(logs, "judge", jury)
-    else:
-        other = [log.path.name for log in logs[1:] if humans_differ(logs[0].metadata, log.metadata)]
-        if other:
-            found.append(
-                f"WARNING: {', '.join(other)} put other human levels than {logs[0].path.name} "
-                "on the same answers: their agreement figures are not comparable."
-            )
     return found
+
+
+def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:
+    """Whether two judge logs put other human levels on an answer both hold."""
+    shared = first.metadata.keys() & other.metadata.keys() if first.kind in JUDGE_KINDS else ()
+    return any(first.metadata[i]["human_level"] != other.metadata[i]["human_level"] for i in shared)
 
 
 def coverage(logs: Sequence[LoadedLog]) -> list[str]:
@@ -130,6 +158,11 @@ def coverage(logs: Sequence[LoadedLog]) -> list[str]:
                 f"{logs[0].path.name} ({len(first)}); its difference is over the shared ones."
             )
     return notes
+
+
+def row_noun(logs: Sequence[LoadedLog]) -> str:
+    """What a table's rows are, as `labels` names them: judges, or the kind of log."""
+    return "judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind
 
 
 def per_log(
@@ -172,11 +205,5 @@ def comparison(
     """The logs numbered, then the warnings and notes before the tables they qualify."""
     blocks: list[Block] = [f"{len(logs)} {noun} logs, compared with the first:"]
     blocks += [f"{n}. {log.path} ({subject(log)})" for n, log in enumerate(logs, start=1)]
-    return [
-        *blocks,
-        *wording_note(logs),
-        *warnings(logs),
-        *coverage(logs),
-        side_by_side,
-        differences,
-    ]
+    blocks += [*wording_note(logs), *warnings(logs), *coverage(logs)]
+    return [*blocks, side_by_side, differences]

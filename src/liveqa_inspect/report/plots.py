@@ -3,7 +3,6 @@ no global figure state left behind; matplotlib is imported only when a figure is
 
 from __future__ import annotations
 
-import math
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -12,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from liveqa_inspect.report.tables import fmt
 from liveqa_inspect.stats.bootstrap import Estimate
 
 if TYPE_CHECKING:
@@ -34,6 +34,12 @@ def canvas(width: float, height: float) -> Figure:
     figure = Figure(figsize=(width, height), dpi=DPI)
     FigureCanvasAgg(figure)
     return figure
+
+
+def save(figure: Figure, text: str, path: Path) -> None:
+    figure.axes[0].set_title(title(figure, text), fontsize=10)
+    figure.tight_layout()
+    figure.savefig(path, format="png")
 
 
 @dataclass(frozen=True)
@@ -72,26 +78,17 @@ class IntervalChart:
         rows = np.arange(len(self.labels))
         axes.barh(rows, np.nan_to_num(values), color="#4C72B0", alpha=0.85)
         axes.errorbar(
-            np.nan_to_num(values),
-            rows,
-            xerr=[below, above],
-            fmt="none",
-            ecolor="black",
-            capsize=4,
+            np.nan_to_num(values), rows, xerr=[below, above], fmt="none", ecolor="black", capsize=4
         )
-        for row, value in zip(rows, values, strict=True):
-            # A column of values right of the plot: clear of the bars and error bars.
-            text = "n/a" if math.isnan(value) else f"{value:.3f}"
-            axes.text(1.01, row, text, transform=axes.get_yaxis_transform(), va="center")
+        for row, value in zip(rows, values, strict=True):  # right of the plot, clear of the bars
+            axes.text(1.01, row, fmt(value), transform=axes.get_yaxis_transform(), va="center")
         axes.set_yticks(rows, list(self.labels))
         axes.invert_yaxis()
         axes.set_xlabel(self.axis)
         if self.limits is not None:
             axes.set_xlim(*self.limits)
         axes.grid(axis="x", alpha=0.3)
-        axes.set_title(title(figure, self.title), fontsize=10)
-        figure.tight_layout()
-        figure.savefig(path, format="png")
+        save(figure, self.title, path)
 
 
 @dataclass(frozen=True)
@@ -114,13 +111,11 @@ class Heatmap:
         names = [f"{level:g}" for level in self.levels]
         axes.set(xticks=range(k), xticklabels=names, yticks=range(k), yticklabels=names)
         axes.set(xlabel="judge level", ylabel="human level")
-        axes.set_title(title(figure, self.title), fontsize=10)
         for (h, j), count in np.ndenumerate(self.matrix):
             colour = "white" if shares[h, j] > 0.55 else "black"
             axes.text(j, h, f"{count:g}", ha="center", va="center", color=colour, fontsize=12)
         figure.colorbar(image, ax=axes, label="share of the human level's items")
-        figure.tight_layout()
-        figure.savefig(path, format="png")
+        save(figure, self.title, path)
 
 
 @dataclass(frozen=True)
@@ -151,9 +146,7 @@ class Scatter:
         axes.text(0.04, 0.96, self.above, transform=axes.transAxes, va="top", color="grey")
         axes.text(0.96, 0.04, self.below, transform=axes.transAxes, ha="right", color="grey")
         axes.grid(alpha=0.3)
-        axes.set_title(title(figure, self.title), fontsize=10)
-        figure.tight_layout()
-        figure.savefig(path, format="png")
+        save(figure, self.title, path)
 
 
 Chart = IntervalChart | Heatmap | Scatter
