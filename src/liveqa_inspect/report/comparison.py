@@ -15,9 +15,9 @@ from liveqa_inspect.stats.names import juror_names
 ITEMS = "questions or items (-T question=, aspect=, split=, subset=)"
 NOT_SETTINGS = ("question", "part", "aspect", "split", "subset", "data", "judgments", "panel")
 NOT_SETTINGS += ("judge_cache", "reference_metrics")
-"""Task arguments not compared as such: the items' (`setting`), files (their contents are the
-data, a judgments file's its human levels), the panel rule (the judge's, from its scores), and
-two that change no score (a cache, more scorers)."""
+"""Task arguments not compared as such: the items' (`setting`), files (by their contents:
+`data`, a judgments file's human levels), the panel rule (the judge's), and two that change no
+score (a cache, more scorers)."""
 
 
 def subject(log: LoadedLog) -> str:
@@ -27,11 +27,8 @@ def subject(log: LoadedLog) -> str:
 
 def judge_line(log: LoadedLog) -> str:
     """Who was measured, on which prompt: the grader role when bound, else the evaluated model."""
-    judged = (
-        "the evaluated model"
-        if log.judge_label == log.model
-        else f"the grader role; evaluated model: {log.model}"
-    )
+    judged = "the evaluated model" if log.judge_label == log.model else "the grader role"
+    judged += "" if log.judge_label == log.model else f"; evaluated model: {log.model}"
     return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
 
 
@@ -48,8 +45,8 @@ def wording(log: LoadedLog) -> str:
 
 
 def setting(log: LoadedLog) -> str:
-    """What the log's items were, beside the model and judge: LiveQA's question wording, the part
-    a contamination probe showed, or ExpertQA's split and subset (and, for claims, the aspect)."""
+    """What the log's items were: LiveQA's question wording, the part a contamination probe
+    showed, or ExpertQA's split and subset (and, for claims, the aspect)."""
     args = log.log.eval.task_args
     if log.kind == "contamination":
         return f"part: {args.get('part', 'question')}"
@@ -65,39 +62,34 @@ def shown(config: BaseModel) -> str:
     return ", ".join(f"{k}={v}" for k, v in config.model_dump(exclude_none=True).items()) or "none"
 
 
-def data(log: LoadedLog) -> str:
-    files = (log.log.eval.metadata or {}).get("data") or {}
-    hashes = [f"{name} (sha256 {str(file.get('sha256'))[:12]})" for name, file in files.items()]
-    return f"{log.log.eval.dataset.name}: {', '.join(hashes) or 'no files recorded'}"
-
-
 def settings(log: LoadedLog) -> dict[str, str]:
-    """Every setting that changes a score, under the name a warning gives it, the section's own
-    last. The subject (the model, or a judge log's judge) is what is compared, not a setting."""
+    """Every setting that changes a score, as a warning names it, the section's own last. The
+    subject (the model, or a judge log's judge) is what a comparison compares, not a setting."""
     spec = log.log.eval
     role = (spec.model_roles or {}).get((spec.metadata or {}).get("judge_role", ""), [])
     found = {"task": log.task}
     found["part probed (-T part=)" if log.kind == "contamination" else ITEMS] = setting(log)
     found |= {f"-T {k}=": str(v) for k, v in spec.task_args.items() if k not in NOT_SETTINGS}
-    if log.kind not in JUDGE_KINDS:  # a panel listed in another order is the same panel
+    if log.judges and log.kind not in JUDGE_KINDS:  # a panel in another order is the same
         judges = sorted(judge_name((rule, tuple(sorted(m)))) for rule, m in log.judges)
-        found["judge"] = " | ".join(judges) or log.model
+        found["judge"] = " | ".join(judges)
     found["judge prompt"] = log.prompt_label
     found["epochs"] = str(log.epochs)
     found["epoch reducer"] = ", ".join(spec.config.epochs_reducer or ["the task's"])
     found["generation settings"] = shown(log.log.plan.config.merge(spec.model_generate_config))
-    roles = role if isinstance(role, list) else [role]
-    found["the judge's generation settings"] = "; ".join({shown(r.config): 0 for r in roles}) or "none"
-    found["data"] = data(log)
+    roles = [model.config for model in (role if isinstance(role, list) else [role])]
+    found["judge generation settings"] = "; ".join(dict.fromkeys(map(shown, roles))) or "none"
+    files = ((spec.metadata or {}).get("data") or {}).items()
+    found["data"] = ", ".join(f"{name} (sha256 {str(f.get('sha256'))[:12]})" for name, f in files)
     return found | getattr(section(log.task), "settings", lambda _: {})(log)
 
 
 def differing_settings(logs: Sequence[LoadedLog]) -> dict[str, list[str]]:
-    """Each setting not the same in every log, with each log's value: what makes their figures
-    incomparable, whatever the report kind."""
+    """Each setting not the same in every log, with each log's value, whatever the report kind."""
     each = [settings(log) for log in logs]
-    found = {name: [s.get(name, "none") for s in each] for name in {n: 0 for s in each for n in s}}
-    return {name: values for name, values in found.items() if len(set(values)) > 1}
+    names = dict.fromkeys(name for found in each for name in found)
+    values = {name: [found.get(name, "none") for found in each] for name in names}
+    return {name: given for name, given in values.items() if len(set(given)) > 1}
 
 
 def wording_only(logs: Sequence[LoadedLog]) -> bool:
@@ -107,30 +99,24 @@ def wording_only(logs: Sequence[LoadedLog]) -> bool:
     return logs[0].task == "live_qa" and one_model and list(differing_settings(logs)) == [ITEMS]
 
 
-def wording_note(logs: Sequence[LoadedLog]) -> list[str]:
-    if not wording_only(logs):
-        return []
-    wordings = ", ".join(dict.fromkeys(wording(log) for log in logs))
-    return [
-        f"A wording comparison: one model, graded alike, on the questions worded {wordings}. "
-        "Each difference is paired question by question. A model that scores clearly lower on a "
-        "paraphrase than on the consumers' original wording may have memorised the originals "
-        "(ConStat); a wording can also be harder or easier in itself, so this is evidence, not "
-        "proof (docs/contamination.md)."
-    ]
-
-
 def warnings(logs: Sequence[LoadedLog]) -> list[str]:
-    """One WARNING line for each setting the logs differ in; logs measuring a judge differ in it by
-    design, so theirs must also put the same human levels on the same answers."""
+    """One WARNING line for each setting the logs differ in, else the note of a wording
+    comparison; logs measuring a judge must also put the same human levels on an answer."""
     if wording_only(logs):
-        return []
-    found = [
-        f"WARNING: the logs differ in {name} ("
-        + "; ".join(f"{log.path.name}: {value}" for log, value in zip(logs, values, strict=True))
-        + "): their scores are not comparable."
-        for name, values in differing_settings(logs).items()
-    ]
+        wordings = ", ".join(dict.fromkeys(wording(log) for log in logs))
+        return [
+            f"A wording comparison: one model, graded alike, on the questions worded {wordings}. "
+            "Each difference is paired question by question. A model that scores clearly lower "
+            "on a paraphrase than on the consumers' original wording may have memorised the "
+            "originals (ConStat); a wording can also be harder or easier in itself, so this is "
+            "evidence, not proof (docs/contamination.md)."
+        ]
+    found = []
+    for name, values in differing_settings(logs).items():
+        listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
+        found.append(
+            f"WARNING: the logs differ in {name} ({listed}): their scores are not comparable."
+        )
     other = [log.path.name for log in logs[1:] if humans_differ(logs[0], log)]
     if other:
         found.append(
@@ -141,15 +127,14 @@ def warnings(logs: Sequence[LoadedLog]) -> list[str]:
 
 
 def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:
-    """Whether two judge logs put other human levels on an answer both hold."""
-    shared = first.metadata.keys() & other.metadata.keys() if first.kind in JUDGE_KINDS else ()
+    """Whether a judge log puts other human levels than the first on an answer both hold."""
+    shared = first.metadata.keys() & other.metadata.keys() if other.kind in JUDGE_KINDS else ()
     return any(first.metadata[i]["human_level"] != other.metadata[i]["human_level"] for i in shared)
 
 
 def coverage(logs: Sequence[LoadedLog]) -> list[str]:
     """A note when the logs do not hold the same sample ids: differences use the shared ones."""
-    first = set(logs[0].values)
-    notes = []
+    first, notes = set(logs[0].values), []
     for log in logs[1:]:
         shared = len(first & set(log.values))
         if shared != len(first) or shared != len(log.values):
@@ -161,7 +146,6 @@ def coverage(logs: Sequence[LoadedLog]) -> list[str]:
 
 
 def row_noun(logs: Sequence[LoadedLog]) -> str:
-    """What a table's rows are, as `labels` names them: judges, or the kind of log."""
     return "judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind
 
 
@@ -172,10 +156,8 @@ def per_log(
     cells: Callable[[LoadedLog], Sequence[Cell]],
 ) -> Table:
     """A table of a row per log: its label, its `cells`, and its scored and unscored counts."""
-    rows = [
-        [label, *cells(log), log.scored, log.unscored]
-        for label, log in zip(labels(logs), logs, strict=True)
-    ]
+    named = zip(labels(logs), logs, strict=True)
+    rows = [[name, *cells(log), log.scored, log.unscored] for name, log in named]
     return Table(title, [row_noun(logs), *headers, "scored", "unscored"], rows)
 
 
@@ -185,18 +167,13 @@ def difference_table(
     figure: str,
     over: str,
 ) -> Table:
-    """Each later log's `difference` from the first over the items both hold (`over`), with its
-    interval and shared count."""
-    names = labels(logs)
-    rows = []
-    for label, log in zip(names[1:], logs[1:], strict=True):
+    """Each later log's `difference` from the first over the items both hold (`over`)."""
+    names, rows = labels(logs), []
+    for name, log in zip(names[1:], logs[1:], strict=True):
         estimate = difference(logs[0], log)
-        rows.append([label, estimate.value, interval(estimate.low, estimate.high), estimate.n])
-    return Table(
-        f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})",
-        [row_noun(logs), figure, "95% CI", "shared"],
-        rows,
-    )
+        rows.append([name, estimate.value, interval(estimate.low, estimate.high), estimate.n])
+    title = f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})"
+    return Table(title, [row_noun(logs), figure, "95% CI", "shared"], rows)
 
 
 def comparison(
@@ -205,5 +182,4 @@ def comparison(
     """The logs numbered, then the warnings and notes before the tables they qualify."""
     blocks: list[Block] = [f"{len(logs)} {noun} logs, compared with the first:"]
     blocks += [f"{n}. {log.path} ({subject(log)})" for n, log in enumerate(logs, start=1)]
-    blocks += [*wording_note(logs), *warnings(logs), *coverage(logs)]
-    return [*blocks, side_by_side, differences]
+    return [*blocks, *warnings(logs), *coverage(logs), side_by_side, differences]

@@ -59,9 +59,7 @@ class LoadedLog:
     left_out: Counter[str]
     """Epochs of scored samples left out of their mean: `unreadable` (no verdict) or `errored`."""
     judges: tuple[Judge, ...]
-    """Each distinct judge over the log's scores, in order of first use."""
     prompts: tuple[str, ...]
-    """Each distinct judge prompt the scores record, as `versioned.label` names it."""
     _scores: dict[str, list[SampleScore]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -85,7 +83,6 @@ class LoadedLog:
 
     @property
     def scale(self) -> list[float]:
-        """The rating scale the task recorded (`load` refuses a log without one)."""
         return [float(level) for level in self.log.eval.metadata["scale"]]
 
     @property
@@ -115,8 +112,7 @@ class LoadedLog:
 
     def scores(self, scorer: str | None = None, unscored: bool = False) -> list[SampleScore]:
         """A scorer's reduced scores (the headline scorer's unless named) as Inspect hands them
-        to its metrics: in the log's order, each with its sample's metadata, the unscored left
-        out. Every figure is computed from these with the metrics' own functions."""
+        to its metrics, for the metrics' own functions to compute every figure from."""
         name = scorer or self.scorer
         if name not in self._scores:  # every table of a report asks again
             meta: dict[Any, Any] = self.metadata
@@ -134,7 +130,6 @@ class LoadedLog:
 
     @property
     def verdicts(self) -> list[SampleScore]:
-        """The `verdicts` scorer's scores (every sample the judge saw); empty without it."""
         return self.scores(VERDICTS) if self.has_scorer(VERDICTS) else []
 
     def counts(self, noun: str) -> list[str]:
@@ -219,7 +214,6 @@ def load(path: str | Path) -> LoadedLog:
 
 
 def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
-    """Every log once, all of one kind (`refuse_mixed`)."""
     logs = [load(path) for path in paths]
     refuse_mixed(logs)
     return logs

@@ -13,8 +13,10 @@ import numpy as np
 
 from liveqa_inspect.report.tables import fmt
 from liveqa_inspect.stats.bootstrap import Estimate
+from liveqa_inspect.stats.names import level_name
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 DPI = 120
@@ -27,13 +29,13 @@ def title(figure: Figure, text: str) -> str:
     return textwrap.fill(text, int(figure.get_figwidth() * TITLE_CHARS_PER_INCH))
 
 
-def canvas(width: float, height: float) -> Figure:
+def canvas(width: float, height: float) -> tuple[Figure, Axes]:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(width, height), dpi=DPI)
     FigureCanvasAgg(figure)
-    return figure
+    return figure, figure.add_subplot()
 
 
 def save(figure: Figure, text: str, path: Path) -> None:
@@ -73,8 +75,7 @@ class IntervalChart:
         values = np.array(self.values, dtype=float)
         below = np.nan_to_num(values - np.array(self.lows, dtype=float))
         above = np.nan_to_num(np.array(self.highs, dtype=float) - values)
-        figure = canvas(7.5, 1.6 + 0.45 * len(self.labels))
-        axes = figure.add_subplot()
+        figure, axes = canvas(7.5, 1.6 + 0.45 * len(self.labels))
         rows = np.arange(len(self.labels))
         axes.barh(rows, np.nan_to_num(values), color="#4C72B0", alpha=0.85)
         axes.errorbar(
@@ -105,10 +106,9 @@ class Heatmap:
         totals = self.matrix.sum(axis=1, keepdims=True)
         shares = np.divide(self.matrix, totals, out=np.zeros(self.matrix.shape), where=totals > 0)
         k = len(self.levels)
-        figure = canvas(2.6 + 0.8 * k, 2.2 + 0.7 * k)
-        axes = figure.add_subplot()
+        figure, axes = canvas(2.6 + 0.8 * k, 2.2 + 0.7 * k)
         image = axes.imshow(shares, cmap="Blues", vmin=0.0, vmax=1.0)
-        names = [f"{level:g}" for level in self.levels]
+        names = [level_name(level) for level in self.levels]
         axes.set(xticks=range(k), xticklabels=names, yticks=range(k), yticklabels=names)
         axes.set(xlabel="judge level", ylabel="human level")
         for (h, j), count in np.ndenumerate(self.matrix):
@@ -120,8 +120,8 @@ class Heatmap:
 
 @dataclass(frozen=True)
 class Scatter:
-    """Two figures of each item against each other, with the diagonal where they are equal: the
-    points above it are the items the y figure is higher on."""
+    """Two shares (0 to 1) of each item against each other, with the diagonal where they are
+    equal; what a point above it or below it means is written in that corner."""
 
     filename: str
     title: str
@@ -130,18 +130,13 @@ class Scatter:
     x: Sequence[float]
     y: Sequence[float]
     above: str
-    """What a point above the diagonal means, written in that corner; `below` likewise."""
     below: str
-    limits: tuple[float, float] = (0.0, 1.0)
 
     def draw(self, path: Path) -> None:
-        figure = canvas(5.8, 5.4)
-        axes = figure.add_subplot()
-        axes.plot(self.limits, self.limits, color="grey", linewidth=1, linestyle="--")
+        figure, axes = canvas(5.8, 5.4)
+        axes.plot((0, 1), (0, 1), color="grey", linewidth=1, linestyle="--")
         axes.scatter(self.x, self.y, color="#4C72B0", alpha=0.6, edgecolors="none")
-        low, high = self.limits
-        pad = 0.03 * (high - low)  # points on the limits drawn whole, not cut by the frame
-        frame = (low - pad, high + pad)
+        frame = (-0.03, 1.03)  # points on the limits drawn whole, not cut by the frame
         axes.set(xlim=frame, ylim=frame, aspect="equal", xlabel=self.x_axis, ylabel=self.y_axis)
         axes.text(0.04, 0.96, self.above, transform=axes.transAxes, va="top", color="grey")
         axes.text(0.96, 0.04, self.below, transform=axes.transAxes, ha="right", color="grey")
