@@ -15,9 +15,8 @@ from liveqa_inspect.stats.names import juror_names
 ITEMS = "questions or items (-T question=, aspect=, split=, subset=)"
 NOT_SETTINGS = ("question", "part", "aspect", "split", "subset", "data", "judgments", "panel")
 NOT_SETTINGS += ("judge_cache", "reference_metrics")
-"""Task arguments not compared as such: the items' (`setting`), files (by their contents:
-`data`, a judgments file's human levels), the panel rule (the judge's), and two that change no
-score (a cache, more scorers)."""
+"""Task arguments not compared as such: the items' (`setting`), files (compared by contents),
+the panel rule (the judge's), a cache and more scorers (no score moves)."""
 
 
 def subject(log: LoadedLog) -> str:
@@ -27,8 +26,8 @@ def subject(log: LoadedLog) -> str:
 
 def judge_line(log: LoadedLog) -> str:
     """Who was measured, on which prompt: the grader role when bound, else the evaluated model."""
-    judged = "the evaluated model" if log.judge_label == log.model else "the grader role"
-    judged += "" if log.judge_label == log.model else f"; evaluated model: {log.model}"
+    own = log.judge_label == log.model
+    judged = "the evaluated model" if own else f"the grader role; evaluated model: {log.model}"
     return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
 
 

@@ -70,7 +70,7 @@ def test_each_setting_that_changes_a_score_is_named(tmp_path: Path) -> None:
     judge = changed(
         "judge_seed", lambda log: setattr(log.eval.model_roles["grader"][0].config, "seed", 7)
     )
-    assert judge == {"the judge's generation settings": ["none", "seed=7; none"]}
+    assert judge == {"judge generation settings": ["none", "seed=7; none"]}
 
     def other_data(log) -> None:  # type: ignore[no-untyped-def]
         [file] = log.eval.metadata["data"].values()
