@@ -14,8 +14,7 @@ from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all, sect
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.tables import Block, figure_line, render
 
-EXIT_OK = 0
-EXIT_NO_FIGURES = 1
+EXIT_OK, EXIT_NO_FIGURES = 0, 1
 EXIT_REFUSED = 2
 """As argparse uses for a bad command line: the input, not the program, is at fault."""
 
@@ -30,46 +29,35 @@ def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise ReportError(f"cannot create the figure folder {out}: {error}") from error
-    written = []
-    for chart in charts:
-        path = out / chart.filename
-        try:
+    paths = [out / chart.filename for chart in charts]
+    try:
+        for chart, path in zip(charts, paths, strict=True):
             chart.draw(path)
-        except OSError as error:
-            raise ReportError(
-                f"cannot write the figures into {out}: {error.strerror or error}; the tables "
-                "above are complete (choose a writable folder with --out)"
-            ) from error
-        written.append(path)
-    return written
+    except OSError as error:
+        raise ReportError(
+            f"cannot write the figures into {out}: {error.strerror or error}; the tables "
+            "above are complete (choose a writable folder with --out)"
+        ) from error
+    return paths
 
 
-def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+def main(argv: Sequence[str] | None = None) -> int:
+    """Print the report, then write its PNGs: a folder the figures cannot be written to costs
+    the figures, not the tables."""
     parser = argparse.ArgumentParser(
         prog="liveqa-report",
-        description="Report live_qa / expert_qa logs (the judge's mean per model, per group, and "
-        "paired differences between models) or live_qa_judge / expert_qa_claims logs (agreement "
-        "with the human levels, floors, confusion matrix, and differences between judges) or "
-        "live_qa_contamination logs (how much of the test set a model completes when told it) or "
-        "live_qa_judge_robustness logs (how a judge's level moves on perturbed answers).",
+        description="Report the logs of liveqa_inspect's tasks: one log's figures, or several "
+        "logs of one kind (models, judges, contamination probes, robustness) side by side, with "
+        "each one's paired difference from the first (docs/report.md).",
     )
     parser.add_argument("logs", nargs="+", metavar="LOG", help="an Inspect .eval or .json log")
     parser.add_argument(
         "--markdown", action="store_true", help="print the tables as Markdown (for a README)"
     )
     parser.add_argument(
-        "--out",
-        type=Path,
-        metavar="DIR",
-        help="where to write the PNGs (default: beside the first log)",
+        "--out", type=Path, metavar="DIR", help="where the PNGs go (default: beside the first log)"
     )
-    return parser.parse_args(argv)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Print the report, then write its PNGs: a folder the figures cannot be written to costs
-    the figures, not the tables."""
-    args = parse_args(argv)
+    args = parser.parse_args(argv)
     try:
         logs = load_all(args.logs)
         blocks, charts = build(logs)

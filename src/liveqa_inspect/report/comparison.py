@@ -1,17 +1,22 @@
-"""Several logs in one report: what makes their figures incomparable (said before any table that
-compares them), their row labels, and each log's paired difference from the first."""
+"""Several logs in one report: every setting in which they differ, said before any table that
+compares them; their row labels; and each log's paired difference from the first."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from liveqa_inspect.report.loading import LoadedLog
-from liveqa_inspect.report.stats import Estimate
-from liveqa_inspect.report.tables import Block, Cell, Table, interval
-from liveqa_inspect.stats.names import juror_names
-from liveqa_inspect.tasks.live_qa_judge.dataset import humans_differ
+from pydantic import BaseModel
 
-JUDGE_KINDS = ("judge", "robustness")
+from liveqa_inspect.report.loading import JUDGE_KINDS, LoadedLog, judge_name, section
+from liveqa_inspect.report.tables import Block, Cell, Table, interval
+from liveqa_inspect.stats.bootstrap import Estimate
+from liveqa_inspect.stats.names import juror_names
+
+ITEMS = "questions or items (-T question=, aspect=, split=, subset=)"
+NOT_SETTINGS = ("question", "part", "aspect", "split", "subset", "data", "judgments", "panel")
+NOT_SETTINGS += ("judge_cache", "reference_metrics")
+"""Task arguments not compared as such: the items' (`setting`), files (compared by contents),
+the panel rule (the judge's), a cache and more scorers (no score moves)."""
 
 
 def subject(log: LoadedLog) -> str:
@@ -21,17 +26,9 @@ def subject(log: LoadedLog) -> str:
 
 def judge_line(log: LoadedLog) -> str:
     """Who was measured, on which prompt: the grader role when bound, else the evaluated model."""
-    judged = (
-        "the evaluated model"
-        if log.judge_label == log.model
-        else f"the grader role; evaluated model: {log.model}"
-    )
+    own = log.judge_label == log.model
+    judged = "the evaluated model" if own else f"the grader role; evaluated model: {log.model}"
     return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
-
-
-def row_noun(logs: Sequence[LoadedLog]) -> str:
-    """What a table's rows are, as `labels` names them: judges, or the kind of log."""
-    return "judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind
 
 
 def labels(logs: Sequence[LoadedLog]) -> list[str]:
@@ -47,8 +44,8 @@ def wording(log: LoadedLog) -> str:
 
 
 def setting(log: LoadedLog) -> str:
-    """What the log's items were, beside the model and judge: LiveQA's question wording, the part
-    a contamination probe showed, or ExpertQA's split and subset (and, for claims, the aspect)."""
+    """What the log's items were: LiveQA's question wording, the part a contamination probe
+    showed, or ExpertQA's split and subset (and, for claims, the aspect)."""
     args = log.log.eval.task_args
     if log.kind == "contamination":
         return f"part: {args.get('part', 'question')}"
@@ -60,68 +57,83 @@ def setting(log: LoadedLog) -> str:
     return f"aspect: {args.get('aspect', 'correctness')}; {split}"
 
 
-def jury(log: LoadedLog) -> str:
-    """The log's judges as a set: a panel listed in another order is the same panel."""
-    return " | ".join(sorted("+".join(sorted(models)) for models in log.judges)) or log.model
+def shown(config: BaseModel) -> str:
+    return ", ".join(f"{k}={v}" for k, v in config.model_dump(exclude_none=True).items()) or "none"
+
+
+def settings(log: LoadedLog) -> dict[str, str]:
+    """Every setting that changes a score, as a warning names it, the section's own last. The
+    subject (the model, or a judge log's judge) is what a comparison compares, not a setting."""
+    spec = log.log.eval
+    role = (spec.model_roles or {}).get((spec.metadata or {}).get("judge_role", ""), [])
+    found = {"task": log.task}
+    found["part probed (-T part=)" if log.kind == "contamination" else ITEMS] = setting(log)
+    found |= {f"-T {k}=": str(v) for k, v in spec.task_args.items() if k not in NOT_SETTINGS}
+    if log.judges and log.kind not in JUDGE_KINDS:  # a panel in another order is the same
+        judges = sorted(judge_name((rule, tuple(sorted(m)))) for rule, m in log.judges)
+        found["judge"] = " | ".join(judges)
+    found["judge prompt"] = log.prompt_label
+    found["epochs"] = str(log.epochs)
+    found["epoch reducer"] = ", ".join(spec.config.epochs_reducer or ["the task's"])
+    found["generation settings"] = shown(log.log.plan.config.merge(spec.model_generate_config))
+    roles = [model.config for model in (role if isinstance(role, list) else [role])]
+    found["judge generation settings"] = "; ".join(dict.fromkeys(map(shown, roles))) or "none"
+    files = ((spec.metadata or {}).get("data") or {}).items()
+    found["data"] = ", ".join(f"{name} (sha256 {str(f.get('sha256'))[:12]})" for name, f in files)
+    return found | getattr(section(log.task), "settings", lambda _: {})(log)
+
+
+def differing_settings(logs: Sequence[LoadedLog]) -> dict[str, list[str]]:
+    """Each setting not the same in every log, with each log's value, whatever the report kind."""
+    each = [settings(log) for log in logs]
+    names = dict.fromkeys(name for found in each for name in found)
+    values = {name: [found.get(name, "none") for found in each] for name in names}
+    return {name: given for name, given in values.items() if len(set(given)) > 1}
 
 
 def wording_only(logs: Sequence[LoadedLog]) -> bool:
-    """Whether the logs are one model's live_qa runs, graded alike, on different question
-    wordings: ConStat's check of memorised wording (docs/contamination.md), not a mismatch."""
-    alike = (lambda log: log.task, lambda log: log.model, jury, lambda log: log.prompt_label)
-    return (
-        logs[0].task == "live_qa"
-        and all(len({same(log) for log in logs}) == 1 for same in alike)
-        and len({wording(log) for log in logs}) > 1
-    )
-
-
-def wording_note(logs: Sequence[LoadedLog]) -> list[str]:
-    if not wording_only(logs):
-        return []
-    wordings = ", ".join(dict.fromkeys(wording(log) for log in logs))
-    return [
-        f"A wording comparison: one model, graded alike, on the questions worded {wordings}. "
-        "Each difference is paired question by question. A model that scores clearly lower on a "
-        "paraphrase than on the consumers' original wording may have memorised the originals "
-        "(ConStat); a wording can also be harder or easier in itself, so this is evidence, not "
-        "proof (docs/contamination.md)."
-    ]
-
-
-def differing(logs: Sequence[LoadedLog], what: str, show: Callable[[LoadedLog], str]) -> list[str]:
-    seen = [show(log) for log in logs]
-    if len(set(seen)) < 2:
-        return []
-    listed = "; ".join(f"{log.path.name}: {value}" for log, value in zip(logs, seen, strict=True))
-    return [f"WARNING: the logs differ in {what} ({listed}): their scores are not comparable."]
+    """Whether the logs are one model's live_qa runs that differ in the question wording alone:
+    ConStat's check of memorised wording (docs/contamination.md), not a mismatch."""
+    one_model = len({log.model for log in logs}) == 1
+    return logs[0].task == "live_qa" and one_model and list(differing_settings(logs)) == [ITEMS]
 
 
 def warnings(logs: Sequence[LoadedLog]) -> list[str]:
-    """One WARNING line for each way the logs were not graded alike: model logs must share the
-    judge; judge logs differ in it by design, so theirs must share the human levels instead."""
-    found = differing(logs, "task", lambda log: log.task)
-    if not wording_only(logs):
-        found += differing(
-            logs, "questions or items (-T question=, aspect=, split=, subset=)", setting
+    """One WARNING line for each setting the logs differ in, else the note of a wording
+    comparison; logs measuring a judge must also put the same human levels on an answer."""
+    if wording_only(logs):
+        wordings = ", ".join(dict.fromkeys(wording(log) for log in logs))
+        return [
+            f"A wording comparison: one model, graded alike, on the questions worded {wordings}. "
+            "Each difference is paired question by question. A model that scores clearly lower "
+            "on a paraphrase than on the consumers' original wording may have memorised the "
+            "originals (ConStat); a wording can also be harder or easier in itself, so this is "
+            "evidence, not proof (docs/contamination.md)."
+        ]
+    found = []
+    for name, values in differing_settings(logs).items():
+        listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
+        found.append(
+            f"WARNING: the logs differ in {name} ({listed}): their scores are not comparable."
         )
-    found += differing(logs, "judge prompt", lambda log: log.prompt_label)
-    if logs[0].kind == "model":
-        found += differing(logs, "judge", jury)
-    else:
-        other = [log.path.name for log in logs[1:] if humans_differ(logs[0].metadata, log.metadata)]
-        if other:
-            found.append(
-                f"WARNING: {', '.join(other)} put other human levels than {logs[0].path.name} "
-                "on the same answers: their agreement figures are not comparable."
-            )
+    other = [log.path.name for log in logs[1:] if humans_differ(logs[0], log)]
+    if other:
+        found.append(
+            f"WARNING: {', '.join(other)} put other human levels than {logs[0].path.name} "
+            "on the same answers: their agreement figures are not comparable."
+        )
     return found
+
+
+def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:
+    """Whether a judge log puts other human levels than the first on an answer both hold."""
+    shared = first.metadata.keys() & other.metadata.keys() if other.kind in JUDGE_KINDS else ()
+    return any(first.metadata[i]["human_level"] != other.metadata[i]["human_level"] for i in shared)
 
 
 def coverage(logs: Sequence[LoadedLog]) -> list[str]:
     """A note when the logs do not hold the same sample ids: differences use the shared ones."""
-    first = set(logs[0].values)
-    notes = []
+    first, notes = set(logs[0].values), []
     for log in logs[1:]:
         shared = len(first & set(log.values))
         if shared != len(first) or shared != len(log.values):
@@ -132,6 +144,10 @@ def coverage(logs: Sequence[LoadedLog]) -> list[str]:
     return notes
 
 
+def row_noun(logs: Sequence[LoadedLog]) -> str:
+    return "judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind
+
+
 def per_log(
     logs: Sequence[LoadedLog],
     title: str,
@@ -139,10 +155,8 @@ def per_log(
     cells: Callable[[LoadedLog], Sequence[Cell]],
 ) -> Table:
     """A table of a row per log: its label, its `cells`, and its scored and unscored counts."""
-    rows = [
-        [label, *cells(log), log.scored, log.unscored]
-        for label, log in zip(labels(logs), logs, strict=True)
-    ]
+    named = zip(labels(logs), logs, strict=True)
+    rows = [[name, *cells(log), log.scored, log.unscored] for name, log in named]
     return Table(title, [row_noun(logs), *headers, "scored", "unscored"], rows)
 
 
@@ -152,18 +166,13 @@ def difference_table(
     figure: str,
     over: str,
 ) -> Table:
-    """Each later log's `difference` from the first over the items both hold (`over`), with its
-    interval and shared count."""
-    names = labels(logs)
-    rows = []
-    for label, log in zip(names[1:], logs[1:], strict=True):
+    """Each later log's `difference` from the first over the items both hold (`over`)."""
+    names, rows = labels(logs), []
+    for name, log in zip(names[1:], logs[1:], strict=True):
         estimate = difference(logs[0], log)
-        rows.append([label, estimate.value, interval(estimate.low, estimate.high), estimate.n])
-    return Table(
-        f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})",
-        [row_noun(logs), figure, "95% CI", "shared"],
-        rows,
-    )
+        rows.append([name, estimate.value, interval(estimate.low, estimate.high), estimate.n])
+    title = f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})"
+    return Table(title, [row_noun(logs), figure, "95% CI", "shared"], rows)
 
 
 def comparison(
@@ -172,11 +181,4 @@ def comparison(
     """The logs numbered, then the warnings and notes before the tables they qualify."""
     blocks: list[Block] = [f"{len(logs)} {noun} logs, compared with the first:"]
     blocks += [f"{n}. {log.path} ({subject(log)})" for n, log in enumerate(logs, start=1)]
-    return [
-        *blocks,
-        *wording_note(logs),
-        *warnings(logs),
-        *coverage(logs),
-        side_by_side,
-        differences,
-    ]
+    return [*blocks, *warnings(logs), *coverage(logs), side_by_side, differences]

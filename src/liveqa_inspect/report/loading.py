@@ -18,17 +18,28 @@ from liveqa_inspect import TASKS
 from liveqa_inspect.report.refusals import ReportError, refusal, refuse_mixed
 from liveqa_inspect.stats.names import VERDICTS
 from liveqa_inspect.stats.values import to_float
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL
 from liveqa_inspect.versioned import label
 
 Kind = Literal["model", "judge", "contamination", "robustness"]
 SampleId = int | str
+JUDGE_KINDS = ("judge", "robustness")
+"""The kinds of log that measure a judge against human levels."""
+Judge = tuple[str | None, tuple[str, ...]]
+"""A panel's rule (None for one model) and its models."""
 
 
 def section(task: str) -> ModuleType:
-    """The report section that reads a task's logs (the registry, `liveqa_inspect.TASKS`): its
-    `KIND` and its `report(logs)`."""
+    """The report section of a task's logs (the registry, `liveqa_inspect.TASKS`): its `KIND` and
+    `report(logs)`; optionally `HEADLINE`, the key of a score's value of several figures that the
+    counts read (else the headline metric's name), and `settings(log)`, the settings beyond the
+    frame's that change a score (report/comparison.py)."""
     return importlib.import_module(f"liveqa_inspect.tasks.{TASKS[task][1]}")
+
+
+def judge_name(judge: Judge) -> str:
+    """A model, or a panel as `mean of a+b`: the rule makes the panel's figures what they are."""
+    rule, models = judge
+    return "+".join(models) if rule is None or len(models) < 2 else f"{rule} of {'+'.join(models)}"
 
 
 @dataclass(frozen=True)
@@ -45,14 +56,10 @@ class LoadedLog:
     metadata: dict[SampleId, dict[str, Any]]
     reasons: Counter[str]
     """Why the unscored sample ids went unscored: one count per id."""
-    errored: int
-    missing: int
     left_out: Counter[str]
     """Epochs of scored samples left out of their mean: `unreadable` (no verdict) or `errored`."""
-    judges: tuple[tuple[str, ...], ...]
-    """Each distinct set of judge models over the log's scores, in order of first use."""
+    judges: tuple[Judge, ...]
     prompts: tuple[str, ...]
-    """Each distinct judge prompt the scores record, as `versioned.label` names it."""
     _scores: dict[str, list[SampleScore]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -64,8 +71,18 @@ class LoadedLog:
         return len(self.values) - self.scored
 
     @property
+    def errored(self) -> int:
+        """Ids without a reduced score: a run with `fail_on_error` off succeeds with them."""
+        return len(self.metadata.keys() - self.values.keys())
+
+    @property
+    def missing(self) -> int:
+        """Planned but not in the log: Inspect plans the dataset's samples times the epochs."""
+        planned = (self.log.results.total_samples if self.log.results else 0) // self.epochs
+        return max(0, planned - len(self.metadata))
+
+    @property
     def scale(self) -> list[float]:
-        """The rating scale the task recorded (`load` refuses a log without one)."""
         return [float(level) for level in self.log.eval.metadata["scale"]]
 
     @property
@@ -83,8 +100,7 @@ class LoadedLog:
 
     @property
     def judge_label(self) -> str:
-        """The judge as a table names it: its model, or a panel's models joined by `+`."""
-        return " | ".join("+".join(models) for models in self.judges) or self.model
+        return " | ".join(judge_name(judge) for judge in self.judges) or self.model
 
     @property
     def prompt_label(self) -> str:
@@ -92,32 +108,28 @@ class LoadedLog:
 
     @property
     def epochs(self) -> int:
-        return self.log.eval.config.epochs or 1
+        return max(1, self.log.eval.config.epochs or 1)
 
     def scores(self, scorer: str | None = None, unscored: bool = False) -> list[SampleScore]:
         """A scorer's reduced scores (the headline scorer's unless named) as Inspect hands them
-        to its metrics: in the log's order, each with its sample's metadata, the unscored left
-        out. The report computes every figure from these with the metrics' own functions, so a
-        figure it prints is the log's, and one the log does not hold is computed alike."""
+        to its metrics, for the metrics' own functions to compute every figure from."""
         name = scorer or self.scorer
-        if name not in self._scores:  # read once: every table of a report asks again
+        if name not in self._scores:  # every table of a report asks again
             meta: dict[Any, Any] = self.metadata
-            self._scores[name] = [
-                # A reduced score is a Score (EvalSampleScore adds its sample id).
+            self._scores[name] = [  # a reduced score is a Score (with its sample id)
                 SampleScore(score=s, sample_id=s.sample_id, sample_metadata=meta.get(s.sample_id))
                 for s in reduced(self.log, name)
             ]
         found = self._scores[name]
         # Inspect leaves out of a scorer's metrics exactly the scores whose value is a float NaN.
-        unread = [isinstance(s.score.value, float) and math.isnan(s.score.value) for s in found]
-        return [s for s, nan in zip(found, unread, strict=True) if unscored or not nan]
+        nan = [isinstance(s.score.value, float) and math.isnan(s.score.value) for s in found]
+        return [s for s, left in zip(found, nan, strict=True) if unscored or not left]
 
     def has_scorer(self, name: str) -> bool:
         return any(s.name == name for s in (self.log.results.scores if self.log.results else []))
 
     @property
     def verdicts(self) -> list[SampleScore]:
-        """The `verdicts` scorer's scores (every sample the judge saw); empty without it."""
         return self.scores(VERDICTS) if self.has_scorer(VERDICTS) else []
 
     def counts(self, noun: str) -> list[str]:
@@ -139,63 +151,10 @@ class LoadedLog:
 
 
 def reduced(log: EvalLog, scorer: str) -> list[Any]:
-    """A scorer's reduced scores: what its metrics were computed on."""
     found = next((r for r in log.reductions or [] if r.scorer == scorer), None)
     if found is None:
         raise ReportError(f"{log.location} holds no reduced scores of {scorer}")
     return found.samples
-
-
-def headline_value(log: EvalLog, value: Any) -> float:
-    """A score's value as a float; of a value of several figures (live_qa_contamination's), the
-    one the headline metric names; of a level for each version of an answer
-    (live_qa_judge_robustness's), the original's."""
-    if isinstance(value, dict) and ORIGINAL in value:
-        value = value[ORIGINAL]
-    elif isinstance(value, dict) and log.eval.headline_metric is not None:
-        value = value[log.eval.headline_metric.metric]
-    return to_float(value)
-
-
-def coverage(
-    log: EvalLog, scorer: str, values: dict[SampleId, float]
-) -> tuple[Counter[str], int, int, Counter[str]]:
-    """Why ids went unscored (each id's first unscored epoch: the reducer keeps no reason), the
-    errored and missing ids, and the epochs of scored ids left out of their mean: a run with
-    `fail_on_error` off succeeds with samples that errored, which have no score. Inspect plans
-    `total_samples` as the dataset's samples times the epochs."""
-    reasons: dict[SampleId, str] = {}
-    left_out: Counter[str] = Counter()
-    for sample in log.samples or []:
-        score, value = (sample.scores or {}).get(scorer), values.get(sample.id)
-        unread = score is None or math.isnan(headline_value(log, score.value))
-        if value is None:  # errored: no reduced score
-            continue
-        if math.isnan(value):
-            if score is not None and unread:
-                reasons.setdefault(sample.id, score.reason or "no reason recorded")
-        elif unread:
-            left_out["errored" if score is None else "unreadable"] += 1
-    ids = {sample.id for sample in log.samples or []}
-    epochs = max(1, log.eval.config.epochs or 1)
-    planned = (log.results.total_samples if log.results else 0) // epochs
-    return Counter(reasons.values()), len(ids - values.keys()), max(0, planned - len(ids)), left_out
-
-
-def judge_identity(
-    log: EvalLog, scorer: str
-) -> tuple[tuple[tuple[str, ...], ...], tuple[str, ...]]:
-    """Who graded the log's scores and with which prompt, as each score's metadata records it."""
-    judges: dict[tuple[str, ...], None] = {}
-    prompts: dict[str, None] = {}
-    for sample in log.samples or []:
-        score = (sample.scores or {}).get(scorer)
-        meta = (score.metadata if score is not None else None) or {}
-        if meta.get("judge_models"):
-            judges[tuple(str(model) for model in meta["judge_models"])] = None
-        if isinstance(meta.get("prompt"), dict):
-            prompts[label(meta["prompt"])] = None
-    return tuple(judges), tuple(prompts)
 
 
 def load(path: str | Path) -> LoadedLog:
@@ -209,35 +168,52 @@ def load(path: str | Path) -> LoadedLog:
     if task not in TASKS:
         known = ", ".join(TASKS)
         raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
-    kind: Kind = section(task).KIND
-    if (why := refusal(log, path, task, kind)) is not None:
+    reads = section(task)
+    if (why := refusal(log, path, task, reads.KIND)) is not None:
         raise ReportError(why)
     assert log.results is not None and log.samples
     # The scorer whose figures the report is about: the one the task's headline names.
-    name = log.eval.headline_metric.scorer if log.eval.headline_metric else None
+    headline = log.eval.headline_metric
+    name = headline.scorer if headline else None
     scorer = next((s.name for s in log.results.scores if name in (None, s.name)), None)
     if scorer is None:
         raise ReportError(f"{path} has no results of its headline scorer {name}")
+    key = getattr(reads, "HEADLINE", None) or (headline.metric if headline else None)
+
+    def value(given: Any) -> float:
+        return to_float(given[key] if isinstance(given, dict) else given)
+
     metadata: dict[SampleId, dict[str, Any]] = {}
     for sample in log.samples:
         metadata.setdefault(sample.id, sample.metadata or {})
-    if kind in ("judge", "robustness") and any("human_level" not in m for m in metadata.values()):
+    if reads.KIND in JUDGE_KINDS and any("human_level" not in m for m in metadata.values()):
         raise ReportError(f"{path}: a sample has no human_level in its metadata")
-    values = {
-        s.sample_id: headline_value(log, s.value)
-        for s in reduced(log, scorer)
-        if s.sample_id in metadata
-    }
-    reasons, errored, missing, left_out = coverage(log, scorer, values)
-    judges, prompts = judge_identity(log, scorer)
+    values = {s.sample_id: value(s.value) for s in reduced(log, scorer) if s.sample_id in metadata}
+    # Why ids went unscored (each id's first unscored epoch: the reducer keeps no reason), and
+    # the epochs of scored ids left out of their mean; who graded, with which prompt.
+    reasons: dict[SampleId, str] = {}
+    left_out: Counter[str] = Counter()
+    judges: dict[Judge, None] = {}
+    prompts: dict[str, None] = {}
+    for sample in log.samples:
+        score, mean = (sample.scores or {}).get(scorer), values.get(sample.id)
+        if mean is not None and (score is None or math.isnan(value(score.value))):
+            if not math.isnan(mean):
+                left_out["errored" if score is None else "unreadable"] += 1
+            elif score is not None:
+                reasons.setdefault(sample.id, score.reason or "no reason recorded")
+        meta = (score.metadata if score is not None else None) or {}
+        if meta.get("judge_models"):
+            judges[meta.get("panel"), tuple(str(model) for model in meta["judge_models"])] = None
+        if isinstance(meta.get("prompt"), dict):
+            prompts[label(meta["prompt"])] = None
     return LoadedLog(
-        path, log, task, kind, scorer, values, metadata, reasons, errored, missing, left_out,
-        judges, prompts,
+        path, log, task, reads.KIND, scorer, values, metadata, Counter(reasons.values()),
+        left_out, tuple(judges), tuple(prompts),
     )  # fmt: skip
 
 
 def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
-    """Every log once, all of one kind (`refuse_mixed`)."""
     logs = [load(path) for path in paths]
     refuse_mixed(logs)
     return logs

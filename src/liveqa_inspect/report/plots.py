@@ -3,7 +3,6 @@ no global figure state left behind; matplotlib is imported only when a figure is
 
 from __future__ import annotations
 
-import math
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -12,9 +11,12 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from liveqa_inspect.report.tables import fmt
 from liveqa_inspect.stats.bootstrap import Estimate
+from liveqa_inspect.stats.names import level_name
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
 DPI = 120
@@ -27,13 +29,19 @@ def title(figure: Figure, text: str) -> str:
     return textwrap.fill(text, int(figure.get_figwidth() * TITLE_CHARS_PER_INCH))
 
 
-def canvas(width: float, height: float) -> Figure:
+def canvas(width: float, height: float) -> tuple[Figure, Axes]:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(width, height), dpi=DPI)
     FigureCanvasAgg(figure)
-    return figure
+    return figure, figure.add_subplot()
+
+
+def save(figure: Figure, text: str, path: Path) -> None:
+    figure.axes[0].set_title(title(figure, text), fontsize=10)
+    figure.tight_layout()
+    figure.savefig(path, format="png")
 
 
 @dataclass(frozen=True)
@@ -67,31 +75,21 @@ class IntervalChart:
         values = np.array(self.values, dtype=float)
         below = np.nan_to_num(values - np.array(self.lows, dtype=float))
         above = np.nan_to_num(np.array(self.highs, dtype=float) - values)
-        figure = canvas(7.5, 1.6 + 0.45 * len(self.labels))
-        axes = figure.add_subplot()
+        figure, axes = canvas(7.5, 1.6 + 0.45 * len(self.labels))
         rows = np.arange(len(self.labels))
         axes.barh(rows, np.nan_to_num(values), color="#4C72B0", alpha=0.85)
         axes.errorbar(
-            np.nan_to_num(values),
-            rows,
-            xerr=[below, above],
-            fmt="none",
-            ecolor="black",
-            capsize=4,
+            np.nan_to_num(values), rows, xerr=[below, above], fmt="none", ecolor="black", capsize=4
         )
-        for row, value in zip(rows, values, strict=True):
-            # A column of values right of the plot: clear of the bars and error bars.
-            text = "n/a" if math.isnan(value) else f"{value:.3f}"
-            axes.text(1.01, row, text, transform=axes.get_yaxis_transform(), va="center")
+        for row, value in zip(rows, values, strict=True):  # right of the plot, clear of the bars
+            axes.text(1.01, row, fmt(value), transform=axes.get_yaxis_transform(), va="center")
         axes.set_yticks(rows, list(self.labels))
         axes.invert_yaxis()
         axes.set_xlabel(self.axis)
         if self.limits is not None:
             axes.set_xlim(*self.limits)
         axes.grid(axis="x", alpha=0.3)
-        axes.set_title(title(figure, self.title), fontsize=10)
-        figure.tight_layout()
-        figure.savefig(path, format="png")
+        save(figure, self.title, path)
 
 
 @dataclass(frozen=True)
@@ -108,25 +106,22 @@ class Heatmap:
         totals = self.matrix.sum(axis=1, keepdims=True)
         shares = np.divide(self.matrix, totals, out=np.zeros(self.matrix.shape), where=totals > 0)
         k = len(self.levels)
-        figure = canvas(2.6 + 0.8 * k, 2.2 + 0.7 * k)
-        axes = figure.add_subplot()
+        figure, axes = canvas(2.6 + 0.8 * k, 2.2 + 0.7 * k)
         image = axes.imshow(shares, cmap="Blues", vmin=0.0, vmax=1.0)
-        names = [f"{level:g}" for level in self.levels]
+        names = [level_name(level) for level in self.levels]
         axes.set(xticks=range(k), xticklabels=names, yticks=range(k), yticklabels=names)
         axes.set(xlabel="judge level", ylabel="human level")
-        axes.set_title(title(figure, self.title), fontsize=10)
         for (h, j), count in np.ndenumerate(self.matrix):
             colour = "white" if shares[h, j] > 0.55 else "black"
             axes.text(j, h, f"{count:g}", ha="center", va="center", color=colour, fontsize=12)
         figure.colorbar(image, ax=axes, label="share of the human level's items")
-        figure.tight_layout()
-        figure.savefig(path, format="png")
+        save(figure, self.title, path)
 
 
 @dataclass(frozen=True)
 class Scatter:
-    """Two figures of each item against each other, with the diagonal where they are equal: the
-    points above it are the items the y figure is higher on."""
+    """Two shares (0 to 1) of each item against each other, with the diagonal where they are
+    equal; what a point above it or below it means is written in that corner."""
 
     filename: str
     title: str
@@ -135,25 +130,18 @@ class Scatter:
     x: Sequence[float]
     y: Sequence[float]
     above: str
-    """What a point above the diagonal means, written in that corner; `below` likewise."""
     below: str
-    limits: tuple[float, float] = (0.0, 1.0)
 
     def draw(self, path: Path) -> None:
-        figure = canvas(5.8, 5.4)
-        axes = figure.add_subplot()
-        axes.plot(self.limits, self.limits, color="grey", linewidth=1, linestyle="--")
+        figure, axes = canvas(5.8, 5.4)
+        axes.plot((0, 1), (0, 1), color="grey", linewidth=1, linestyle="--")
         axes.scatter(self.x, self.y, color="#4C72B0", alpha=0.6, edgecolors="none")
-        low, high = self.limits
-        pad = 0.03 * (high - low)  # points on the limits drawn whole, not cut by the frame
-        frame = (low - pad, high + pad)
+        frame = (-0.03, 1.03)  # points on the limits drawn whole, not cut by the frame
         axes.set(xlim=frame, ylim=frame, aspect="equal", xlabel=self.x_axis, ylabel=self.y_axis)
         axes.text(0.04, 0.96, self.above, transform=axes.transAxes, va="top", color="grey")
         axes.text(0.96, 0.04, self.below, transform=axes.transAxes, ha="right", color="grey")
         axes.grid(alpha=0.3)
-        axes.set_title(title(figure, self.title), fontsize=10)
-        figure.tight_layout()
-        figure.savefig(path, format="png")
+        save(figure, self.title, path)
 
 
 Chart = IntervalChart | Heatmap | Scatter

@@ -13,23 +13,21 @@ if TYPE_CHECKING:
     from liveqa_inspect.report.loading import Kind, LoadedLog
 
 PACKAGE = "liveqa_inspect"
-PROVENANCE_KEYS = ("judge_role", "judge_default", "judge_prompt", "data")
-"""What judging/task.provenance writes into every log of this package."""
+PROVENANCE_KEYS = ("judge_role", "judge_default", "judge_prompt", "data")  # judging/task.py's
 
 
 class ReportError(Exception):
-    """A log this report cannot describe; the message says why, for the command line."""
+    """A log this report cannot describe; the message, for the command line, says why."""
 
 
 def written_here(log: EvalLog) -> bool:
     """Whether this package wrote the log: its task's registry name carries the package, or (a
     task run from its file) the eval's metadata carries the provenance every task records."""
-    if (log.eval.task_registry_name or log.eval.task).startswith(f"{PACKAGE}/"):
-        return True
-    return all(key in (log.eval.metadata or {}) for key in PROVENANCE_KEYS)
+    named = (log.eval.task_registry_name or log.eval.task).startswith(f"{PACKAGE}/")
+    return named or all(key in (log.eval.metadata or {}) for key in PROVENANCE_KEYS)
+
 
 def refusal(log: EvalLog, path: Path, task: str, kind: Kind) -> str | None:
-    """Why the report cannot describe this log, if it cannot."""
     if not written_here(log):
         return (
             f"{path} is a log of a task named '{task}' that {PACKAGE} did not write (task "
@@ -65,8 +63,7 @@ def refusal(log: EvalLog, path: Path, task: str, kind: Kind) -> str | None:
 def refuse_mixed(logs: Sequence[LoadedLog]) -> None:
     """A log compared with itself says nothing, and a model's mean and a judge's agreement share
     no table: every log once, all of one kind."""
-    seen: set[Path] = set()
-    runs: dict[tuple[str, str], Path] = {}
+    seen: dict[object, Path] = {}
     for log in logs:
         twice = f"{log.path} is given twice: a log compared with itself says nothing; give each "
         if log.path.resolve() in seen:
@@ -74,10 +71,9 @@ def refuse_mixed(logs: Sequence[LoadedLog]) -> None:
         # A copy at another path is the same log: the same run and metadata, the same scores.
         reduced = [(r.scorer, r.samples) for r in log.log.reductions or []]
         run = (log.log.eval.eval_id, repr((log.log.eval.metadata, reduced)))
-        if run in runs:
-            raise ReportError(f"{twice}log once ({runs[run]} is the same log)")
-        seen.add(log.path.resolve())
-        runs[run] = log.path
+        if run in seen:
+            raise ReportError(f"{twice}log once ({seen[run]} is the same log)")
+        seen |= {log.path.resolve(): log.path, run: log.path}
     if len({log.kind for log in logs}) > 1:
         listed = "; ".join(f"{log.path} ({log.task})" for log in logs)
         raise ReportError(

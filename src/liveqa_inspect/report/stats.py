@@ -4,9 +4,6 @@ questions the paired interval is far narrower than two separate intervals sugges
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
-
 import numpy as np
 
 from liveqa_inspect.report.loading import LoadedLog, SampleId
@@ -28,26 +25,13 @@ def group_members(log: LoadedLog, key: str) -> dict[str, list[SampleId]]:
 
 
 def group_means(log: LoadedLog, key: str) -> list[tuple[str, Estimate]]:
-    members = group_members(log, key)
-    return [(label, mean_estimate(judge_values(log, ids))) for label, ids in members.items()]
-
-
-def judge_values(log: LoadedLog, ids: Sequence[SampleId]) -> np.ndarray:
-    return np.array([log.values[i] for i in ids], dtype=float)
-
-
-def graded_ids(log: LoadedLog, ids: Sequence[SampleId]) -> list[SampleId]:
-    return [i for i in ids if not math.isnan(log.values[i])]
-
-
-def shared_ids(first: LoadedLog, other: LoadedLog) -> list[SampleId]:
-    """Ids both logs scored, in the first log's order."""
-    theirs = set(graded_ids(other, list(other.values)))
-    return [i for i in graded_ids(first, list(first.values)) if i in theirs]
+    """Each group's mean over its scored ids (`mean_estimate` leaves the unscored NaNs out)."""
+    members = group_members(log, key).items()
+    return [(name, mean_estimate(np.array([log.values[i] for i in ids]))) for name, ids in members]
 
 
 def mean_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
-    """`other` minus `first` over their shared ids. Resampling per-id differences is resampling
-    ids with each pair kept."""
-    ids = shared_ids(first, other)
-    return mean_estimate(judge_values(other, ids) - judge_values(first, ids))
+    """`other` minus `first` over the ids both scored (NaN where either did not, so left out):
+    resampling per-id differences is resampling ids with each pair kept."""
+    ids = [i for i in first.values if i in other.values]
+    return mean_estimate(np.array([other.values[i] - first.values[i] for i in ids]))

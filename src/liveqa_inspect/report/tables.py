@@ -17,6 +17,7 @@ from tabulate import tabulate
 from liveqa_inspect.stats.bootstrap import Estimate
 
 Cell = str | int | float
+NOT_STATED = Estimate(math.nan)
 
 
 @dataclass(frozen=True)
@@ -42,14 +43,10 @@ def interval(low: float, high: float) -> str:
     return "n/a" if math.isnan(low) or math.isnan(high) else f"[{fmt(low)}, {fmt(high)}]"
 
 
-def with_interval(value: float, low: float, high: float) -> str:
-    """A figure and its interval in one cell, for tables of many figures side by side."""
-    bounds = interval(low, high)
-    return fmt(value) if bounds == "n/a" else f"{fmt(value)} {bounds}"
-
-
 def estimate_cell(estimate: Estimate) -> str:
-    return with_interval(estimate.value, estimate.low, estimate.high)
+    """A figure and its interval in one cell, for tables of many figures side by side."""
+    bounds = interval(estimate.low, estimate.high)
+    return fmt(estimate.value) if bounds == "n/a" else f"{fmt(estimate.value)} {bounds}"
 
 
 def figure_cells(estimates: Mapping[str, Estimate], names: Iterable[str]) -> list[str]:
@@ -57,41 +54,29 @@ def figure_cells(estimates: Mapping[str, Estimate], names: Iterable[str]) -> lis
 
 
 def figure_table(title: str, estimates: Mapping[str, Estimate], names: Sequence[str]) -> Table:
-    rows = [(name, estimates.get(name, NOT_STATED)) for name in names]
-    return Table(
-        title,
-        ["figure", "value", "95% CI"],
-        [[name, e.value, interval(e.low, e.high)] for name, e in rows],
-    )
-
-
-NOT_STATED = Estimate(math.nan)
+    found = [(name, estimates.get(name, NOT_STATED)) for name in names]
+    rows = [[name, e.value, interval(e.low, e.high)] for name, e in found]
+    return Table(title, ["figure", "value", "95% CI"], rows)
 
 
 def cell(value: Cell) -> str:
     return fmt(value) if isinstance(value, float) else str(value)
 
 
-_FIGURE = re.compile(r"n/a|-?\d|\[")
-
-
-def figure_column(cells: Sequence[str]) -> bool:
-    """Whether a column holds figures (numbers, intervals, n/a), which align right."""
-    return all(not text or _FIGURE.match(text) for text in cells)
-
-
 def render_table(table: Table, markdown: bool) -> list[str]:
+    """Columns of figures (numbers, intervals, n/a) align right; in Markdown a `|` in an excerpt
+    is escaped, as it would end its cell."""
     rows = [[cell(value) for value in row] for row in table.rows]
-    if markdown:  # a `|` in an excerpt would end its cell
+    if markdown:
         rows = [[text.replace("|", "\\|") for text in row] for row in rows]
     columns = list(zip(*rows, strict=True)) or [() for _ in table.headers]
-    align = ["left"] + ["right" if figure_column(c) else "left" for c in columns[1:]]
+    figures = [all(not text or re.match(r"n/a|-?\d|\[", text) for text in c) for c in columns]
     body = tabulate(
         rows,
         headers=list(table.headers),
         tablefmt="pipe" if markdown else "simple",
         disable_numparse=True,
-        colalign=align,
+        colalign=["left"] + ["right" if right else "left" for right in figures[1:]],
     )
     title = f"**{table.title}**" if markdown else table.title
     notes = [f"_{note}_" if markdown else note for note in table.notes]
@@ -110,10 +95,9 @@ def render(blocks: Sequence[Block], markdown: bool = False) -> str:
 
 
 def figure_line(path: Path, markdown: bool) -> str:
-    """Where a figure was written: its path to open, or in Markdown the image itself, so a report
-    pasted into a README shows its figures rather than their paths."""
+    """Where a figure was written; in Markdown the image itself, so a report pasted into a README
+    shows its figures. A path with a space or parenthesis is a link only in CommonMark's <...>."""
     if not markdown:
         return f"figure: {path}"
-    # A destination with a space or parenthesis is a link only in CommonMark's <...> form.
     target = f"<{path}>" if any(c in str(path) for c in " ()") else str(path)
     return f"![{path.name}]({target})"

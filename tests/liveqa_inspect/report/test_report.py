@@ -161,7 +161,8 @@ def test_a_panel_s_jurors_in_a_model_log(capsys: pytest.CaptureFixture[str]) -> 
     ]
     log = run_live_qa(grader=jurors, limit=3)
     out = report(capsys, log.location)
-    assert "judge: mockllm/exact+mockllm/harsh;" in out
+    # The panel's rule with its jurors: the figures below are the jurors' mean (item 18).
+    assert "judge: mean of mockllm/exact+mockllm/harsh;" in out
     # TQ1-TQ3 are graded 1, 0.7 and 0.3 by one juror and 0 by the other.
     assert section(out, "Panel: each juror's mean level") == [
         ["mockllm/exact", "0.667"], ["mockllm/harsh", "0.000"]
@@ -169,7 +170,7 @@ def test_a_panel_s_jurors_in_a_model_log(capsys: pytest.CaptureFixture[str]) -> 
     alpha = figures(log, "verdicts")[ALPHA]
     assert f"Jurors' ordinal Krippendorff's alpha: {three(alpha)}" in out
     [row] = section(out, "The judge's mean level")
-    assert row[:3] == ["mockllm/model", "mockllm/exact+mockllm/harsh", "0.333"]
+    assert row[:3] == ["mockllm/model", "mean of mockllm/exact+mockllm/harsh", "0.333"]
 
 
 def test_a_known_difference_between_two_models(capsys: pytest.CaptureFixture[str]) -> None:
@@ -333,7 +334,7 @@ def test_a_bound_panel_shows_each_juror(capsys: pytest.CaptureFixture[str]) -> N
     m = {**figures(log, "judge_agreement_scorer"), **figures(log, "verdicts")}
     out = report(capsys, log.location)
     assert (
-        "judge: mockllm/lenient+mockllm/strict+mockllm/strict "
+        "judge: median of mockllm/lenient+mockllm/strict+mockllm/strict "
         "(the grader role; evaluated model: mockllm/evaluated)" in out
     )
     rows = {row[0]: row for row in section(out, "Each juror alone")}
@@ -649,7 +650,7 @@ def test_the_command_refuses_without_a_traceback(tmp_path: Path) -> None:
 
 def test_a_long_title_wraps_within_its_figure() -> None:
     """A panel's judge names made the heatmap's title wider than the figure, cut at both ends."""
-    figure = canvas(5.8, 5.0)
+    figure, _ = canvas(5.8, 5.0)
     names = "+".join(f"openai/gpt-4o-2024-05-13-juror{n}" for n in range(3))
     lines = title(figure, f"live_qa_judge: {names} vs human (n=581)").splitlines()
     assert len(lines) > 1

@@ -177,7 +177,7 @@ def test_a_panel_s_jurors_side_by_side(humans: Humans, capsys: pytest.CaptureFix
     log = run_robustness(lambda *_: verdict("0"), "evaluated", grader=jurors)
     m = figures(log, SCORER)
     out = report(capsys, log.location)
-    assert "judge: mockllm/content+mockllm/length (the grader role; evaluated model:" in out
+    assert "judge: mean of mockllm/content+mockllm/length (the grader role; evaluated model:" in out
     rows = {row[0]: row[1:] for row in section(out, "Each juror alone")}
     assert rows["robustness (unchanged where it should hold)"] == [
         cell(m, "robustness"), "1.000 [1.000, 1.000]", cell(m, "juror/mockllm/length/robustness")

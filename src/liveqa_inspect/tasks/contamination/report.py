@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from inspect_ai.scorer import SampleScore
 
-from liveqa_inspect.report.comparison import differing, labels, setting
+from liveqa_inspect.report.comparison import labels, setting, warnings
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart, Scatter
 from liveqa_inspect.report.tables import Block, Table, estimate_cell, figure_table
@@ -47,6 +47,10 @@ def excerpt(text: str, end: bool = False) -> str:
 
 def instructions(log: LoadedLog) -> str:
     return ", ".join(text_label(given) for given in log.log.eval.metadata["instructions"])
+
+
+def settings(log: LoadedLog) -> dict[str, str]:
+    return {"probe instructions": instructions(log)}
 
 
 def header(log: LoadedLog) -> list[str]:
@@ -138,8 +142,7 @@ def overlap_chart(log: LoadedLog, scores: list[SampleScore]) -> Scatter:
 def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     blocks: list[Block] = [f"{len(logs)} {logs[0].task} logs side by side:"]
     blocks += [f"{n}. {log.path} ({log.model})" for n, log in enumerate(logs, start=1)]
-    blocks += differing(logs, "part probed (-T part=)", setting)
-    blocks += differing(logs, "probe instructions", instructions)
+    blocks += warnings(logs)
     found = [completion_stats(log.scores()) for log in logs]
     rows = []
     for label, log, f in zip(labels(logs), logs, found, strict=True):

@@ -7,10 +7,8 @@ weight that answer twice in every agreement figure.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from inspect_ai.dataset import MemoryDataset
 
@@ -177,8 +175,3 @@ def live_qa_judge_dataset(
         samples.append(sample)
     return MemoryDataset(samples, name="live_qa_judge", location=where)
 
-
-def humans_differ(first: Mapping[Any, dict[str, Any]], other: Mapping[Any, dict[str, Any]]) -> bool:
-    """Whether two sets of samples' metadata (by id) put a different human level on an answer."""
-    shared = [i for i in first if i in other]
-    return [first[i]["human_level"] for i in shared] != [other[i]["human_level"] for i in shared]

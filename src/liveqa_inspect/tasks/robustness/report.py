@@ -20,6 +20,8 @@ from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, expected
 from liveqa_inspect.versioned import label as text_label
 
 KIND = "robustness"
+HEADLINE = ORIGINAL
+"""The level in a score's value that the report counts as the answer's: the original's."""
 MOVED_ROWS = 10
 EXCERPT_CHARS = 60
 LABELS = {
@@ -46,6 +48,11 @@ def side_by_side(title: str, columns: dict[str, Figures]) -> Table:
 def texts(log: LoadedLog) -> str:
     given = (log.log.eval.metadata or {}).get("perturbation_texts")
     return text_label(given) if isinstance(given, dict) else "unrecorded"
+
+
+def settings(log: LoadedLog) -> dict[str, str]:
+    """Versions perturbed with other texts are not comparable, as under another prompt."""
+    return {"perturbation texts": texts(log)}
 
 
 def header(log: LoadedLog) -> list[str]:
@@ -144,9 +151,6 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
             for summary in metrics.SUMMARIES
         ]
         blocks = compare.comparison(logs, "robustness", judges, differences[0])
-        # Versions perturbed with other texts are not comparable, as under another prompt.
-        at = blocks.index(judges)
-        blocks[at:at] = compare.differing(logs, "perturbation texts", texts)
         shares = {f"{name}: {summary}": each[summary].share
                   for name, each in zip(names, found, strict=True)
                   for summary in metrics.SUMMARIES}  # fmt: skip

@@ -1,0 +1,98 @@
+"""Comparisons that check what they compare, and a panel named with its rule (issue 28, items 2
+and 18); the report's frame reads no task family's names."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import read_eval_log, write_eval_log
+from inspect_ai.model import GenerateConfig
+
+import liveqa_inspect.report
+from liveqa_inspect.report.comparison import differing_settings
+from liveqa_inspect.report.loading import load
+from tests.helpers import judge_script, report, run_live_qa, scripted_model, section
+
+
+def jurors(**config: object) -> list:  # type: ignore[type-arg]
+    return [scripted_model(judge_script, "a", **config), scripted_model(judge_script, "b")]
+
+
+def test_other_wording_and_panel_rule_is_no_wording_comparison(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One model, the same two jurors: the original wording under the panel's mean, the
+    paraphrase under its majority. Two differences, both named; no wording effect claimed."""
+    mean = run_live_qa(grader=jurors(), limit=3, question="original", panel="mean")
+    majority = run_live_qa(grader=jurors(), limit=3, question="paraphrase", panel="majority")
+    out = report(capsys, mean.location, majority.location)
+    assert "wording comparison" not in out
+    warned = [line for line in out.splitlines() if line.startswith("WARNING")]
+    assert [line.split(" (")[0] for line in warned] == [
+        "WARNING: the logs differ in questions or items",
+        "WARNING: the logs differ in judge",
+    ]
+    assert "question wording: original" in warned[0] and "question wording: paraphrase" in warned[0]
+    assert (
+        f"{Path(mean.location).name}: mean of mockllm/a+mockllm/b; "
+        f"{Path(majority.location).name}: majority of mockllm/a+mockllm/b)" in warned[1]
+    )
+    rows = section(out, "The judge's mean level")
+    assert [row[:2] for row in rows] == [
+        ["mockllm/model", "mean of mockllm/a+mockllm/b"],
+        ["mockllm/model#2", "majority of mockllm/a+mockllm/b"],
+    ]
+
+
+def test_each_setting_that_changes_a_score_is_named(tmp_path: Path) -> None:
+    """A log and copies of it, each with one setting changed as the log records it."""
+    base = run_live_qa(grader=jurors(), limit=2)
+    first = load(base.location)
+
+    def changed(name: str, change) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
+        log = read_eval_log(base.location)
+        change(log)
+        write_eval_log(log, str(path := tmp_path / f"{name}.eval"))
+        return differing_settings([first, load(path)])
+
+    assert differing_settings([first, load(base.location)]) == {}
+    assert changed("epochs", lambda log: setattr(log.eval.config, "epochs", 3)) == {
+        "epochs": ["1", "3"]
+    }
+    assert changed("reducer", lambda log: setattr(log.eval.config, "epochs_reducer", ["max"])) == {
+        "epoch reducer": ["judge_epochs", "max"]
+    }
+    assert changed("temperature", lambda log: setattr(log.plan, "config", GenerateConfig())) == {
+        "generation settings": ["max_tokens=512, temperature=0.0", "none"]
+    }
+    judge = changed(
+        "judge_seed", lambda log: setattr(log.eval.model_roles["grader"][0].config, "seed", 7)
+    )
+    assert judge == {"judge generation settings": ["none", "seed=7; none"]}
+
+    def other_data(log) -> None:  # type: ignore[no-untyped-def]
+        [file] = log.eval.metadata["data"].values()
+        file["sha256"] = "0" * 64
+
+    [(name, (before, after))] = changed("data", other_data).items()
+    assert name == "data"
+    assert before.startswith("TREC-2017-LiveQA-Medical-Test-Questions-w-summaries.xml (sha256")
+    assert after.endswith("(sha256 000000000000)")
+
+    def other_scorer(log) -> None:  # type: ignore[no-untyped-def]
+        log.eval.task_args["seed"] = 3
+        log.eval.task_args["reference_metrics"] = True  # more scorers: no figure moves
+
+    assert changed("args", other_scorer) == {"-T seed=": ["none", "3"]}
+
+
+def test_the_frame_imports_no_task_family() -> None:
+    """A task family's report section uses the frame, never the other way round: what the frame
+    needs from a family, the section gives it (its HEADLINE, its settings)."""
+    frame = Path(liveqa_inspect.report.__file__).parent
+    for module in frame.glob("*.py"):
+        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                assert not (node.module or "").startswith("liveqa_inspect.tasks"), module.name
