@@ -4,6 +4,8 @@ questions the paired interval is far narrower than two separate intervals sugges
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import numpy as np
 
 from liveqa_inspect.report.loading import LoadedLog, SampleId
@@ -30,8 +32,10 @@ def group_means(log: LoadedLog, key: str) -> list[tuple[str, Estimate]]:
     return [(name, mean_estimate(np.array([log.values[i] for i in ids]))) for name, ids in members]
 
 
-def mean_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
+def mean_difference(
+    first: LoadedLog, other: LoadedLog, left_out: Collection[SampleId] = ()
+) -> Estimate:
     """`other` minus `first` over the ids both scored (NaN where either did not, so left out):
     resampling per-id differences is resampling ids with each pair kept."""
-    ids = [i for i in first.values if i in other.values]
+    ids = [i for i in first.values if i in other.values and i not in left_out]
     return mean_estimate(np.array([other.values[i] - first.values[i] for i in ids]))

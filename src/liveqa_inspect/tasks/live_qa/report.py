@@ -9,7 +9,7 @@ from liveqa_inspect.judging.verdicts import panel_figures
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
-from liveqa_inspect.report.stats import group_means, judge_values, shared_ids
+from liveqa_inspect.report.stats import group_means, mean_difference
 from liveqa_inspect.report.tables import Block, Cell, Table, fmt, interval
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
 from liveqa_inspect.stats.names import VERDICTS
@@ -46,8 +46,7 @@ def differences(logs: Sequence[LoadedLog]) -> Table:
     left_out = flagged if reworded else []
 
     def difference(first: LoadedLog, other: LoadedLog) -> Estimate:
-        ids = [i for i in shared_ids(first, other) if i not in left_out]
-        return mean_estimate(judge_values(other, ids) - judge_values(first, ids))
+        return mean_difference(first, other, left_out)
 
     table = compare.difference_table(logs, difference, "difference", "the samples both scored")
     note = (
