@@ -11,9 +11,13 @@ from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect.report import main
 from liveqa_inspect.report.loading import load
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATIONS, expected
+from liveqa_inspect.tasks.robustness.perturbations import (
+    ORIGINAL,
+    PERTURBATIONS,
+    TEXTS,
+    expected,
+)
 from liveqa_inspect.tasks.robustness.report import summary_difference
-from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
 from tests.helpers import (
     Humans,
     content_judge,
@@ -37,10 +41,11 @@ def bounds(m: dict[str, float], name: str) -> str:
     return "n/a" if math.isnan(low) or math.isnan(high) else f"[{three(low)}, {three(high)}]"
 
 
-def cell(m: dict[str, float], name: str) -> str:
-    """A figure and its interval as the side-by-side tables print them."""
+def cell(m: dict[str, float], name: str, pairs: str) -> str:
+    """A figure, its interval and its pairs read (`pairs`) as the side-by-side tables print them."""
     shown = bounds(m, name)
-    return three(m[name]) if shown == "n/a" else f"{three(m[name])} {shown}"
+    value = three(m[name]) if shown == "n/a" else f"{three(m[name])} {shown}"
+    return f"{value} n={int(m[pairs])}"
 
 
 def share(name: str) -> str:
@@ -50,11 +55,13 @@ def share(name: str) -> str:
 def side_by_side_rows(m: dict[str, float]) -> dict[str, str]:
     """Each row of a side-by-side table by its label, as the log's metrics `m` state it."""
     rows = {
-        "robustness (unchanged where it should hold)": cell(m, "robustness"),
-        "sensitivity (lowered where it should lower)": cell(m, "sensitivity"),
+        "robustness (unchanged where it should hold)": cell(m, "robustness", "robustness_n"),
+        "sensitivity (lowered where it should lower)": cell(m, "sensitivity", "sensitivity_n"),
     }
     asked = [name for name in PERTURBATIONS if f"{name}_n" in m]
-    return rows | {f"{name} ({share(name)})": cell(m, f"{name}_{share(name)}") for name in asked}
+    return rows | {
+        f"{name} ({share(name)})": cell(m, f"{name}_{share(name)}", f"{name}_n") for name in asked
+    }
 
 
 def assert_the_report_states_the_metrics(out: str, m: dict[str, float]) -> None:
@@ -124,10 +131,10 @@ def test_one_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = report(capsys, log.location, "--out", str(tmp_path))
 
     assert "judge: mockllm/judge (the evaluated model); prompt: live_qa v1" in out
-    texts = PERTURBATION_TEXTS
+    texts = TEXTS
     assert f"perturbation texts: {texts.name} v{texts.version} (sha256 {texts.sha256[:12]})" in out
     assert "question wording: summary; per grade: 2; seed: 2017; epochs: 1" in out
-    assert "answers: 8, 0 with the original's verdict unreadable" in out
+    assert "answers: 8 scored, 0 unscored, 0 errored, 0 missing" in out
 
     assert section(out, "Robustness and sensitivity") == [
         [name, three(m[name]), f"[{three(m[f'{name}_ci_low'])}, {three(m[f'{name}_ci_high'])}]",
@@ -180,9 +187,11 @@ def test_a_panel_s_jurors_side_by_side(humans: Humans, capsys: pytest.CaptureFix
     assert "judge: mockllm/content+mockllm/length (the grader role; evaluated model:" in out
     rows = {row[0]: row[1:] for row in section(out, "Each juror alone")}
     assert rows["robustness (unchanged where it should hold)"] == [
-        cell(m, "robustness"), "1.000 [1.000, 1.000]", cell(m, "juror/mockllm/length/robustness")
-    ]  # fmt: skip
-    assert rows["swap (lowered)"][1] == "1.000 [1.000, 1.000]"
+        cell(m, "robustness", "robustness_n"),
+        f"1.000 [1.000, 1.000] n={int(m['juror/mockllm/content/robustness_n'])}",
+        cell(m, "juror/mockllm/length/robustness", "juror/mockllm/length/robustness_n"),
+    ]
+    assert rows["swap (lowered)"][1] == f"1.000 [1.000, 1.000] n={int(m['swap_n'])}"
     assert len(rows) == 2 + len(PERTURBATIONS)
 
 
@@ -200,9 +209,12 @@ def test_judges_side_by_side_with_paired_differences(
     out = report(capsys, reader.location, constant.location)
     assert "2 robustness logs, compared with the first:" in out and "WARNING" not in out
     rows = {row[0]: row[1:] for row in section(out, "Judges")}
-    assert rows["robustness (unchanged where it should hold)"] == ["1.000 [1.000, 1.000]"] * 2
+    held, lowered = (int(figures(reader, SCORER)[f"{s}_n"]) for s in ("robustness", "sensitivity"))
+    assert rows["robustness (unchanged where it should hold)"] == [
+        f"1.000 [1.000, 1.000] n={held}"
+    ] * 2
     assert rows["sensitivity (lowered where it should lower)"] == [
-        "1.000 [1.000, 1.000]", "0.000 [0.000, 0.000]"
+        f"1.000 [1.000, 1.000] n={lowered}", f"0.000 [0.000, 0.000] n={lowered}"
     ]  # fmt: skip
     assert section(out, "Robustness difference from mockllm/content") == [
         ["mockllm/constant", "0.000", "[0.000, 0.000]", "8"]

@@ -13,8 +13,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect.judging.prompts import neutralise
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATIONS
-from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
+from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATIONS, TEXTS
 from tests.helpers import (
     ROBUSTNESS_PER_GRADE,
     Humans,
@@ -39,7 +38,7 @@ def obeys_notes(humans: Humans) -> Script:
 
     def script(prompt: str, config: GenerateConfig) -> str:
         answer = question_and_answer(prompt)[1]
-        if any(note in answer for note in PERTURBATION_TEXTS.grader_note):
+        if any(note in answer for note in TEXTS.variants["grader_note"]):
             return verdict("1")
         return content(prompt, config)
 
@@ -155,7 +154,7 @@ def test_a_panel_reports_each_juror(humans: Humans) -> None:
 def test_an_unreadable_verdict_leaves_its_pair_out_counted(humans: Humans) -> None:
     """The judge cannot grade padded answers: every padding pair is left out, and counted."""
     content = content_judge(humans)
-    filler = PERTURBATION_TEXTS.filler
+    filler = TEXTS.variants["filler"]
 
     def script(prompt: str, config: GenerateConfig) -> str:
         padded = any(sentence in question_and_answer(prompt)[1] for sentence in filler)

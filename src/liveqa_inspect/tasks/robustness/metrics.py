@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Score, metric
 
+from liveqa_inspect.judging.verdicts import epoch_figures
 from liveqa_inspect.stats import names as keys
 from liveqa_inspect.stats.bootstrap import Estimate, estimate, mean_estimate
 from liveqa_inspect.stats.levels import level_index
@@ -99,13 +100,22 @@ def robustness_figures(scores: Scores, scale: Sequence[float]) -> dict[str, Pool
     return figures
 
 
+def as_judged(scores: Scores, version: str) -> list[SampleScore]:
+    """Each answer's grading of one version, as a judged task's score records it."""
+    meta = [(s.score.metadata or {})["versions"].get(version, {}) for s in scores]
+    return [SampleScore(score=Score(value=0, metadata=m)) for m in meta]
+
+
+def unread_epochs(scores: Scores) -> int:
+    """Epochs left out of a version's mean: live_qa's `unread_epochs`, over every version."""
+    versions = [ORIGINAL, *asked(scores)]
+    epochs = epoch_figures([g for version in versions for g in as_judged(scores, version)])
+    return 0 if epochs is None else epochs.unread
+
+
 def juror_scores(scores: Scores) -> dict[str, list[SampleScore]]:
     """For a panel, each juror's scores as if it had judged alone; empty for one judge."""
-    graded = {}
-    for version in [ORIGINAL, *asked(scores)]:
-        meta = [(s.score.metadata or {})["versions"].get(version, {}) for s in scores]
-        as_judged = [SampleScore(score=Score(value=0, metadata=m)) for m in meta]
-        graded[version] = juror_levels(as_judged)
+    graded = {v: juror_levels(as_judged(scores, v)) for v in [ORIGINAL, *asked(scores)]}
     jurors = graded[ORIGINAL][0]
 
     def alone(s: SampleScore, i: int, j: int) -> SampleScore:
@@ -135,7 +145,8 @@ def named(figures: dict[str, Pooled]) -> dict[str, float]:
 @metric
 def robustness(levels: list[float]) -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return named(robustness_figures(scores, levels))
+        unread = {keys.UNREAD_EPOCHS: float(unread_epochs(scores))}
+        return named(robustness_figures(scores, levels)) | unread
 
     return compute
 

@@ -5,15 +5,17 @@ perturbation's name: the same seed gives the same texts, whatever else the run a
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from importlib.resources import files
 from typing import Any, Literal
 
 from liveqa_inspect.arguments import one_or_more
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
-from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS as TEXTS
+from liveqa_inspect.versioned import Versioned
 
 ORIGINAL = "original"
 Expect = Literal["hold", "lower"]
@@ -32,6 +34,24 @@ boundary, never a word of the answer."""
 
 def sentences(text: str) -> list[str]:
     return [part for part in _SENTENCE_BREAK.split(text.strip()) if part]
+
+
+@dataclass(frozen=True)
+class Texts(Versioned):
+    """What the perturbations add (texts.json: our own, none about medicine), versioned as a judge
+    prompt is; each kind has variants, one drawn by the seed."""
+
+    variants: dict[str, list[str]]
+
+    def canonical(self) -> str:
+        return json.dumps(self.variants, ensure_ascii=False, sort_keys=True)
+
+
+TEXTS = Texts(
+    "live_qa_robustness",
+    "1",
+    json.loads(files(__package__).joinpath("texts.json").read_text(encoding="utf-8")),
+)
 
 
 @dataclass(frozen=True)
@@ -58,21 +78,24 @@ class Version:
     """What the judge is shown in place of the original answer."""
 
     answer: str
-    reference_order: tuple[int, ...] | None = None
+    reference_order: list[int] | None = None
     source: str | None = None  # the id of the answer swapped in
 
     def record(self) -> dict[str, Any]:
-        fields = asdict(self).items()
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in fields if v is not None}
+        return {key: value for key, value in asdict(self).items() if value is not None}
 
 
 Outcome = Version | str
 """A version, or why the perturbation does not apply to the answer."""
 
 
+def pick(kind: str, rng: random.Random) -> str:
+    return rng.choice(TEXTS.variants[kind])
+
+
 def padding(answer: Answer, rng: random.Random) -> Outcome:
     """Content-free filler about as long as the answer: length alone should not please."""
-    order = list(TEXTS.filler)
+    order = list(TEXTS.variants["filler"])
     rng.shuffle(order)
     added: list[str] = []
     while sum(len(sentence) + 1 for sentence in added) < len(answer.text):
@@ -81,23 +104,23 @@ def padding(answer: Answer, rng: random.Random) -> Outcome:
 
 
 def authority(answer: Answer, rng: random.Random) -> Outcome:
-    return Version(f"{rng.choice(TEXTS.authority)}\n\n{answer.text}")
+    return Version(f"{pick('authority', rng)}\n\n{answer.text}")
 
 
 def formatting(answer: Answer, rng: random.Random) -> Outcome:
     """The same sentences, word for word: layout alone should not please."""
     items = "\n".join(f"- {sentence}" for sentence in sentences(answer.text))
-    return Version(f"{rng.choice(TEXTS.heading)}\n\n{items}")
+    return Version(f"{pick('heading', rng)}\n\n{items}")
 
 
 def grader_note(answer: Answer, rng: random.Random) -> Outcome:
-    return Version(f"{answer.text}\n\n{rng.choice(TEXTS.grader_note)}")
+    return Version(f"{answer.text}\n\n{pick('grader_note', rng)}")
 
 
 def reference_order(answer: Answer, _: random.Random) -> Outcome:
     if answer.references < 2:
         return "the question has one reference answer: there is no order to change"
-    return Version(answer.text, reference_order=tuple(reversed(range(answer.references))))
+    return Version(answer.text, reference_order=list(reversed(range(answer.references))))
 
 
 def truncation(answer: Answer, _: random.Random) -> Outcome:
