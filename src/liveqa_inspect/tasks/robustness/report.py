@@ -47,7 +47,7 @@ def side_by_side(title: str, columns: dict[str, Figures]) -> Table:
         return "not run" if found is None else f"{estimate_cell(found.share)} n={found.n}"
 
     rows = [[label(name), *(shown(column, name) for column in columns.values())] for name in names]
-    return Table(f"{title} (value [95% CI] n=pairs read)", ["figure", *columns], rows)
+    return Table(title, ["figure", *columns], rows)
 
 
 def texts(log: LoadedLog) -> str:
@@ -78,40 +78,36 @@ def header(log: LoadedLog) -> list[str]:
     ]
 
 
-def left_out_notes(log: LoadedLog) -> list[str]:
+def left_out(log: LoadedLog) -> str:
     """An errored answer has no score: its pairs are neither read nor left out in the log."""
     lost = [len(meta["versions"]) for i, meta in log.metadata.items() if i not in log.values]
-    note = (
-        "left out: pairs with a verdict unreadable on either side; the "
-        f"{sum(lost)} pairs of the {len(lost)} errored answers are in neither count."
-    )
-    return [note] if lost else ["left out: pairs with a verdict unreadable on either side."]
+    errored = f" The {sum(lost)} pairs of the {len(lost)} errored answers are in neither count."
+    return "left out: pairs with a verdict unreadable on either side." + (errored if lost else "")
 
 
 def shown(figure: Estimate) -> list[Cell]:
     return [figure.value, interval(figure.low, figure.high)]
 
 
-def summary_table(log: LoadedLog, found: Figures) -> Table:
+def summary_table(found: Figures) -> Table:
     return Table(
         "Robustness and sensitivity (95% CI: answers resampled, each with all its pairs)",
         ["figure", "value", "95% CI", "pairs", "left out"],
         [[name, *shown(s.share), s.n, s.left_out] for name, s in found.items() if not s.shift],
         ["A constant judge is fully robust and has sensitivity 0: read the two together, and "
-         "beside the judge's agreement with the humans (live_qa_judge).",
-         *left_out_notes(log)],  # fmt: skip
+         "beside the judge's agreement with the humans (live_qa_judge)."],  # fmt: skip
     )
 
 
-def perturbation_table(found: Figures) -> Table:
+def perturbation_table(log: LoadedLog, found: Figures) -> Table:
     return Table(
         "Perturbations (95% CI: the log's seeded paired bootstrap)",
         ["perturbation", "should", "pairs", "left out", "as expected", "95% CI", "mean shift",
          "shift 95% CI"],  # fmt: skip
         [[name, f"{expected(name)} ({metrics.SHARE[expected(name)]})", p.n, p.left_out,
           *shown(p.share), *shown(p.shift)] for name, p in found.items() if p.shift],  # fmt: skip
-        ["Mean shift: perturbed level minus the original's, above 0 where the perturbation "
-         "pleased the judge."],  # fmt: skip
+        [f"{left_out(log)} Mean shift: perturbed level minus the original's, above 0 where the "
+         "perturbation pleased the judge."],  # fmt: skip
     )
 
 
@@ -203,7 +199,7 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     found = [metrics.robustness_figures(log.scores(), log.scale) for log in logs]
     if len(logs) > 1:
         names = compare.labels(logs)
-        title = "Judges (each log's seeded bootstrap)"
+        title = "Judges (value [95% CI: each log's seeded bootstrap] n=pairs read)"
         judges = side_by_side(title, dict(zip(names, found, strict=True)))
         robust, sensitive = (
             compare.difference_table(logs, summary_difference(summary), f"{summary} difference",
@@ -221,11 +217,12 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         filename = f"{logs[0].path.stem}-robustness-judges.png"
         return [*blocks, sensitive], [chart(filename, title, shares)]
     [log], [one] = logs, found
-    blocks: list[Block] = [*header(log), summary_table(log, one), perturbation_table(one)]
+    blocks: list[Block] = [*header(log), summary_table(one), perturbation_table(log, one)]
     jurors = {j: metrics.robustness_figures(alone, log.scale)
               for j, alone in metrics.juror_scores(log.scores()).items()}  # fmt: skip
     if jurors:
-        blocks.append(side_by_side("Each juror alone", {"panel": one, **jurors}))
+        title = "Each juror alone (value [95% CI] n=pairs read)"
+        blocks.append(side_by_side(title, {"panel": one, **jurors}))
     title = f"{log.task}: {log.judge_label}, share as expected (95% CI)"
     shares = {label(name): pooled.share for name, pooled in one.items()}
     return [*blocks, moved_table(log)], [chart(f"{log.path.stem}-robustness.png", title, shares)]
