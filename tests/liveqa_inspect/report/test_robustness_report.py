@@ -346,7 +346,7 @@ def test_logs_that_ran_other_perturbations_show_each_and_say_so(
     assert rows["padding (unchanged)"] == ["1.000 [1.000, 1.000] n=4", "not run"]
     assert rows["swap (lowered)"][0] == "not run"
     assert "WARNING: the logs differ in perturbations run" in out
-    assert "a paired difference pools those both logs ran" in out
+    assert "note: a paired difference pools the perturbations both logs ran." in out
     difference = summary_difference("robustness")(load(first.location), load(second.location))
     assert (difference.value, difference.n) == (0.0, 4)
 

@@ -9,7 +9,6 @@ import textwrap
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.loading import LoadedLog, SampleId
@@ -56,13 +55,9 @@ def texts(log: LoadedLog) -> str:
 
 
 def counts(log: LoadedLog) -> list[str]:
-    """The frame's answer counts (by the original's verdict), with the epochs left out counted
-    over every version graded, not the original's alone."""
+    """The frame's answer counts; epochs left out counted over every version, not the original's."""
     unread, errored = metrics.unread_epochs(log.scores()), log.left_out["errored"]
-    epochs = (
-        f"epochs left out of a version's mean: {unread} unreadable, {errored} errored (a "
-        "version's level is the mean of its epochs with a readable level)"
-    )
+    epochs = f"epochs left out of a version's mean: {unread} unreadable, {errored} errored"
     return [log.counts("answers")[0], *([epochs] if unread or errored else [])]
 
 
@@ -151,11 +146,6 @@ def paired(first: LoadedLog, other: LoadedLog) -> tuple[list[SampleId], list[str
     return ids, names, sum(made(first, i) != made(other, i) for i in ids)
 
 
-def answers(log: LoadedLog, ids: Sequence[SampleId]) -> list[SampleScore]:
-    found = {score.sample_id: score for score in log.scores()}
-    return [found[i] for i in ids]
-
-
 def summary_difference(summary: str) -> Callable[[LoadedLog, LoadedLog], Estimate]:
     """`other`'s summary minus `first`'s over the answers both hold and the perturbations both
     ran, each resample drawing the same answers (each with all its pairs) for both judges."""
@@ -166,8 +156,8 @@ def summary_difference(summary: str) -> Callable[[LoadedLog, LoadedLog], Estimat
         if otherwise:
             return Estimate(math.nan)
         group, scale = [n for n in names if expected(n) == way], np.asarray(first.scale)
-        mine, yours = (metrics.outcomes(answers(log, ids), group, scale)[:2]
-                       for log in (first, other))  # fmt: skip
+        scores = [{s.sample_id: s for s in log.scores()} for log in (first, other)]
+        mine, yours = (metrics.outcomes([s[i] for i in ids], group, scale)[:2] for s in scores)
         return estimate(lambda rows: metrics.pooled(*yours, rows) - metrics.pooled(*mine, rows),
                         len(ids))  # fmt: skip
 
@@ -175,21 +165,19 @@ def summary_difference(summary: str) -> Callable[[LoadedLog, LoadedLog], Estimat
 
 
 def pairing(logs: Sequence[LoadedLog]) -> list[str]:
-    """What a paired difference pools, said before the tables: the perturbations both logs ran,
-    on answers perturbed alike."""
+    """Said before the tables: a paired difference pools the perturbations both logs ran, on
+    answers both perturbed alike."""
     lines = compare.differing(logs, "perturbations run", lambda log: ", ".join(
         metrics.asked(log.scores())))  # fmt: skip
     if lines:
-        lines.append("note: each summary pools its own log's perturbations; a paired difference "
-                     "pools those both logs ran.")  # fmt: skip
-    first = logs[0]
+        lines.append("note: a paired difference pools the perturbations both logs ran.")
     for log in logs[1:]:
-        ids, _, otherwise = paired(first, log)
+        ids, _, otherwise = paired(logs[0], log)
+        seeds = " and ".join(str(each.log.eval.task_args.get("seed")) for each in (logs[0], log))
         if otherwise:
-            seeds = " and ".join(str(each.log.eval.task_args.get("seed")) for each in (first, log))
             lines.append(
                 f"WARNING: {log.path.name} perturbed {otherwise} of the {len(ids)} answers it "
-                f"shares with {first.path.name} otherwise (seeds {seeds}): their pairs are not "
+                f"shares with {logs[0].path.name} otherwise (seeds {seeds}): their pairs are not "
                 "the same, so no paired difference from it is shown."
             )
     return lines
