@@ -1,12 +1,8 @@
-"""How a judge's level moves when an answer is perturbed: live_qa_judge_robustness's figures.
-
-A pair is an answer's original and one perturbed version; a pair unreadable on either side is left
-out of every figure, and counted. Its levels are compared where each counts (`level_index`: a mean
-between two levels at its nearest, the lower one if halfway), so a pair moved or it did not; the
-shift uses the values. A share pools the pairs of one perturbation, or of all those expected to
-hold (robustness: the share unchanged) or to lower (sensitivity: the share lowered). An answer's
-pairs are not independent (a judge that misreads an answer misreads its versions too), so an
-interval resamples answers, each with all its pairs.
+"""How a judge's level moves when an answer is perturbed: live_qa_judge_robustness's figures
+(docs/judge_robustness.md says what each is). A pair is compared at the levels its two values
+count at (`level_index`), so it moved or it did not; the shift uses the values. An answer's pairs
+are not independent (a judge that misreads an answer misreads its versions too), so an interval
+resamples answers, each with all its pairs.
 """
 
 from __future__ import annotations
@@ -144,22 +140,15 @@ def named(figures: dict[str, Pooled]) -> dict[str, float]:
 
 @metric
 def robustness(levels: list[float]) -> Metric:
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        unread = {keys.UNREAD_EPOCHS: float(unread_epochs(scores))}
-        return named(robustness_figures(scores, levels)) | unread
-
-    return compute
-
-
-@metric
-def juror_robustness(levels: list[float]) -> Metric:
-    """For a panel, every robustness figure of each juror alone (`juror/<model>/robustness`)."""
+    """The figures, the epochs left out, and for a panel every figure of each juror alone
+    (`juror/<model>/robustness`)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return {
-            keys.juror_key(juror, key): value
-            for juror, alone in juror_scores(scores).items()
-            for key, value in named(robustness_figures(alone, levels)).items()
-        }
+        result = named(robustness_figures(scores, levels))
+        result[keys.UNREAD_EPOCHS] = float(unread_epochs(scores))
+        for juror, alone in juror_scores(scores).items():
+            figures = named(robustness_figures(alone, levels))
+            result |= {keys.juror_key(juror, key): value for key, value in figures.items()}
+        return result
 
     return compute

@@ -54,22 +54,18 @@ def texts(log: LoadedLog) -> str:
     return text_label(given) if isinstance(given, dict) else "unrecorded"
 
 
-def counts(log: LoadedLog) -> list[str]:
-    """The frame's answer counts; epochs left out counted over every version, not the original's."""
-    unread, errored = metrics.unread_epochs(log.scores()), log.left_out["errored"]
-    epochs = f"epochs left out of a version's mean: {unread} unreadable, {errored} errored"
-    return [log.counts("answers")[0], *([epochs] if unread or errored else [])]
-
-
 def header(log: LoadedLog) -> list[str]:
     args = log.log.eval.task_args
+    unread, errored = metrics.unread_epochs(log.scores()), log.left_out["errored"]
+    epochs = f"epochs left out of a version's mean: {unread} unreadable, {errored} errored"
     return [
         f"{log.task} report: {log.path}",
         compare.judge_line(log),
         f"perturbation texts: {texts(log)}",
         f"{compare.setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
         f"epochs: {log.epochs}",
-        *counts(log),
+        log.counts("answers")[0],  # the frame's epochs line counts the original's alone
+        *([epochs] if unread or errored else []),
     ]
 
 

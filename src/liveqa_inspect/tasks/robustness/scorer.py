@@ -19,10 +19,9 @@ from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import answer_fields, human_note
 from liveqa_inspect.judging.solvers import jurors
 from liveqa_inspect.stats.values import to_float
-from liveqa_inspect.tasks.robustness.metrics import juror_robustness, robustness
+from liveqa_inspect.tasks.robustness.metrics import robustness
 from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, TEXTS
 
-_LEVELS = list(LIVEQA_SCALE.levels)
 _SHARED = ("judge_models", "panel", "prompt")
 """What every version's grading records alike: kept once, at the top of the score's metadata."""
 
@@ -38,7 +37,7 @@ def explain(state: TaskState, graded: Mapping[str, Score]) -> str:
     return "\n\n".join(lines)
 
 
-@scorer(metrics=[robustness(_LEVELS), juror_robustness(_LEVELS)])
+@scorer(metrics=[robustness(list(LIVEQA_SCALE.levels))])
 def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
     """The judge's level for a human-judged answer and for each of its perturbed versions: the
     grader role if bound, else the model under evaluation."""
