@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
+from liveqa_inspect.tasks.robustness.perturbations import TEXTS
 from tests.commands import inspect_command, inspect_eval_logs
 from tests.helpers import probe, remainders
 from tests.openai_server import OpenAIServer
@@ -96,7 +96,7 @@ def test_inspect_list_tasks_finds_every_task_in_a_checkout() -> None:
 def obey_notes(messages: list[dict], model: str) -> str:
     """A judge that gives 1 to an answer carrying a note to the grader, 0.7 to any other."""
     text = "\n".join(str(m.get("content", "")) for m in messages)
-    level = "1" if any(note in text for note in PERTURBATION_TEXTS.grader_note) else "0.7"
+    level = "1" if any(note in text for note in TEXTS.variants["grader_note"]) else "0.7"
     return f"<reasoning>Read it.</reasoning>\n<score>{level}</score>"
 
 

@@ -9,14 +9,13 @@ import pytest
 from liveqa_inspect.errors import ArgumentError
 from liveqa_inspect.tasks.robustness.perturbations import (
     PERTURBATIONS,
+    TEXTS,
     Answer,
     Excellent,
-    Version,
     check_perturbations,
     perturb,
     sentences,
 )
-from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
 
 EXCELLENT = (
     Excellent("TQ2-L9", "TQ2", "Gluten is a protein."),
@@ -35,13 +34,13 @@ ANSWER = Answer(
 
 def test_the_texts_are_versioned_by_their_hash() -> None:
     """A change of any added text changes this hash: give the texts a new version with it."""
-    assert PERTURBATION_TEXTS.provenance() == {
+    assert TEXTS.provenance() == {
         "name": "live_qa_robustness",
         "version": "1",
         "sha256": "5b23c3abdc1f6aede864d2f33eef8456eb9a3245beac55f9624d943e174bfae4",
     }
-    reworded = replace(PERTURBATION_TEXTS, heading=("**Summary**",))
-    assert reworded.sha256 != PERTURBATION_TEXTS.sha256
+    reworded = replace(TEXTS, variants={**TEXTS.variants, "heading": ["**Summary**"]})
+    assert reworded.sha256 != TEXTS.sha256
 
 
 def test_every_version_of_an_answer_is_pinned() -> None:
@@ -49,28 +48,26 @@ def test_every_version_of_an_answer_is_pinned() -> None:
     assert skipped == {}
     text = ANSWER.text
     assert versions == {
-        "padding": Version(
-            f"{text}\n\nEvery part of this reply was written with the question in view."
-        ),
-        "authority": Version(f"{PERTURBATION_TEXTS.authority[0]}\n\n{text}"),
-        "formatting": Version(
-            "**What you need to know**\n\n- Rest is best.\n- Drink water.\n"
+        "padding": {
+            "answer": f"{text}\n\nEvery part of this reply was written with the question in view."
+        },
+        "authority": {"answer": f"{TEXTS.variants['authority'][0]}\n\n{text}"},
+        "formatting": {
+            "answer": "**What you need to know**\n\n- Rest is best.\n- Drink water.\n"
             "- See a doctor if it lasts."
-        ),
-        "grader_note": Version(f"{text}\n\n{PERTURBATION_TEXTS.grader_note[1]}"),
-        "reference_order": Version(text, reference_order=(2, 1, 0)),
-        "truncation": Version("Rest is best."),
-        "swap": Version("Rest and fluids help.", source="TQ5-L20"),
+        },
+        "grader_note": {"answer": f"{text}\n\n{TEXTS.variants['grader_note'][1]}"},
+        "reference_order": {"answer": text, "reference_order": [2, 1, 0]},
+        "truncation": {"answer": "Rest is best."},
+        "swap": {"answer": "Rest and fluids help.", "source": "TQ5-L20"},
     }
-    assert versions["swap"].record() == {"answer": "Rest and fluids help.", "source": "TQ5-L20"}
-    assert versions["reference_order"].record() == {"answer": text, "reference_order": [2, 1, 0]}
 
 
 def test_the_same_seed_gives_the_same_versions_and_another_seed_other_choices() -> None:
     names = list(PERTURBATIONS)
     assert perturb(ANSWER, names, seed=7) == perturb(ANSWER, names, seed=7)
-    chosen = {perturb(ANSWER, ["authority"], seed)[0]["authority"].answer for seed in range(20)}
-    assert len(chosen) == len(PERTURBATION_TEXTS.authority)
+    chosen = {perturb(ANSWER, ["authority"], seed)[0]["authority"]["answer"] for seed in range(20)}
+    assert len(chosen) == len(TEXTS.variants["authority"])
     # A perturbation's draw does not depend on which others were asked for.
     alone, _ = perturb(ANSWER, ["swap"], seed=7)
     assert alone["swap"] == perturb(ANSWER, names, seed=7)[0]["swap"]
@@ -78,18 +75,18 @@ def test_the_same_seed_gives_the_same_versions_and_another_seed_other_choices() 
 
 def test_padding_is_content_free_filler_about_the_answer_s_length() -> None:
     long = replace(ANSWER, text="A sentence of the answer. " * 40)
-    padded = perturb(long, ["padding"], seed=1)[0]["padding"].answer
+    padded = perturb(long, ["padding"], seed=1)[0]["padding"]["answer"]
     answer, filler = padded.split("\n\n")
     assert answer == long.text
-    longest = max(map(len, PERTURBATION_TEXTS.filler))
+    longest = max(map(len, TEXTS.variants["filler"]))
     assert len(long.text) <= len(filler) <= len(long.text) + longest
-    assert set(sentences(filler)) <= set(PERTURBATION_TEXTS.filler)
+    assert set(sentences(filler)) <= set(TEXTS.variants["filler"])
 
 
 def test_formatting_keeps_every_sentence_word_for_word() -> None:
-    formatted = perturb(ANSWER, ["formatting"], seed=3)[0]["formatting"].answer
+    formatted = perturb(ANSWER, ["formatting"], seed=3)[0]["formatting"]["answer"]
     heading, items = formatted.split("\n\n")
-    assert heading in PERTURBATION_TEXTS.heading
+    assert heading in TEXTS.variants["heading"]
     assert [item.removeprefix("- ") for item in items.splitlines()] == sentences(ANSWER.text)
 
 
@@ -112,7 +109,7 @@ def test_a_perturbation_that_cannot_apply_says_why(change: dict, name: str, why:
 
 
 def test_a_swap_never_takes_an_answer_to_the_same_question() -> None:
-    sources = {perturb(ANSWER, ["swap"], seed)[0]["swap"].source for seed in range(30)}
+    sources = {perturb(ANSWER, ["swap"], seed)[0]["swap"]["source"] for seed in range(30)}
     assert sources == {"TQ2-L9", "TQ5-L20"}
 
 

@@ -12,7 +12,7 @@ from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, 
 
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
 from liveqa_inspect.stats.bootstrap import mean_interval, percentile_interval, resample_rows
-from liveqa_inspect.tasks.robustness.metrics import juror_robustness, robustness
+from liveqa_inspect.tasks.robustness.metrics import robustness
 from liveqa_inspect.tasks.robustness.scorer import robustness_epochs
 
 pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_evals
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_ev
 LEVELS = list(LIVEQA_SCALE.levels)
 NAN = math.nan
 ASKED = ["padding", "authority", "swap"]
-METRICS = [robustness(LEVELS), juror_robustness(LEVELS)]
+METRICS = [robustness(LEVELS)]
 
 
 def answer(levels: dict[str, float], jurors: dict[str, list[float | None]] | None = None) -> Score:
@@ -126,5 +126,5 @@ def test_a_panel_s_jurors_are_measured_each_alone() -> None:
     # The panel's own figures, over its mean levels: 0.65 is read as 0.7, up from 0.3.
     assert m["padding_unchanged"] == pytest.approx(2 / 3)
     assert {k.removeprefix("juror/m0/") for k in m if k.startswith("juror/m0/")} == {
-        k for k in m if not k.startswith("juror/")
+        k for k in m if not k.startswith("juror/") and k != "unread_epochs"
     }

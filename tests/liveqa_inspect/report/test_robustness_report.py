@@ -2,23 +2,34 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
 import pytest
+from inspect_ai import eval
 from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import GenerateConfig
 
+from liveqa_inspect import live_qa_judge_robustness
+from liveqa_inspect.judging.prompts import neutralise
 from liveqa_inspect.report import main
 from liveqa_inspect.report.loading import load
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATIONS, expected
+from liveqa_inspect.tasks.robustness.perturbations import (
+    ORIGINAL,
+    PERTURBATIONS,
+    TEXTS,
+    expected,
+)
 from liveqa_inspect.tasks.robustness.report import summary_difference
-from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
 from tests.helpers import (
+    QUIET,
     Humans,
     content_judge,
     figures,
+    judgments_file,
     length_judge,
+    question_and_answer,
     report,
     run_judge,
     run_robustness,
@@ -37,10 +48,11 @@ def bounds(m: dict[str, float], name: str) -> str:
     return "n/a" if math.isnan(low) or math.isnan(high) else f"[{three(low)}, {three(high)}]"
 
 
-def cell(m: dict[str, float], name: str) -> str:
-    """A figure and its interval as the side-by-side tables print them."""
+def cell(m: dict[str, float], name: str, pairs: str) -> str:
+    """A figure, its interval and its pairs read (`pairs`) as the side-by-side tables print them."""
     shown = bounds(m, name)
-    return three(m[name]) if shown == "n/a" else f"{three(m[name])} {shown}"
+    value = three(m[name]) if shown == "n/a" else f"{three(m[name])} {shown}"
+    return f"{value} n={int(m[pairs])}"
 
 
 def share(name: str) -> str:
@@ -50,11 +62,13 @@ def share(name: str) -> str:
 def side_by_side_rows(m: dict[str, float]) -> dict[str, str]:
     """Each row of a side-by-side table by its label, as the log's metrics `m` state it."""
     rows = {
-        "robustness (unchanged where it should hold)": cell(m, "robustness"),
-        "sensitivity (lowered where it should lower)": cell(m, "sensitivity"),
+        "robustness (unchanged where it should hold)": cell(m, "robustness", "robustness_n"),
+        "sensitivity (lowered where it should lower)": cell(m, "sensitivity", "sensitivity_n"),
     }
     asked = [name for name in PERTURBATIONS if f"{name}_n" in m]
-    return rows | {f"{name} ({share(name)})": cell(m, f"{name}_{share(name)}") for name in asked}
+    return rows | {
+        f"{name} ({share(name)})": cell(m, f"{name}_{share(name)}", f"{name}_n") for name in asked
+    }
 
 
 def assert_the_report_states_the_metrics(out: str, m: dict[str, float]) -> None:
@@ -124,10 +138,10 @@ def test_one_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = report(capsys, log.location, "--out", str(tmp_path))
 
     assert "judge: mockllm/judge (the evaluated model); prompt: live_qa v1" in out
-    texts = PERTURBATION_TEXTS
+    texts = TEXTS
     assert f"perturbation texts: {texts.name} v{texts.version} (sha256 {texts.sha256[:12]})" in out
     assert "question wording: summary; per grade: 2; seed: 2017; epochs: 1" in out
-    assert "answers: 8, 0 with the original's verdict unreadable" in out
+    assert "answers: 8 scored, 0 unscored, 0 errored, 0 missing" in out
 
     assert section(out, "Robustness and sensitivity") == [
         [name, three(m[name]), f"[{three(m[f'{name}_ci_low'])}, {three(m[f'{name}_ci_high'])}]",
@@ -180,9 +194,11 @@ def test_a_panel_s_jurors_side_by_side(humans: Humans, capsys: pytest.CaptureFix
     assert "judge: mean of mockllm/content+mockllm/length (the grader role; evaluated model:" in out
     rows = {row[0]: row[1:] for row in section(out, "Each juror alone")}
     assert rows["robustness (unchanged where it should hold)"] == [
-        cell(m, "robustness"), "1.000 [1.000, 1.000]", cell(m, "juror/mockllm/length/robustness")
-    ]  # fmt: skip
-    assert rows["swap (lowered)"][1] == "1.000 [1.000, 1.000]"
+        cell(m, "robustness", "robustness_n"),
+        f"1.000 [1.000, 1.000] n={int(m['juror/mockllm/content/robustness_n'])}",
+        cell(m, "juror/mockllm/length/robustness", "juror/mockllm/length/robustness_n"),
+    ]
+    assert rows["swap (lowered)"][1] == f"1.000 [1.000, 1.000] n={int(m['swap_n'])}"
     assert len(rows) == 2 + len(PERTURBATIONS)
 
 
@@ -200,9 +216,12 @@ def test_judges_side_by_side_with_paired_differences(
     out = report(capsys, reader.location, constant.location)
     assert "2 robustness logs, compared with the first:" in out and "WARNING" not in out
     rows = {row[0]: row[1:] for row in section(out, "Judges")}
-    assert rows["robustness (unchanged where it should hold)"] == ["1.000 [1.000, 1.000]"] * 2
+    held, lowered = (int(figures(reader, SCORER)[f"{s}_n"]) for s in ("robustness", "sensitivity"))
+    assert rows["robustness (unchanged where it should hold)"] == [
+        f"1.000 [1.000, 1.000] n={held}"
+    ] * 2
     assert rows["sensitivity (lowered where it should lower)"] == [
-        "1.000 [1.000, 1.000]", "0.000 [0.000, 0.000]"
+        f"1.000 [1.000, 1.000] n={lowered}", f"0.000 [0.000, 0.000] n={lowered}"
     ]  # fmt: skip
     assert section(out, "Robustness difference from mockllm/content") == [
         ["mockllm/constant", "0.000", "[0.000, 0.000]", "8"]
@@ -250,3 +269,110 @@ def test_robustness_and_judge_logs_are_not_mixed(
     error = capsys.readouterr().err
     assert "robustness logs (live_qa_judge_robustness)" in error
     assert "Run the report once for each kind" in error
+
+
+def test_an_errored_answer_is_counted_with_its_pairs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With fail_on_error off, an answer whose grading failed has no score: the report says so,
+    and that its pairs are in neither the pairs read nor those left out."""
+    task = live_qa_judge_robustness(perturbations="padding,authority", per_grade=1)
+    failing = next(s for s in task.dataset if s.metadata["human_grade"] == 1)
+
+    def script(prompt: str, config: GenerateConfig) -> str:
+        if question_and_answer(prompt)[1] == neutralise(failing.metadata["answer"]):
+            raise RuntimeError("the judge failed")
+        return length_judge(prompt, config)
+
+    [log] = eval(task, model=scripted_model(script, "judge"), fail_on_error=False, **QUIET)
+    assert log.status == "success"
+    out = report(capsys, log.location, "--out", str(tmp_path))
+    assert "answers: 3 scored, 0 unscored, 1 errored, 0 missing" in out
+    m = figures(log, SCORER)
+    assert m["robustness_n"] + m["robustness_unreadable"] == 6
+    assert "The 2 pairs of the 1 errored answers are in neither count." in out
+
+
+def test_unread_epochs_are_counted_over_every_version(
+    humans: Humans, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The judge cannot read a padded answer in the second epoch: each padded pair is still read
+    (the first epoch's level), and every unread epoch is counted, in the log and the report."""
+    content = content_judge(humans)
+    filler = TEXTS.variants["filler"]
+
+    def script(prompt: str, config: GenerateConfig) -> str:
+        padded = any(sentence in question_and_answer(prompt)[1] for sentence in filler)
+        return "I cannot say." if padded and config.seed != 42 else content(prompt, config)
+
+    log = run_robustness(script, perturbations="padding,swap", per_grade=1, epochs=2)
+    m = figures(log, SCORER)
+    assert (m["padding_n"], m["padding_unreadable"], m["unread_epochs"]) == (4, 0, 4)
+    out = report(capsys, log.location)
+    assert "epochs left out of a version's mean: 4 unreadable, 0 errored" in out
+
+
+def test_each_juror_s_figure_shows_the_pairs_it_read(
+    humans: Humans, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A juror that cannot read padded answers has read no padding pair: its row says n=0."""
+    filler = TEXTS.variants["filler"]
+    content = content_judge(humans)
+
+    def picky(prompt: str, config: GenerateConfig) -> str:
+        padded = any(sentence in question_and_answer(prompt)[1] for sentence in filler)
+        return "I cannot say." if padded else content(prompt, config)
+
+    jurors = [scripted_model(content, "content"), scripted_model(picky, "picky")]
+    log = run_robustness(
+        lambda *_: verdict("0"), "evaluated", grader=jurors, perturbations="padding,authority",
+        per_grade=1,
+    )  # fmt: skip
+    rows = {row[0]: row[1:] for row in section(report(capsys, log.location), "Each juror alone")}
+    assert rows["padding (unchanged)"][1:] == ["1.000 [1.000, 1.000] n=4", "n/a n=0"]
+    assert rows["robustness (unchanged where it should hold)"][2] == "1.000 [1.000, 1.000] n=4"
+
+
+def test_logs_that_ran_other_perturbations_show_each_and_say_so(
+    humans: Humans, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A perturbation only the second log ran has its row; the paired difference pools the
+    perturbation both ran, and the report says so."""
+    content = content_judge(humans)
+    first = run_robustness(content, "first", perturbations="padding,authority", per_grade=1)
+    second = run_robustness(content, "second", perturbations="authority,swap", per_grade=1)
+    out = report(capsys, first.location, second.location)
+    rows = {row[0]: row[1:] for row in section(out, "Judges")}
+    assert rows["padding (unchanged)"] == ["1.000 [1.000, 1.000] n=4", "not run"]
+    assert rows["swap (lowered)"][0] == "not run"
+    assert "WARNING: the logs differ in -T perturbations=" in out
+    assert "note: a paired difference pools the perturbations both logs ran." in out
+    difference = summary_difference("robustness")(load(first.location), load(second.location))
+    assert (difference.value, difference.n) == (0.0, 4)
+
+
+def test_logs_perturbed_with_other_seeds_are_not_paired(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same four answers (a user's judgments), padded under two seeds: other filler, so
+    other pairs. No paired difference is shown, and the report says why."""
+    path = judgments_file(tmp_path, *(
+        json.dumps({"question_id": f"TQ{g}", "answer": f"Answer {g}. More. And more.", "grade": g})
+        for g in (1, 2, 3, 4)
+    ))  # fmt: skip
+    logs = [
+        run_robustness(length_judge, perturbations="padding", per_grade=1, judgments=str(path),
+                       seed=seed)
+        for seed in (2017, 7)
+    ]  # fmt: skip
+    first, other = (load(log.location) for log in logs)
+    otherwise = sum(
+        first.metadata[i]["versions"] != other.metadata[i]["versions"] for i in first.metadata
+    )
+    assert otherwise > 0
+    out = report(capsys, *(log.location for log in logs))
+    assert (
+        f"perturbed {otherwise} of the 4 answers it shares with {first.path.name} otherwise "
+        "(seeds 2017 and 7): their pairs are not the same, so no paired difference" in out
+    )
+    assert section(out, "Robustness difference from")[0][1:3] == ["n/a", "n/a"]

@@ -13,8 +13,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect.judging.prompts import neutralise
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATIONS
-from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
+from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATIONS, TEXTS
 from tests.helpers import (
     ROBUSTNESS_PER_GRADE,
     Humans,
@@ -39,7 +38,7 @@ def obeys_notes(humans: Humans) -> Script:
 
     def script(prompt: str, config: GenerateConfig) -> str:
         answer = question_and_answer(prompt)[1]
-        if any(note in answer for note in PERTURBATION_TEXTS.grader_note):
+        if any(note in answer for note in TEXTS.variants["grader_note"]):
             return verdict("1")
         return content(prompt, config)
 
@@ -138,7 +137,7 @@ def test_a_panel_reports_each_juror(humans: Humans) -> None:
     content = {k.split("/")[-1]: v for k, v in m.items() if k.startswith("juror/mockllm/content/")}
     length = {k.split("/")[-1]: v for k, v in m.items() if k.startswith("juror/mockllm/length/")}
     panel = {k: v for k, v in m.items() if not k.startswith("juror/")}
-    assert set(content) == set(length) == set(panel)
+    assert set(content) == set(length) == set(panel) - {"unread_epochs"}
     assert (content["robustness"], content["sensitivity"]) == (1.0, 1.0)
     _, padded = share_as_scripted(log, "padding", length_level)
     assert length["padding_shift"] == pytest.approx(padded)
@@ -155,7 +154,7 @@ def test_a_panel_reports_each_juror(humans: Humans) -> None:
 def test_an_unreadable_verdict_leaves_its_pair_out_counted(humans: Humans) -> None:
     """The judge cannot grade padded answers: every padding pair is left out, and counted."""
     content = content_judge(humans)
-    filler = PERTURBATION_TEXTS.filler
+    filler = TEXTS.variants["filler"]
 
     def script(prompt: str, config: GenerateConfig) -> str:
         padded = any(sentence in question_and_answer(prompt)[1] for sentence in filler)
@@ -196,7 +195,7 @@ def test_each_version_goes_through_the_one_judging_path(humans: Humans) -> None:
 def test_only_the_perturbations_asked_for_are_made(humans: Humans) -> None:
     log = run_robustness(content_judge(humans), perturbations="grader_note")
     m = figures(log, SCORER)
-    assert {key.split("_")[0] for key in m} == {"robustness", "sensitivity", "grader"}
+    assert {key.split("_")[0] for key in m} == {"robustness", "sensitivity", "grader", "unread"}
     assert m["sensitivity_n"] == 0 and math.isnan(m["sensitivity"])
     assert all(set(v) == {ORIGINAL, "grader_note"} for v in by_version(log))
 

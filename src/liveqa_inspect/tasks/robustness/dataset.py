@@ -37,7 +37,6 @@ def robustness_dataset(
     data: str | Path | None = None,
     judgments: str | Path | None = None,
 ) -> MemoryDataset:
-    """`perturbations`: names already checked."""
     pool = live_qa_judge_dataset(question, data, judgments, include_junk=False)
     excellent = [Excellent(str(s.id), s.metadata["question_id"], s.metadata["answer"])
                  for s in pool if s.metadata["human_grade"] == EXCELLENT_GRADE]  # fmt: skip
@@ -46,8 +45,7 @@ def robustness_dataset(
         meta = sample.metadata or {}
         answer = Answer(str(sample.id), meta["question_id"], meta["answer"], len(sample.target),
                         meta["human_level"], excellent)  # fmt: skip
-        versions, skipped = perturb(answer, perturbations, seed)
-        made = {name: version.record() for name, version in versions.items()}
+        made, skipped = perturb(answer, perturbations, seed)
         meta = {**meta, "perturbations": list(perturbations), "versions": made, "skipped": skipped}
         samples.append(sample.model_copy(update={"metadata": meta}))
     return MemoryDataset(samples, name="live_qa_judge_robustness", location=pool.location)

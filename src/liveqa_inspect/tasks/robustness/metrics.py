@@ -1,12 +1,8 @@
-"""How a judge's level moves when an answer is perturbed: live_qa_judge_robustness's figures.
-
-A pair is an answer's original and one perturbed version; a pair unreadable on either side is left
-out of every figure, and counted. Its levels are compared where each counts (`level_index`: a mean
-between two levels at its nearest, the lower one if halfway), so a pair moved or it did not; the
-shift uses the values. A share pools the pairs of one perturbation, or of all those expected to
-hold (robustness: the share unchanged) or to lower (sensitivity: the share lowered). An answer's
-pairs are not independent (a judge that misreads an answer misreads its versions too), so an
-interval resamples answers, each with all its pairs.
+"""How a judge's level moves when an answer is perturbed: live_qa_judge_robustness's figures
+(docs/judge_robustness.md says what each is). A pair is compared at the levels its two values
+count at (`level_index`), so it moved or it did not; the shift uses the values. An answer's pairs
+are not independent (a judge that misreads an answer misreads its versions too), so an interval
+resamples answers, each with all its pairs.
 """
 
 from __future__ import annotations
@@ -18,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Score, metric
 
+from liveqa_inspect.judging.verdicts import epoch_figures
 from liveqa_inspect.stats import names as keys
 from liveqa_inspect.stats.bootstrap import Estimate, estimate, mean_estimate
 from liveqa_inspect.stats.levels import level_index
@@ -99,13 +96,22 @@ def robustness_figures(scores: Scores, scale: Sequence[float]) -> dict[str, Pool
     return figures
 
 
+def as_judged(scores: Scores, version: str) -> list[SampleScore]:
+    """Each answer's grading of one version, as a judged task's score records it."""
+    meta = [(s.score.metadata or {})["versions"].get(version, {}) for s in scores]
+    return [SampleScore(score=Score(value=0, metadata=m)) for m in meta]
+
+
+def unread_epochs(scores: Scores) -> int:
+    """Epochs left out of a version's mean: live_qa's `unread_epochs`, over every version."""
+    versions = [ORIGINAL, *asked(scores)]
+    epochs = epoch_figures([g for version in versions for g in as_judged(scores, version)])
+    return 0 if epochs is None else epochs.unread
+
+
 def juror_scores(scores: Scores) -> dict[str, list[SampleScore]]:
     """For a panel, each juror's scores as if it had judged alone; empty for one judge."""
-    graded = {}
-    for version in [ORIGINAL, *asked(scores)]:
-        meta = [(s.score.metadata or {})["versions"].get(version, {}) for s in scores]
-        as_judged = [SampleScore(score=Score(value=0, metadata=m)) for m in meta]
-        graded[version] = juror_levels(as_judged)
+    graded = {v: juror_levels(as_judged(scores, v)) for v in [ORIGINAL, *asked(scores)]}
     jurors = graded[ORIGINAL][0]
 
     def alone(s: SampleScore, i: int, j: int) -> SampleScore:
@@ -134,21 +140,15 @@ def named(figures: dict[str, Pooled]) -> dict[str, float]:
 
 @metric
 def robustness(levels: list[float]) -> Metric:
-    def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return named(robustness_figures(scores, levels))
-
-    return compute
-
-
-@metric
-def juror_robustness(levels: list[float]) -> Metric:
-    """For a panel, every robustness figure of each juror alone (`juror/<model>/robustness`)."""
+    """The figures, the epochs left out, and for a panel every figure of each juror alone
+    (`juror/<model>/robustness`)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return {
-            keys.juror_key(juror, key): value
-            for juror, alone in juror_scores(scores).items()
-            for key, value in named(robustness_figures(alone, levels)).items()
-        }
+        result = named(robustness_figures(scores, levels))
+        result[keys.UNREAD_EPOCHS] = float(unread_epochs(scores))
+        for juror, alone in juror_scores(scores).items():
+            figures = named(robustness_figures(alone, levels))
+            result |= {keys.juror_key(juror, key): value for key, value in figures.items()}
+        return result
 
     return compute

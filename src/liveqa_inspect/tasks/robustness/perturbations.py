@@ -5,15 +5,17 @@ perturbation's name: the same seed gives the same texts, whatever else the run a
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
+from importlib.resources import files
 from typing import Any, Literal
 
 from liveqa_inspect.arguments import one_or_more
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
-from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS as TEXTS
+from liveqa_inspect.versioned import Versioned
 
 ORIGINAL = "original"
 Expect = Literal["hold", "lower"]
@@ -35,6 +37,21 @@ def sentences(text: str) -> list[str]:
 
 
 @dataclass(frozen=True)
+class Texts(Versioned):
+    """What the perturbations add (texts.json: our own, none about medicine), versioned as a judge
+    prompt is; each kind has variants, one drawn by the seed."""
+
+    variants: dict[str, list[str]]
+
+    def canonical(self) -> str:
+        return json.dumps(self.variants, ensure_ascii=False, sort_keys=True)
+
+
+_TEXTS_FILE = files(__package__).joinpath("texts.json")
+TEXTS = Texts("live_qa_robustness", "1", json.loads(_TEXTS_FILE.read_text(encoding="utf-8")))
+
+
+@dataclass(frozen=True)
 class Excellent:
     """An answer graded excellent (NIST grade 4): a candidate to swap in."""
 
@@ -53,51 +70,45 @@ class Answer:
     excellent: Sequence[Excellent]  # every answer graded excellent in the pool, any question
 
 
-@dataclass(frozen=True)
-class Version:
-    """What the judge is shown in place of the original answer."""
-
-    answer: str
-    reference_order: tuple[int, ...] | None = None
-    source: str | None = None  # the id of the answer swapped in
-
-    def record(self) -> dict[str, Any]:
-        fields = asdict(self).items()
-        return {k: list(v) if isinstance(v, tuple) else v for k, v in fields if v is not None}
-
-
+Version = dict[str, Any]
+"""What the judge is shown in place of the original answer: `answer`, and the references'
+`reference_order` or the `source` id of the answer swapped in where those change."""
 Outcome = Version | str
 """A version, or why the perturbation does not apply to the answer."""
 
 
+def pick(kind: str, rng: random.Random) -> str:
+    return rng.choice(TEXTS.variants[kind])
+
+
 def padding(answer: Answer, rng: random.Random) -> Outcome:
     """Content-free filler about as long as the answer: length alone should not please."""
-    order = list(TEXTS.filler)
+    order = list(TEXTS.variants["filler"])
     rng.shuffle(order)
     added: list[str] = []
     while sum(len(sentence) + 1 for sentence in added) < len(answer.text):
         added.append(order[len(added) % len(order)])
-    return Version(f"{answer.text}\n\n{' '.join(added)}")
+    return {"answer": f"{answer.text}\n\n{' '.join(added)}"}
 
 
 def authority(answer: Answer, rng: random.Random) -> Outcome:
-    return Version(f"{rng.choice(TEXTS.authority)}\n\n{answer.text}")
+    return {"answer": f"{pick('authority', rng)}\n\n{answer.text}"}
 
 
 def formatting(answer: Answer, rng: random.Random) -> Outcome:
     """The same sentences, word for word: layout alone should not please."""
     items = "\n".join(f"- {sentence}" for sentence in sentences(answer.text))
-    return Version(f"{rng.choice(TEXTS.heading)}\n\n{items}")
+    return {"answer": f"{pick('heading', rng)}\n\n{items}"}
 
 
 def grader_note(answer: Answer, rng: random.Random) -> Outcome:
-    return Version(f"{answer.text}\n\n{rng.choice(TEXTS.grader_note)}")
+    return {"answer": f"{answer.text}\n\n{pick('grader_note', rng)}"}
 
 
 def reference_order(answer: Answer, _: random.Random) -> Outcome:
     if answer.references < 2:
         return "the question has one reference answer: there is no order to change"
-    return Version(answer.text, reference_order=tuple(reversed(range(answer.references))))
+    return {"answer": answer.text, "reference_order": list(reversed(range(answer.references)))}
 
 
 def truncation(answer: Answer, _: random.Random) -> Outcome:
@@ -111,7 +122,7 @@ def truncation(answer: Answer, _: random.Random) -> Outcome:
         return f"the answer has {len(parts)} sentence(s), fewer than {MIN_SENTENCES}"
     if len(parts[0]) > MAX_KEPT_SHARE * len(answer.text):
         return f"its first sentence is over {MAX_KEPT_SHARE:.0%} of the answer"
-    return Version(parts[0])
+    return {"answer": parts[0]}
 
 
 def swap(answer: Answer, rng: random.Random) -> Outcome:
@@ -123,7 +134,7 @@ def swap(answer: Answer, rng: random.Random) -> Outcome:
     if not others:
         return "no answer in the judgments is graded excellent for another question"
     chosen = rng.choice(others)
-    return Version(chosen.text, source=chosen.id)
+    return {"answer": chosen.text, "source": chosen.id}
 
 
 PERTURBATIONS: dict[str, tuple[Expect, Callable[[Answer, random.Random], Outcome]]] = {
@@ -151,5 +162,5 @@ def perturb(
 ) -> tuple[dict[str, Version], dict[str, str]]:
     """The versions made, and why the others do not apply."""
     made = {n: PERTURBATIONS[n][1](answer, random.Random(f"{seed}/{answer.id}/{n}")) for n in names}
-    versions = {name: v for name, v in made.items() if isinstance(v, Version)}
+    versions = {name: v for name, v in made.items() if isinstance(v, dict)}
     return versions, {name: v for name, v in made.items() if isinstance(v, str)}

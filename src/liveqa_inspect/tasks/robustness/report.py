@@ -4,19 +4,20 @@ hold: the pairs that moved most against expectation, and each judge's difference
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report.loading import LoadedLog
+from liveqa_inspect.report.loading import LoadedLog, SampleId
 from liveqa_inspect.report.plots import Chart, IntervalChart
-from liveqa_inspect.report.tables import Block, Cell, Table, figure_cells, interval
+from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, interval
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
 from liveqa_inspect.stats.names import ROBUSTNESS, SENSITIVITY
 from liveqa_inspect.tasks.robustness import metrics
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, expected
+from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATIONS, expected
 from liveqa_inspect.versioned import label as text_label
 
 KIND = "robustness"
@@ -37,11 +38,16 @@ def label(name: str) -> str:
 
 
 def side_by_side(title: str, columns: dict[str, Figures]) -> Table:
-    """The first column's figures as rows, judges or jurors as columns: seven perturbations as
-    columns would not fit a terminal."""
-    names = list(next(iter(columns.values())))
-    cells = [figure_cells({n: p.share for n, p in c.items()}, names) for c in columns.values()]
-    rows = [[label(n), *row] for n, row in zip(names, zip(*cells, strict=True), strict=True)]
+    """Figures as rows (seven perturbations as columns would not fit a terminal), each with the
+    pairs it read: one column may have read fewer, or not run a perturbation at all."""
+    ran = {name for figures in columns.values() for name in figures}
+    names = [*metrics.SUMMARIES, *(name for name in PERTURBATIONS if name in ran)]
+
+    def shown(figures: Figures, name: str) -> str:
+        found = figures.get(name)
+        return "not run" if found is None else f"{estimate_cell(found.share)} n={found.n}"
+
+    rows = [[label(name), *(shown(column, name) for column in columns.values())] for name in names]
     return Table(title, ["figure", *columns], rows)
 
 
@@ -57,14 +63,24 @@ def settings(log: LoadedLog) -> dict[str, str]:
 
 def header(log: LoadedLog) -> list[str]:
     args = log.log.eval.task_args
+    unread, errored = metrics.unread_epochs(log.scores()), log.left_out["errored"]
+    epochs = f"epochs left out of a version's mean: {unread} unreadable, {errored} errored"
     return [
         f"{log.task} report: {log.path}",
         compare.judge_line(log),
         f"perturbation texts: {texts(log)}",
         f"{compare.setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
         f"epochs: {log.epochs}",
-        f"answers: {len(log.values)}, {log.unscored} with the original's verdict unreadable",
+        log.counts("answers")[0],  # the frame's epochs line counts the original's alone
+        *([epochs] if unread or errored else []),
     ]
+
+
+def left_out(log: LoadedLog) -> str:
+    """An errored answer has no score: its pairs are neither read nor left out in the log."""
+    lost = [len(meta["versions"]) for i, meta in log.metadata.items() if i not in log.values]
+    errored = f" The {sum(lost)} pairs of the {len(lost)} errored answers are in neither count."
+    return "left out: pairs with a verdict unreadable on either side." + (errored if lost else "")
 
 
 def shown(figure: Estimate) -> list[Cell]:
@@ -81,15 +97,15 @@ def summary_table(found: Figures) -> Table:
     )
 
 
-def perturbation_table(found: Figures) -> Table:
+def perturbation_table(log: LoadedLog, found: Figures) -> Table:
     return Table(
         "Perturbations (95% CI: the log's seeded paired bootstrap)",
         ["perturbation", "should", "pairs", "left out", "as expected", "95% CI", "mean shift",
          "shift 95% CI"],  # fmt: skip
         [[name, f"{expected(name)} ({metrics.SHARE[expected(name)]})", p.n, p.left_out,
           *shown(p.share), *shown(p.shift)] for name, p in found.items() if p.shift],  # fmt: skip
-        ["left out: pairs with a verdict unreadable on either side. Mean shift: perturbed level "
-         "minus the original's, above 0 where the perturbation pleased the judge."],  # fmt: skip
+        [f"{left_out(log)} Mean shift: perturbed level minus the original's, above 0 where the "
+         "perturbation pleased the judge."],  # fmt: skip
     )
 
 
@@ -116,53 +132,85 @@ def moved_table(log: LoadedLog) -> Table:
 
 
 def chart(filename: str, title: str, rows: dict[str, Estimate]) -> IntervalChart:
-    values, lows, highs = zip(*((e.value, e.low, e.high) for e in rows.values()), strict=True)
     axis = "share of pairs as expected"
-    return IntervalChart(filename, title, axis, list(rows), values, lows, highs, (0.0, 1.0))
+    return IntervalChart.of(filename, title, axis, list(rows), list(rows.values()), (0.0, 1.0))
+
+
+def paired(first: LoadedLog, other: LoadedLog) -> tuple[list[SampleId], list[str], int]:
+    """The answers both logs hold, the perturbations both ran, and how many of those answers the
+    two perturbed otherwise (another seed draws other texts): their pairs are not the same."""
+    theirs = metrics.asked(other.scores())
+    names = [name for name in metrics.asked(first.scores()) if name in theirs]
+    ids = [i for i in first.values if i in other.values]
+
+    def made(log: LoadedLog, i: SampleId) -> dict:
+        return {n: v for n, v in log.metadata[i]["versions"].items() if n in names}
+
+    return ids, names, sum(made(first, i) != made(other, i) for i in ids)
 
 
 def summary_difference(summary: str) -> Callable[[LoadedLog, LoadedLog], Estimate]:
-    """`other`'s summary minus `first`'s over the answers both hold, each resample drawing the
-    same answers (each with all its pairs) for both judges."""
+    """`other`'s summary minus `first`'s over the answers both hold and the perturbations both
+    ran, each resample drawing the same answers (each with all its pairs) for both judges."""
     way = metrics.SUMMARIES[summary]
 
     def difference(first: LoadedLog, other: LoadedLog) -> Estimate:
-        a, b = ({s.sample_id: s for s in log.scores()} for log in (first, other))
-        ids = [i for i in a if i in b]
-        theirs = metrics.asked(list(b.values()))
-        names = [n for n in metrics.asked(list(a.values())) if n in theirs and expected(n) == way]
-        scale = np.asarray(first.scale)
-        mine, yours = (metrics.outcomes([s[i] for i in ids], names, scale)[:2] for s in (a, b))
+        ids, names, otherwise = paired(first, other)
+        if otherwise:
+            return Estimate(math.nan)
+        group, scale = [n for n in names if expected(n) == way], np.asarray(first.scale)
+        scores = [{s.sample_id: s for s in log.scores()} for log in (first, other)]
+        mine, yours = (metrics.outcomes([s[i] for i in ids], group, scale)[:2] for s in scores)
         return estimate(lambda rows: metrics.pooled(*yours, rows) - metrics.pooled(*mine, rows),
                         len(ids))  # fmt: skip
 
     return difference
 
 
+def pairing(logs: Sequence[LoadedLog]) -> list[str]:
+    """Said before the tables: a paired difference pools the perturbations both logs ran, on
+    answers both perturbed alike."""
+    ran = {", ".join(metrics.asked(log.scores())) for log in logs}
+    lines = ["note: a paired difference pools the perturbations both logs ran."] * (len(ran) > 1)
+    for log in logs[1:]:
+        ids, _, otherwise = paired(logs[0], log)
+        seeds = " and ".join(str(each.log.eval.task_args.get("seed")) for each in (logs[0], log))
+        if otherwise:
+            lines.append(
+                f"WARNING: {log.path.name} perturbed {otherwise} of the {len(ids)} answers it "
+                f"shares with {logs[0].path.name} otherwise (seeds {seeds}): their pairs are not "
+                "the same, so no paired difference from it is shown."
+            )
+    return lines
+
+
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     found = [metrics.robustness_figures(log.scores(), log.scale) for log in logs]
     if len(logs) > 1:
         names = compare.labels(logs)
-        title = "Judges (value [95% CI: each log's seeded bootstrap])"
+        title = "Judges (value [95% CI: each log's seeded bootstrap] n=pairs read)"
         judges = side_by_side(title, dict(zip(names, found, strict=True)))
-        differences = [
+        robust, sensitive = (
             compare.difference_table(logs, summary_difference(summary), f"{summary} difference",
                                      "the answers both hold, each with all its pairs")  # fmt: skip
             for summary in metrics.SUMMARIES
-        ]
-        blocks = compare.comparison(logs, "robustness", judges, differences[0])
+        )
+        blocks = compare.comparison(logs, "robustness", judges, robust)
+        at = blocks.index(judges)
+        blocks[at:at] = pairing(logs)
         shares = {f"{name}: {summary}": each[summary].share
                   for name, each in zip(names, found, strict=True)
                   for summary in metrics.SUMMARIES}  # fmt: skip
         title = f"{logs[0].task}: robustness and sensitivity of each judge (95% CI)"
         filename = f"{logs[0].path.stem}-robustness-judges.png"
-        return [*blocks, *differences[1:]], [chart(filename, title, shares)]
+        return [*blocks, sensitive], [chart(filename, title, shares)]
     [log], [one] = logs, found
-    blocks: list[Block] = [*header(log), summary_table(one), perturbation_table(one)]
+    blocks: list[Block] = [*header(log), summary_table(one), perturbation_table(log, one)]
     jurors = {j: metrics.robustness_figures(alone, log.scale)
               for j, alone in metrics.juror_scores(log.scores()).items()}  # fmt: skip
     if jurors:
-        blocks.append(side_by_side("Each juror alone (value [95% CI])", {"panel": one, **jurors}))
+        title = "Each juror alone (value [95% CI] n=pairs read)"
+        blocks.append(side_by_side(title, {"panel": one, **jurors}))
     title = f"{log.task}: {log.judge_label}, share as expected (95% CI)"
     shares = {label(name): pooled.share for name, pooled in one.items()}
     return [*blocks, moved_table(log)], [chart(f"{log.path.stem}-robustness.png", title, shares)]

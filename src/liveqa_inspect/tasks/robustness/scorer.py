@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
 from inspect_ai.solver import TaskState
@@ -20,21 +19,11 @@ from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import answer_fields, human_note
 from liveqa_inspect.judging.solvers import jurors
 from liveqa_inspect.stats.values import to_float
-from liveqa_inspect.tasks.robustness.metrics import juror_robustness, robustness
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL
-from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
+from liveqa_inspect.tasks.robustness.metrics import robustness
+from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, TEXTS
 
-_LEVELS = list(LIVEQA_SCALE.levels)
 _SHARED = ("judge_models", "panel", "prompt")
 """What every version's grading records alike: kept once, at the top of the score's metadata."""
-
-
-def version_fields(
-    base: Mapping[str, str | list[str]], version: Mapping[str, Any]
-) -> dict[str, str | list[str]]:
-    references = list(base["references"])
-    order = version.get("reference_order", range(len(references)))
-    return {**base, "answer": version["answer"], "references": [references[i] for i in order]}
 
 
 def explain(state: TaskState, graded: Mapping[str, Score]) -> str:
@@ -48,17 +37,19 @@ def explain(state: TaskState, graded: Mapping[str, Score]) -> str:
     return "\n\n".join(lines)
 
 
-@scorer(metrics=[robustness(_LEVELS), juror_robustness(_LEVELS)])
+@scorer(metrics=[robustness(list(LIVEQA_SCALE.levels))])
 def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
     """The judge's level for a human-judged answer and for each of its perturbed versions: the
     grader role if bound, else the model under evaluation."""
     check_panel(panel)
 
     async def score(state: TaskState, target: Target) -> Score:
-        judges = jurors(None)
-        base = answer_fields(state, target)
-        versions = state.metadata["versions"].items()
-        shown = {ORIGINAL: base, **{name: version_fields(base, v) for name, v in versions}}
+        judges, base = jurors(None), answer_fields(state, target)
+        shown = {ORIGINAL: base}
+        for name, version in state.metadata["versions"].items():
+            order = version.get("reference_order", range(len(base["references"])))
+            references = [base["references"][i] for i in order]
+            shown[name] = {**base, "answer": version["answer"], "references": references}
         asks = [grade(judges, LIVEQA_JUDGE, fields, answer=str(fields["answer"]), panel=panel,
                       cache=cache, epoch=state.epoch) for fields in shown.values()]  # fmt: skip
         graded = dict(zip(shown, await collect(*asks), strict=True))
@@ -70,7 +61,7 @@ def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer
             explanation=explain(state, graded),
             metadata={
                 **{key: first[key] for key in _SHARED},
-                "perturbation_texts": PERTURBATION_TEXTS.provenance(),
+                "perturbation_texts": TEXTS.provenance(),
                 "versions": {
                     name: {k: v for k, v in (score.metadata or {}).items() if k not in _SHARED}
                     for name, score in graded.items()

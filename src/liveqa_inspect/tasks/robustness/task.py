@@ -20,9 +20,8 @@ from liveqa_inspect.judging.task import provenance, scorer_name
 from liveqa_inspect.stats.names import ROBUSTNESS
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField
 from liveqa_inspect.tasks.robustness import dataset
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, check_perturbations
+from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, TEXTS, check_perturbations
 from liveqa_inspect.tasks.robustness.scorer import judge_robustness_scorer, robustness_epochs
-from liveqa_inspect.tasks.robustness.texts import PERTURBATION_TEXTS
 
 
 def versions_viewer(scorer: str, names: Sequence[str]) -> view.ViewerConfig:
@@ -84,7 +83,7 @@ def live_qa_judge_robustness(
         viewer=versions_viewer(name, names),
         metadata={
             **provenance(LIVEQA_JUDGE, True, None, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS),
-            "perturbation_texts": PERTURBATION_TEXTS.provenance(),
+            "perturbation_texts": TEXTS.provenance(),
         },
         # No task config, as live_qa_judge: the judge's defaults fill only what the user left
         # unset, and a task config would read as the user's.
