@@ -9,6 +9,7 @@ from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.stats import Estimate
 from liveqa_inspect.report.tables import Block, Cell, Table, interval
 from liveqa_inspect.stats.names import juror_names
+from liveqa_inspect.tasks.live_qa.own_set import OwnSet
 from liveqa_inspect.tasks.live_qa_judge.dataset import humans_differ
 
 JUDGE_KINDS = ("judge", "robustness")
@@ -49,11 +50,12 @@ def wording(log: LoadedLog) -> str:
 def setting(log: LoadedLog) -> str:
     """What the log's items were, beside the model and judge: LiveQA's question wording, the part
     a contamination probe showed, or ExpertQA's split and subset (and, for claims, the aspect)."""
-    args = log.log.eval.task_args
+    args, own = log.log.eval.task_args, OwnSet.of_log(log.log.eval.metadata)
+    questions = f"questions: {own}; " if own else ""
     if log.kind == "contamination":
-        return f"part: {args.get('part', 'question')}"
+        return f"{questions}part: {args.get('part', 'question')}"
     if not log.task.startswith("expert_qa"):
-        return f"question wording: {wording(log)}"
+        return f"{questions}question wording: {wording(log)}"
     split = f"split: {args.get('split', 'domain')} {args.get('subset', 'test')}"
     if log.task != "expert_qa_claims":
         return split

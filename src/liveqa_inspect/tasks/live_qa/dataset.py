@@ -16,8 +16,9 @@ from lxml import etree
 
 from liveqa_inspect.arguments import one_of
 from liveqa_inspect.data.lines import normalise
-from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, fetch, location
-from liveqa_inspect.errors import DataError
+from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, Asset, fetch, location
+from liveqa_inspect.errors import ArgumentError, DataError
+from liveqa_inspect.tasks.live_qa.own_set import SUFFIXES, OwnSet, own_set
 
 QuestionField = Literal["summary", "paraphrase", "original"]
 QUESTION_FIELDS: tuple[str, ...] = get_args(QuestionField)
@@ -164,9 +165,31 @@ def record_to_sample(record: dict[str, Any], question: str = "summary") -> Sampl
 
 
 def live_qa_dataset(question: str = "summary", data: str | Path | None = None) -> MemoryDataset:
-    """The 104 test questions, worded as `question` asks; `location` names the copy read."""
+    return question_set(question, data)[0]
+
+
+def question_set(
+    question: str = "summary", data: str | Path | None = None
+) -> tuple[MemoryDataset, Asset | OwnSet]:
+    """The 104 test questions, worded as `question` asks (`location` names the copy read), or a
+    team's own questions given as a .jsonl or .csv file; and the file as the log records it."""
     check_question(question)
-    found = fetch(LIVEQA_QUESTIONS, data)
+    path = Path(data) if data is not None else None
+    if path is not None and path.suffix.lower() in SUFFIXES:
+        if question == "paraphrase":
+            raise ArgumentError(
+                f"{path} has one wording of each question, asked as written: leave out "
+                "-T question=paraphrase."
+            )
+        return own_set(path, question)
+    if path is not None and path.is_file() and path.suffix.lower() != ".xml":
+        raise DataError(
+            f"{path}: unknown extension {path.suffix or '(none)'}; give your own questions as "
+            f".jsonl or .csv (docs/own-questions.md), or {LIVEQA_QUESTIONS.filename} or a "
+            "folder holding it."
+        )
+    found = fetch(LIVEQA_QUESTIONS, path)
     records = parse_questions(found.path, found.content)
     samples = [record_to_sample(record, question) for record in records]
-    return MemoryDataset(samples, name="live_qa", location=location(LIVEQA_QUESTIONS, found.path))
+    where = location(LIVEQA_QUESTIONS, found.path)
+    return MemoryDataset(samples, name="live_qa", location=where), LIVEQA_QUESTIONS

@@ -1,0 +1,180 @@
+"""A team's own questions (docs/own-questions.md), read by Inspect's loaders and checked row by row:
+a bad row stops the run before any sample, named by its line, so nothing is skipped or half-run."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import count
+from pathlib import Path
+from typing import Any
+
+import jsonlines
+from inspect_ai.dataset import MemoryDataset, Sample, csv_dataset, json_dataset
+
+from liveqa_inspect.errors import DataError
+
+SUFFIXES = (".jsonl", ".csv")
+OWN_SET = "own questions, not LiveQA"
+"""What the log records of an own set, where a pinned set records its URL and commit."""
+
+_FIELDS = ("id", "question", "type", "focus")
+
+
+@dataclass(frozen=True)
+class OwnSet:
+    """The file as a log records it (beside a pinned file's `Asset`): its digest identifies the
+    set, so the report compares only logs of one set."""
+
+    filename: str
+    sha256: str
+    rows: int
+    questions: int
+    license: str = OWN_SET
+
+    def provenance(self) -> dict[str, Any]:
+        keys = ("sha256", "rows", "questions")
+        return {"question_set": OWN_SET, **{key: getattr(self, key) for key in keys}}
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {OWN_SET}, sha256 {self.sha256[:12]}"
+
+    @classmethod
+    def of_log(cls, metadata: dict[str, Any] | None) -> OwnSet | None:
+        """The own set a log's metadata records; None for a log of a pinned set."""
+        for name, source in ((metadata or {}).get("data") or {}).items():
+            if isinstance(source, dict) and source.get("question_set") == OWN_SET:
+                return cls(name, source["sha256"], source["rows"], source["questions"])
+        return None
+
+
+def own_set(path: Path, question: str) -> tuple[MemoryDataset, OwnSet]:
+    """The questions of a `.jsonl` (an object a line, `references` a list) or a `.csv` (a row a
+    reference: the rows of one id are one question); `question` is recorded, the text is asked
+    as written."""
+    try:
+        with path.open("rb") as f:
+            sha256 = hashlib.file_digest(f, "sha256").hexdigest()
+        if path.suffix.lower() == ".csv":
+            lines = _csv_lines(path)
+            rows = csv_dataset(str(path), _row_reader(path, lines, question))
+            samples = _grouped(list(rows), path)
+        else:
+            rows = json_dataset(str(path), _record_reader(path, question), encoding="utf-8-sig")
+            samples = list(rows)
+    except jsonlines.InvalidLineError as error:
+        cause = error.__cause__
+        bad = f"not valid JSON ({cause.msg})" if isinstance(cause, json.JSONDecodeError) else ""
+        raise DataError(
+            f"{path} line {error.lineno}: {bad or 'not a JSON object'}; each line holds one "
+            "question's object, and no line is blank."
+        ) from error
+    except (OSError, UnicodeError, csv.Error) as error:
+        raise DataError(f"{path}: cannot be read as {path.suffix.lower()} ({error}).") from error
+    except ValueError as error:  # a CSV row with more or fewer cells than the header names
+        raise DataError(str(error)) from error
+    if not samples:
+        raise DataError(f"{path} holds no questions (docs/own-questions.md shows the format).")
+    for sample in samples:  # shaped as a LiveQA sample's, which live_qa_contamination reads
+        refs = [{"aid": f"{sample.id}A{n}", "url": ""} for n in range(1, len(sample.target) + 1)]
+        sample.metadata = {**(sample.metadata or {}), "references": refs}
+    source = OwnSet(path.name, sha256, len(rows), len(samples))
+    return MemoryDataset(samples, name=path.stem, location=rows.location), source
+
+
+def _record_reader(path: Path, question: str) -> Callable[[dict[str, Any]], Sample]:
+    """Blank lines are refused as not JSON, so the nth record is on line n."""
+    lines = count(1)
+    seen: dict[Any, int] = {}
+
+    def to_sample(record: dict[str, Any]) -> Sample:
+        line = next(lines)
+        sample = _sample(record, "references", f"{path} line {line}", line, question)
+        if sample.id in seen:
+            raise DataError(
+                f"{path} line {line}: the id {sample.id} is used twice (first on line "
+                f"{seen[sample.id]}); give each question its own id."
+            )
+        seen[sample.id] = line
+        return sample
+
+    return to_sample
+
+
+def _row_reader(path: Path, lines: list[int], question: str) -> Callable[[dict[str, Any]], Sample]:
+    rows = iter(lines)
+
+    def to_sample(row: dict[str, Any]) -> Sample:
+        line = next(rows)
+        if missing := [column for column in ("id", "question", "reference") if column not in row]:
+            raise DataError(
+                f"{path}: no {', '.join(missing)} column; the header names id, question and "
+                "reference (a row a reference), and any other column is kept as metadata."
+            )
+        return _sample(row, "reference", f"{path} line {line}", line, question)
+
+    return to_sample
+
+
+def _csv_lines(path: Path) -> list[int]:
+    """The line each data row starts on, in the rows csv_dataset keeps (not those of blank cells
+    only): its record-to-sample function is given no line number."""
+    starts, start = [], 1
+    with path.open(encoding="utf-8-sig", newline="") as f:
+        reader = csv.reader(f, dialect="unix")
+        for row in reader:
+            if any(cell.strip() for cell in row):
+                starts.append(start)
+            start = reader.line_num + 1
+    return starts[1:]  # the first is the header
+
+
+def _sample(record: dict[str, Any], key: str, where: str, line: int, question: str) -> Sample:
+    """`key` names the references: a list (or one text) in JSON, one text a row in CSV."""
+    qid, text, references = record.get("id"), record.get("question"), record.get(key)
+    if isinstance(qid, bool) or not isinstance(qid, str | int) or not str(qid).strip():
+        raise DataError(f"{where}: no id; give each question an id (a string).")
+    if not isinstance(text, str) or not text.strip():
+        raise DataError(f"{where}: the question is missing or empty.")
+    given = [references] if isinstance(references, str | None) else references
+    if (
+        not isinstance(given, list)
+        or not given
+        or not all(isinstance(answer, str) and answer.strip() for answer in given)
+    ):
+        raise DataError(
+            f"{where}: no reference, or an empty one; give each question one or more reference "
+            "answers, as text."
+        )
+    types = record.get("type") or []
+    return Sample(
+        id=str(qid).strip(),
+        input=text.strip(),
+        target=[answer.strip() for answer in given],
+        metadata={
+            **{name: value for name, value in record.items() if name not in (*_FIELDS, key)},
+            "question_field": question,
+            "line": line,
+            "focus_category": record.get("focus"),
+            "question_types": [types] if isinstance(types, str) else types,
+        },
+    )
+
+
+def _grouped(rows: list[Sample], path: Path) -> list[Sample]:
+    """The rows of one id as one question, every row's reference a target."""
+    questions: dict[Any, Sample] = {}
+    for row in rows:
+        first = questions.setdefault(row.id, row)
+        if first is row:
+            continue
+        if row.input != first.input:
+            raise DataError(
+                f"{path} line {row.metadata['line']}: the id {row.id} has another question than on "
+                f"line {first.metadata['line']}; the rows of one id repeat its question exactly."
+            )
+        first.target = [*first.target, *row.target]
+    return list(questions.values())
