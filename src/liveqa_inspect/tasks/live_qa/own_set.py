@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import count
 from pathlib import Path
@@ -52,19 +52,18 @@ class OwnSet:
 
 
 def own_set(path: Path, question: str) -> tuple[MemoryDataset, OwnSet]:
-    """The questions of a `.jsonl` (an object a line, `references` a list) or a `.csv` (a row a
-    reference: the rows of one id are one question); `question` is recorded, the text is asked
-    as written."""
+    """The questions of a `.jsonl` (an object a line) or a `.csv` (a row a reference, the rows of
+    one id one question); `question` is recorded, the text asked as written."""
+    as_csv = path.suffix.lower() == ".csv"
     try:
         with path.open("rb") as f:
             sha256 = hashlib.file_digest(f, "sha256").hexdigest()
-        if path.suffix.lower() == ".csv":
-            lines = _csv_lines(path)
-            rows = csv_dataset(str(path), _row_reader(path, lines, question))
-            samples = _grouped(list(rows), path)
-        else:
-            rows = json_dataset(str(path), _record_reader(path, question), encoding="utf-8-sig")
-            samples = list(rows)
+        if as_csv:
+            reader = _reader(path, iter(_csv_lines(path)), "reference", question)
+            rows = csv_dataset(str(path), reader)
+        else:  # a blank line is refused as not JSON, so the nth record is on line n
+            reader = _reader(path, count(1), "references", question)
+            rows = json_dataset(str(path), reader, encoding="utf-8-sig")
     except jsonlines.InvalidLineError as error:
         cause = error.__cause__
         bad = f"not valid JSON ({cause.msg})" if isinstance(cause, json.JSONDecodeError) else ""
@@ -76,51 +75,22 @@ def own_set(path: Path, question: str) -> tuple[MemoryDataset, OwnSet]:
         raise DataError(f"{path}: cannot be read as {path.suffix.lower()} ({error}).") from error
     except ValueError as error:  # a CSV row with more or fewer cells than the header names
         raise DataError(str(error)) from error
+    samples = _questions(list(rows), path, as_csv)
     if not samples:
         raise DataError(f"{path} holds no questions (docs/own-questions.md shows the format).")
-    for sample in samples:  # shaped as a LiveQA sample's, which live_qa_contamination reads
-        refs = [{"aid": f"{sample.id}A{n}", "url": ""} for n in range(1, len(sample.target) + 1)]
-        sample.metadata = {**(sample.metadata or {}), "references": refs}
     source = OwnSet(path.name, sha256, len(rows), len(samples))
     return MemoryDataset(samples, name=path.stem, location=rows.location), source
 
 
-def _record_reader(path: Path, question: str) -> Callable[[dict[str, Any]], Sample]:
-    """Blank lines are refused as not JSON, so the nth record is on line n."""
-    lines = count(1)
-    seen: dict[Any, int] = {}
-
-    def to_sample(record: dict[str, Any]) -> Sample:
-        line = next(lines)
-        sample = _sample(record, "references", f"{path} line {line}", line, question)
-        if sample.id in seen:
-            raise DataError(
-                f"{path} line {line}: the id {sample.id} is used twice (first on line "
-                f"{seen[sample.id]}); give each question its own id."
-            )
-        seen[sample.id] = line
-        return sample
-
-    return to_sample
-
-
-def _row_reader(path: Path, lines: list[int], question: str) -> Callable[[dict[str, Any]], Sample]:
-    rows = iter(lines)
-
-    def to_sample(row: dict[str, Any]) -> Sample:
-        line = next(rows)
-        if missing := [column for column in ("id", "question", "reference") if column not in row]:
-            raise DataError(
-                f"{path}: no {', '.join(missing)} column; the header names id, question and "
-                "reference (a row a reference), and any other column is kept as metadata."
-            )
-        return _sample(row, "reference", f"{path} line {line}", line, question)
-
-    return to_sample
+def _reader(
+    path: Path, lines: Iterator[int], key: str, question: str
+) -> Callable[[dict[str, Any]], Sample]:
+    """The record-to-sample function of Inspect's loader, told each record's line by `lines`."""
+    return lambda record: _sample(record, key, path, next(lines), question)
 
 
 def _csv_lines(path: Path) -> list[int]:
-    """The line each data row starts on, in the rows csv_dataset keeps (not those of blank cells
+    """The line each data row starts on, of the rows csv_dataset keeps (not those of blank cells
     only): its record-to-sample function is given no line number."""
     starts, start = [], 1
     with path.open(encoding="utf-8-sig", newline="") as f:
@@ -132,22 +102,19 @@ def _csv_lines(path: Path) -> list[int]:
     return starts[1:]  # the first is the header
 
 
-def _sample(record: dict[str, Any], key: str, where: str, line: int, question: str) -> Sample:
-    """`key` names the references: a list (or one text) in JSON, one text a row in CSV."""
+def _sample(record: dict[str, Any], key: str, path: Path, line: int, question: str) -> Sample:
+    """`key` names the references: a list (or one text) in JSONL, one text a row in CSV."""
+    where = f"{path} line {line}"
     qid, text, references = record.get("id"), record.get("question"), record.get(key)
     if isinstance(qid, bool) or not isinstance(qid, str | int) or not str(qid).strip():
         raise DataError(f"{where}: no id; give each question an id (a string).")
     if not isinstance(text, str) or not text.strip():
         raise DataError(f"{where}: the question is missing or empty.")
-    given = [references] if isinstance(references, str | None) else references
-    if (
-        not isinstance(given, list)
-        or not given
-        or not all(isinstance(answer, str) and answer.strip() for answer in given)
-    ):
+    given = references if isinstance(references, list) else [references]
+    if not given or not all(isinstance(answer, str) and answer.strip() for answer in given):
         raise DataError(
             f"{where}: no reference, or an empty one; give each question one or more reference "
-            "answers, as text."
+            f"answers, as text (`{key}`)."
         )
     types = record.get("type") or []
     return Sample(
@@ -164,17 +131,25 @@ def _sample(record: dict[str, Any], key: str, where: str, line: int, question: s
     )
 
 
-def _grouped(rows: list[Sample], path: Path) -> list[Sample]:
-    """The rows of one id as one question, every row's reference a target."""
+def _questions(rows: list[Sample], path: Path, as_csv: bool) -> list[Sample]:
+    """A question an id: in CSV the rows of one id, each row's reference a target."""
     questions: dict[Any, Sample] = {}
     for row in rows:
         first = questions.setdefault(row.id, row)
-        if first is row:
-            continue
-        if row.input != first.input:
-            raise DataError(
-                f"{path} line {row.metadata['line']}: the id {row.id} has another question than on "
-                f"line {first.metadata['line']}; the rows of one id repeat its question exactly."
-            )
-        first.target = [*first.target, *row.target]
+        if first is not row:
+            where = f"{path} line {row.metadata['line']}: the id {row.id}"
+            if not as_csv:
+                raise DataError(
+                    f"{where} is used twice (first on line {first.metadata['line']}); give each "
+                    "question its own id."
+                )
+            if row.input != first.input:
+                raise DataError(
+                    f"{where} has another question than on line {first.metadata['line']}; the "
+                    "rows of one id repeat its question exactly."
+                )
+            first.target = [*first.target, *row.target]
+    for sample in questions.values():  # shaped as a LiveQA sample's: live_qa_contamination reads it
+        ids = [f"{sample.id}A{n}" for n in range(1, len(sample.target) + 1)]
+        sample.metadata["references"] = [{"aid": aid, "url": ""} for aid in ids]
     return list(questions.values())
