@@ -55,8 +55,10 @@ QUESTIONS = [
 ]
 """Three questions; two references are too short for the contamination probe to split."""
 
-ANSWERS = {"ibuprofen": "ANSWER-ONE", "cold sores": "ANSWER-SEVEN", "fever": "ANSWER-ZERO"}
-LEVELS = {"ANSWER-ONE": "1", "ANSWER-SEVEN": "0.7", "ANSWER-ZERO": "0"}
+COLD_SORES = QUESTIONS[1]["references"][0]
+ANSWERS = {"ibuprofen": "ANSWER-ONE", "cold sores": COLD_SORES, "fever": "ANSWER-ZERO"}
+LEVELS = {"ANSWER-ONE": "1", COLD_SORES: "0.7", "ANSWER-ZERO": "0"}
+"""The subject answers one question with its reference, word for word."""
 
 
 def write_jsonl(folder: Path) -> Path:
@@ -97,7 +99,7 @@ def graded_by(prompts: list[str]):
 def test_an_own_set_is_graded_like_liveqa_and_its_file_is_logged(tmp_path: Path, kind: str) -> None:
     path = WRITERS[kind](tmp_path)
     prompts: list[str] = []
-    log = run_live_qa(subject, graded_by(prompts), limit=10, data=str(path))
+    log = run_live_qa(subject, graded_by(prompts), limit=10, data=str(path), reference_metrics=True)
 
     assert log.samples is not None
     by_id = {sample.id: sample for sample in log.samples}
@@ -113,6 +115,8 @@ def test_an_own_set_is_graded_like_liveqa_and_its_file_is_logged(tmp_path: Path,
         assert f'<reference n="{len(q["references"]) + 1}">' not in prompt
     assert log.results is not None
     assert log.results.scores[0].metrics["mean"].value == pytest.approx((1 + 0.7 + 0) / 3)
+    exact = {s.id: s.scores["reference_overlap"].value["exact_match"] for s in log.samples}
+    assert exact == {"bp-1": 0.0, "cs-2": 1.0, "fv-3": 0.0}
 
     sha256 = hashlib.sha256(path.read_bytes()).hexdigest()
     assert log.eval.metadata is not None
@@ -121,20 +125,6 @@ def test_an_own_set_is_graded_like_liveqa_and_its_file_is_logged(tmp_path: Path,
     }
     assert log.eval.metadata["data_license"] == OWN_SET
     assert (log.eval.dataset.name, log.eval.dataset.location) == ("ours", str(path))
-
-
-def test_reference_metrics_use_the_files_references(tmp_path: Path) -> None:
-    reference = QUESTIONS[1]["references"][0]
-    log = run_live_qa(
-        lambda *_: reference,
-        lambda *_: verdict("1"),
-        limit=10,
-        data=str(write_jsonl(tmp_path)),
-        reference_metrics=True,
-    )
-    assert log.samples is not None
-    exact = {s.id: s.scores["reference_overlap"].value["exact_match"] for s in log.samples}
-    assert exact == {"bp-1": 0.0, "cs-2": 1.0, "fv-3": 0.0}
 
 
 GOOD = json.dumps({"id": "a", "question": "Is it safe?", "references": ["Yes."]})
