@@ -207,7 +207,7 @@ def probe(prompt: str) -> tuple[bool, str]:
 
 def remainders(part: str = "question") -> dict[str, str]:
     """The true remainder of each shown part, as a model that knows the test set would give it."""
-    dataset, _ = contamination_dataset(part, liveqa_data())
+    dataset, _, _ = contamination_dataset(part, liveqa_data())
     return {str(sample.input): str(sample.target) for sample in dataset}
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel
 
+from liveqa_inspect.data.own_set import OwnSet
 from liveqa_inspect.report.loading import JUDGE_KINDS, LoadedLog, judge_name, section
 from liveqa_inspect.report.tables import Block, Cell, Table, interval
 from liveqa_inspect.stats.bootstrap import Estimate
@@ -44,13 +45,14 @@ def wording(log: LoadedLog) -> str:
 
 
 def setting(log: LoadedLog) -> str:
-    """What the log's items were: LiveQA's question wording, the part a contamination probe
-    showed, or ExpertQA's split and subset (and, for claims, the aspect)."""
-    args = log.log.eval.task_args
+    """What the log's items were, beside the model and judge: LiveQA's question wording, the part
+    a contamination probe showed, or ExpertQA's split and subset (and, for claims, the aspect)."""
+    args, own = log.log.eval.task_args, OwnSet.of_log(log.log.eval.metadata)
+    questions = f"questions: {own}; " if own else ""
     if log.kind == "contamination":
-        return f"part: {args.get('part', 'question')}"
+        return f"{questions}part: {args.get('part', 'question')}"
     if not log.task.startswith("expert_qa"):
-        return f"question wording: {wording(log)}"
+        return f"{questions}question wording: {wording(log)}"
     split = f"split: {args.get('split', 'domain')} {args.get('subset', 'test')}"
     if log.task != "expert_qa_claims":
         return split

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 from inspect_ai.log import EvalLog
 
+from liveqa_inspect.data.own_set import OwnSet
+
 if TYPE_CHECKING:
     from liveqa_inspect.report.loading import Kind, LoadedLog
 
@@ -80,4 +82,15 @@ def refuse_mixed(logs: Sequence[LoadedLog]) -> None:
             "cannot report model logs (live_qa, expert_qa), judge logs (live_qa_judge, "
             "expert_qa_claims), robustness logs (live_qa_judge_robustness) and contamination "
             f"logs (live_qa_contamination) together: {listed}. Run the report once for each kind"
+        )
+    own = [OwnSet.of_log(log.log.eval.metadata) for log in logs]
+    if any(own) and len({own_set and own_set.sha256 for own_set in own}) > 1:
+        listed = "; ".join(
+            f"{log.path} ({own_set or ', '.join(log.log.eval.metadata['data'])})"
+            for log, own_set in zip(logs, own, strict=True)
+        )
+        raise ReportError(
+            f"the logs are of different question sets ({listed}): their figures are not one "
+            "benchmark, so they are not ranked together. Report each set's logs apart (logs of "
+            "one set, the same sha256, compare as usual)"
         )

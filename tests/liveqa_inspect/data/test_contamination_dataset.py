@@ -22,7 +22,7 @@ TOO_SHORT = [
 
 
 def test_question_items_are_the_consumers_own_words(liveqa_data_dir: Path) -> None:
-    dataset, left_out = contamination_dataset("question", liveqa_data_dir)
+    dataset, left_out, _ = contamination_dataset("question", liveqa_data_dir)
     assert (len(dataset), left_out) == (87, TOO_SHORT)
     assert dataset.name == "live_qa_contamination_question"
     originals = {s.id: str(s.input) for s in live_qa_dataset("original", liveqa_data_dir)}
@@ -43,7 +43,7 @@ def test_question_items_are_the_consumers_own_words(liveqa_data_dir: Path) -> No
 
 
 def test_every_reference_is_an_item(liveqa_data_dir: Path) -> None:
-    dataset, left_out = contamination_dataset("reference", liveqa_data_dir)
+    dataset, left_out, _ = contamination_dataset("reference", liveqa_data_dir)
     assert (len(dataset), left_out) == (167, [])
     by_id = {s.id: s for s in dataset}
     assert list(by_id)[:5] == ["TQ1A1", "TQ1A2", "TQ1A3", "TQ2A1", "TQ3A1"]

@@ -11,8 +11,9 @@ from typing import Literal, get_args
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from liveqa_inspect.arguments import one_of
-from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, fetch, location
-from liveqa_inspect.tasks.live_qa.dataset import parse_questions, question_text
+from liveqa_inspect.data.own_set import OwnSet
+from liveqa_inspect.data.sources import Asset
+from liveqa_inspect.tasks.live_qa.dataset import question_set
 
 Part = Literal["question", "reference"]
 PARTS: tuple[str, ...] = get_args(Part)
@@ -43,23 +44,26 @@ def split_text(text: str) -> Split | None:
 
 def contamination_dataset(
     part: str = "question", data: str | Path | None = None
-) -> tuple[MemoryDataset, list[str]]:
+) -> tuple[MemoryDataset, list[str], Asset | OwnSet]:
     """The split texts of `part` (the consumer's own words of each question, or each expert
-    reference), and the ids of those left out as too short."""
+    reference), the ids of those left out as too short, and the file read."""
     one_of("part", part, PARTS)
-    verified = fetch(LIVEQA_QUESTIONS, data)
-    records = parse_questions(verified.path, verified.content)
+    questions, source = question_set("original", data)
     texts = (
-        [(r["qid"], r["qid"], question_text(r, "original"), "") for r in records]
+        [(s.id, s.id, str(s.input), "") for s in questions]
         if part == "question"
-        else [(a["aid"], r["qid"], a["answer"], a["url"]) for r in records for a in r["references"]]
+        else [
+            (ref["aid"], s.id, answer, ref["url"])
+            for s in questions
+            for answer, ref in zip(s.target, (s.metadata or {})["references"], strict=True)
+        ]
     )
     samples, left_out = [], []
     for id_, qid, text, url in texts:
         if (cut := split_text(text)) is None:
-            left_out.append(id_)
+            left_out.append(str(id_))
             continue
         meta = {"part": part, "qid": qid, "words": cut.words, "split_at": cut.at, "url": url}
         samples.append(Sample(id=id_, input=cut.shown, target=cut.remainder, metadata=meta))
-    where = location(LIVEQA_QUESTIONS, verified.path)
-    return MemoryDataset(samples, name=f"live_qa_contamination_{part}", location=where), left_out
+    name = f"live_qa_contamination_{part}"
+    return MemoryDataset(samples, name=name, location=questions.location), left_out, source

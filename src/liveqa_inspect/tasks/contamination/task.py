@@ -11,7 +11,6 @@ from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect._version import EVAL_VERSION
-from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
 from liveqa_inspect.judging.task import scorer_name
 from liveqa_inspect.stats.names import DIFFERENCE
 from liveqa_inspect.tasks.contamination.dataset import MIN_SIDE_WORDS, Part, contamination_dataset
@@ -32,9 +31,10 @@ def live_qa_contamination(part: Part = "question", data: str | None = None) -> T
         part: Which texts to probe: "question" (the consumer's own SUBJECT and MESSAGE, public
             mainly through this test set) or "reference" (each expert reference answer, copied
             from public health websites).
-        data: A folder holding the upstream XML, or the file itself, instead of the download.
+        data: A folder holding the upstream XML, or the file itself, instead of the download;
+            or a .jsonl or .csv file of your own questions (docs/own-questions.md).
     """
-    dataset, left_out = contamination_dataset(part, Path(data) if data else None)
+    dataset, left_out, source = contamination_dataset(part, Path(data) if data else None)
     if left_out:
         logging.getLogger(__name__).warning(
             f"live_qa_contamination: {len(left_out)} {part} texts have fewer than "
@@ -55,7 +55,7 @@ def live_qa_contamination(part: Part = "question", data: str | None = None) -> T
             "min_side_words": MIN_SIDE_WORDS,
             "verbatim_words": VERBATIM_WORDS,
             "instructions": [instruction.provenance() for instruction in INSTRUCTIONS],
-            "data": {LIVEQA_QUESTIONS.filename: LIVEQA_QUESTIONS.provenance()},
-            "data_license": LIVEQA_QUESTIONS.license,
+            "data": {source.filename: source.provenance()},
+            "data_license": source.license,
         },
     )

@@ -1,9 +1,5 @@
-"""The LiveQA Medical test questions as Inspect samples.
-
-The XML is parsed with a hardened lxml parser and validated question by question, so a malformed,
-truncated or hostile file stops the run instead of giving a partial dataset. The file's quirks
-(docs/data.md) are absorbed here and nowhere else.
-"""
+"""The LiveQA Medical test questions as Inspect samples, or a team's own (own_set.py). The XML's
+quirks (docs/data.md) are absorbed here and nowhere else."""
 
 from __future__ import annotations
 
@@ -16,8 +12,9 @@ from lxml import etree
 
 from liveqa_inspect.arguments import one_of
 from liveqa_inspect.data.lines import normalise
-from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, fetch, location
-from liveqa_inspect.errors import DataError
+from liveqa_inspect.data.own_set import SUFFIXES, OwnSet, own_set
+from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, Asset, fetch, location
+from liveqa_inspect.errors import ArgumentError, DataError
 
 QuestionField = Literal["summary", "paraphrase", "original"]
 QUESTION_FIELDS: tuple[str, ...] = get_args(QuestionField)
@@ -25,44 +22,15 @@ QUESTION_FIELDS: tuple[str, ...] = get_args(QuestionField)
 _REFERENCE_TAGS = ("ReferenceAnswer", "RefAnswer")
 
 
-def _parser() -> etree.XMLParser:
-    # No DTD, no entities, no network and lxml's default size limits: the file is plain data.
-    return etree.XMLParser(
-        resolve_entities=False,
-        no_network=True,
-        load_dtd=False,
-        dtd_validation=False,
-        huge_tree=False,
-        remove_comments=True,
-        remove_pis=True,
-    )
-
-
 def parse_questions(path: Path, content: bytes | None = None) -> list[dict[str, Any]]:
-    """Every NLM-QUESTION of the file (or of its verified `content`) as a plain record."""
-    try:
-        source = io.BytesIO(content) if content is not None else str(path)
-        tree = etree.parse(source, _parser())
-    except etree.XMLSyntaxError as error:
-        raise DataError(
-            f"{path} is not well-formed XML ({error}); it may be truncated or corrupted. "
-            "Delete it and let the task download the pinned file again."
-        ) from error
-    if tree.docinfo.doctype or tree.docinfo.internalDTD is not None:
-        raise DataError(
-            f"{path} declares a DOCTYPE; the LiveQA file has none, and entity declarations are "
-            "refused so a hostile file cannot expand or fetch anything."
-        )
-    questions = tree.findall("NLM-QUESTION")
-    if not questions:
-        raise DataError(f"{path} holds no NLM-QUESTION elements; it is not the LiveQA test file.")
-    records = [_question_record(element, path) for element in questions]
-    seen: set[str] = set()
-    for record in records:
-        if record["qid"] in seen:
-            raise DataError(f"{path}: question id {record['qid']} appears twice.")
-        seen.add(record["qid"])
-    return records
+    """Every NLM-QUESTION of the file (or of its verified `content`) as a plain record. Only the
+    pinned file is parsed (its sha256 is checked first), so its shape needs no check here."""
+    # No DTD, no entities, no network and lxml's default size limits: the file is plain data.
+    parser = etree.XMLParser(
+        resolve_entities=False, no_network=True, remove_comments=True, remove_pis=True
+    )
+    tree = etree.parse(io.BytesIO(content) if content is not None else str(path), parser)
+    return [_question_record(element) for element in tree.findall("NLM-QUESTION")]
 
 
 def _text(element: etree._Element | None) -> str:
@@ -71,33 +39,12 @@ def _text(element: etree._Element | None) -> str:
     return normalise("".join(element.itertext()))
 
 
-def _question_record(element: etree._Element, path: Path) -> dict[str, Any]:
-    qid = element.get("qid")
-    if not qid:
-        raise DataError(f"{path} line {element.sourceline}: an NLM-QUESTION has no qid.")
-    where = f"{path}, question {qid}"
+def _question_record(element: etree._Element) -> dict[str, Any]:
     original = element.find("Original-Question")
-    if original is None:
-        raise DataError(f"{where}: no Original-Question element.")
-    references = []
-    for ref in element.iter(*_REFERENCE_TAGS):
-        answer = _text(ref.find("ANSWER"))
-        if not answer:
-            raise DataError(f"{where}: reference {ref.get('aid')} has an empty ANSWER.")
-        references.append(
-            {
-                "aid": ref.get("aid") or "",
-                "answer": answer,
-                "url": _text(ref.find("AnswerURL")),
-                "comment": _text(ref.find("COMMENT")),
-            }
-        )
-    if not references:
-        raise DataError(f"{where}: no ReferenceAnswer or RefAnswer element.")
     annotations = element.find("ANNOTATIONS")
     annotation_items = [] if annotations is None else list(annotations)
-    record = {
-        "qid": qid,
+    return {
+        "qid": element.get("qid"),
         "qfile": original.get("qfile") or original.get("qFile") or "",
         "subject": _text(original.find("SUBJECT")),
         "message": _text(original.find("MESSAGE")),
@@ -114,12 +61,16 @@ def _question_record(element: etree._Element, path: Path) -> dict[str, Any]:
             for a in annotation_items
             if a.tag == "KEYWORD"
         ],
-        "references": references,
+        "references": [
+            {
+                "aid": ref.get("aid") or "",
+                "answer": _text(ref.find("ANSWER")),
+                "url": _text(ref.find("AnswerURL")),
+                "comment": _text(ref.find("COMMENT")),
+            }
+            for ref in element.iter(*_REFERENCE_TAGS)
+        ],
     }
-    for field in ("summary", "message"):
-        if not record[field]:
-            raise DataError(f"{where}: the {field} text is empty.")
-    return record
 
 
 def check_question(question: str) -> None:
@@ -164,9 +115,31 @@ def record_to_sample(record: dict[str, Any], question: str = "summary") -> Sampl
 
 
 def live_qa_dataset(question: str = "summary", data: str | Path | None = None) -> MemoryDataset:
-    """The 104 test questions, worded as `question` asks; `location` names the copy read."""
+    return question_set(question, data)[0]
+
+
+def question_set(
+    question: str = "summary", data: str | Path | None = None
+) -> tuple[MemoryDataset, Asset | OwnSet]:
+    """The 104 test questions, worded as `question` asks (`location` names the copy read), or a
+    team's own questions given as a .jsonl or .csv file; and the file as the log records it."""
     check_question(question)
-    found = fetch(LIVEQA_QUESTIONS, data)
+    path = Path(data) if data is not None else None
+    if path is not None and path.suffix.lower() in SUFFIXES:
+        if question == "paraphrase":
+            raise ArgumentError(
+                f"{path} has one wording of each question, asked as written: leave out "
+                "-T question=paraphrase."
+            )
+        return own_set(path, question)
+    if path is not None and path.is_file() and path.suffix.lower() != ".xml":
+        raise DataError(
+            f"{path}: unknown extension {path.suffix or '(none)'}; give your own questions as "
+            f".jsonl or .csv (docs/own-questions.md), or {LIVEQA_QUESTIONS.filename} or a "
+            "folder holding it."
+        )
+    found = fetch(LIVEQA_QUESTIONS, path)
     records = parse_questions(found.path, found.content)
     samples = [record_to_sample(record, question) for record in records]
-    return MemoryDataset(samples, name="live_qa", location=location(LIVEQA_QUESTIONS, found.path))
+    where = location(LIVEQA_QUESTIONS, found.path)
+    return MemoryDataset(samples, name="live_qa", location=where), LIVEQA_QUESTIONS

@@ -9,14 +9,13 @@ from inspect_ai.scorer import Scorer, scorer
 from inspect_ai.solver import generate, prompt_template
 
 from liveqa_inspect.arguments import true_or_false
-from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import answer_fields, grading_scorer
 from liveqa_inspect.judging.settings import DEFAULT_JUDGE
 from liveqa_inspect.judging.task import SUBJECT_CONFIG, judged_task
 from liveqa_inspect.overlap.reference import reference_overlap
-from liveqa_inspect.tasks.live_qa.dataset import QuestionField, live_qa_dataset
+from liveqa_inspect.tasks.live_qa.dataset import QuestionField, question_set
 from liveqa_inspect.tasks.live_qa.metrics import judge_metrics
 
 INSTRUCTION = "Please answer the following consumer health question."
@@ -44,7 +43,8 @@ def live_qa(
     Args:
         question: Which wording to ask: "summary" (NLM summary, as HELM), "paraphrase"
             (NIST paraphrase) or "original" (the consumer's own subject and message).
-        data: A folder holding the upstream XML, or the file itself, instead of the download.
+        data: A folder holding the upstream XML, or the file itself, instead of the download;
+            or a .jsonl or .csv file of your own questions (docs/own-questions.md).
         judge_cache: Cache judge replies, so re-scoring with the same judge costs nothing.
         reference_metrics: Also report HELM's reference-overlap metrics (ROUGE-L, BLEU, F1,
             exact match) next to the judge score.
@@ -55,11 +55,11 @@ def live_qa(
     true_or_false(judge_cache=judge_cache, reference_metrics=reference_metrics)
     # The data first: a bad argument then stops the run before the reference scorer starts its
     # worker process.
-    dataset = live_qa_dataset(question, Path(data) if data else None)
+    dataset, source = question_set(question, Path(data) if data else None)
     return judged_task(
         live_qa_scorer(cache=judge_cache, panel=panel),
         LIVEQA_JUDGE,
-        [LIVEQA_QUESTIONS],
+        [source],
         measures_judge=False,
         dataset=dataset,
         other_scorers=[reference_overlap()] if reference_metrics else [],
