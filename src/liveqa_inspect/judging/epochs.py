@@ -12,8 +12,8 @@ from liveqa_inspect.stats.values import to_float
 
 
 def epoch_level(score: Score) -> float:
-    """The judge's level in one epoch, NaN where it gave none: the judge's score holds it as its
-    value; the verdicts score, whose value says whether there was one, in its metadata."""
+    """NaN where the judge gave no level: the judge's score holds it as its value; the verdicts
+    score, whose value says whether there was one, in its metadata."""
     meta = score.metadata or {}
     if "level" in meta:
         return math.nan if meta["level"] is None else float(meta["level"])
@@ -22,24 +22,17 @@ def epoch_level(score: Score) -> float:
 
 @score_reducer(name="judge_epochs")
 def judge_epochs() -> ScoreReducer:
-    """Inspect's mean over epochs, keeping what the judge said in each epoch.
-
-    An unreadable epoch is left out of the mean, as Inspect's mean reducer leaves out every
-    unscored epoch (docs/judge.md, epochs). Inspect's reducers keep the first epoch's metadata
-    only, so a judge's self-consistency across epochs (`epoch_agreement`), the unread epochs and
-    each juror's level could not be read back. This keeps every epoch's level (`epoch_levels`, NaN
-    where unread) and each juror's mean level over the epochs it gave a verdict in.
+    """Inspect's mean over epochs, an unread epoch left out as Inspect leaves out an unscored one,
+    keeping what Inspect's reducers drop (they keep the first epoch's metadata, and a reason only
+    where all agree): each epoch's level (`epoch_levels`, NaN where unread), each juror's mean
+    level over the epochs it gave a verdict in, and a sample never read the first epoch's reason.
     """
     reduce_mean = mean_score()
 
     def reduce(scores: list[Score]) -> Score:
         reduced = reduce_mean(scores)
-        first = scores[0].metadata
-        if (
-            not isinstance(first, dict)
-            or "jurors" not in first
-            or isinstance(scores[0].value, dict)
-        ):
+        first = scores[0].metadata or {}
+        if "jurors" not in first or isinstance(scores[0].value, dict):
             return reduced
         reduced.value = round(to_float(reduced.value), LEVEL_DIGITS)
         rosters = [s.metadata["jurors"] for s in scores if s.metadata and s.metadata["jurors"]]
@@ -48,12 +41,10 @@ def judge_epochs() -> ScoreReducer:
             given = [float(r[index]["level"]) for r in rosters if r[index]["level"] is not None]
             level = round(float(np.mean(given)), LEVEL_DIGITS) if given else None
             jurors.append({**juror, "level": level})
-        reduced.metadata = {
-            **first,
-            "jurors": jurors,
-            "epoch_levels": [epoch_level(s) for s in scores],
-        }
+        levels = [epoch_level(s) for s in scores]
+        if all(math.isnan(level) for level in levels):
+            reduced.reason = scores[0].reason
+        reduced.metadata = {**first, "jurors": jurors, "epoch_levels": levels}
         return reduced
 
     return reduce
-

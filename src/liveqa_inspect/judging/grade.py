@@ -1,9 +1,6 @@
-"""The one judging path: ask every juror, combine their verdicts, make the Score.
-
-Every task that judges grades through `grade`, so the prompt a judge is measured on in
-live_qa_judge is exactly the prompt it grades with in live_qa. A judge is one model or a panel of
-them (the grader role bound to a list); a single judge is a panel of one.
-"""
+"""The one judging path: ask every juror, combine their verdicts, make the Score. Every task
+grades through `grade`, so live_qa_judge measures a judge on exactly the prompt it grades with in
+live_qa. A single judge is a panel of one."""
 
 from __future__ import annotations
 
@@ -15,10 +12,16 @@ from inspect_ai.scorer import Score
 from inspect_ai.util import LimitExceededError, collect
 
 from liveqa_inspect._inspect_private import resolved_config
-from liveqa_inspect.judging.panel import Panel, combine
+from liveqa_inspect.judging.panel import GRADER_FAILED, NO_MAJORITY, Panel, combine
 from liveqa_inspect.judging.prompts import JudgePrompt, Scale, build_judge_prompt
 from liveqa_inspect.judging.reply import parse_verdict
 from liveqa_inspect.judging.settings import JUDGE_ATTEMPTS, call_config
+from liveqa_inspect.stats.names import level_name
+
+NO_LEVEL = {
+    GRADER_FAILED: "The panel gave no level: more than half of its jurors gave no verdict.",
+    NO_MAJORITY: "No level was given by more than half of the panel.",
+}
 
 
 class JudgeError(RuntimeError):
@@ -28,12 +31,9 @@ class JudgeError(RuntimeError):
 async def ask_juror(
     juror: Model, text: str, scale: Scale, cache: bool, epoch: int, repeat: int
 ) -> dict[str, Any]:
-    """What one juror said, asked until a verdict can be read, at most JUDGE_ATTEMPTS times.
-
-    Each attempt has its own cache entry, so a re-run replays exactly the replies that were used,
-    an unreadable first reply and its readable retry alike, and sends nothing. A model listed
-    again in the panel needs no scope of its own: its seed differs, and Inspect's cache key holds
-    the config sent. The record keeps the config of the first attempt as Inspect resolves it."""
+    """What one juror said, asked until a verdict can be read, at most JUDGE_ATTEMPTS times. Each
+    attempt has its own cache entry, so a re-run replays exactly the replies used, and sends
+    nothing; a repeated model needs no scope of its own: its seed, in the cache key, differs."""
     user = resolved_config(juror)
     configs = [call_config(juror, scale, n, epoch, repeat, user) for n in range(JUDGE_ATTEMPTS)]
     replies: list[str] = []
@@ -64,22 +64,20 @@ async def ask_juror(
     }
 
 
-def explain(jurors: Sequence[Mapping[str, Any]], level: float | None, scale: Scale) -> str:
+def explain(jurors: Sequence[Mapping[str, Any]], level: float | str, scale: Scale) -> str:
     """What Inspect View shows beside the score: each juror's level and reasoning."""
     if len(jurors) == 1 and jurors[0]["level"] is not None:
         return str(jurors[0]["reasoning"])
-    lines = []
+    lines = [NO_LEVEL[level]] if isinstance(level, str) and len(jurors) > 1 else []
     for juror in jurors:
         if juror["level"] is None:
-            last = juror["replies"][-1] if juror["replies"] else ""
             lines.append(
                 f"{juror['model']}: no readable verdict in {juror['attempts']} attempts (no "
-                f"<score> tags all holding one of {scale.describe()}). Last reply:\n{last}"
+                f"<score> tags all holding one of {scale.describe()}). Last reply:\n"
+                + juror["replies"][-1]
             )
         else:
-            lines.append(f"{juror['model']}: {juror['level']:g}. {juror['reasoning']}")
-    if level is None and len(jurors) > 1:
-        lines.insert(0, "The panel gave no level (too few verdicts, or no majority).")
+            lines.append(f"{juror['model']}: {level_name(juror['level'])}. {juror['reasoning']}")
     return "\n\n".join(lines)
 
 
@@ -92,15 +90,11 @@ async def grade(
     cache: bool = True,
     epoch: int = 1,
 ) -> Score:
-    """Grade one answer: 0 with reason no_response when empty, unscored when unreadable.
-
-    A juror whose model is listed before it in the panel is a repeat: its seeds differ. One juror
-    is asked directly: `collect` would add a task group and a span to every sample."""
-    about: dict[str, Any] = {
-        "judge_models": [str(judge) for judge in judges],
-        "panel": panel,
-        "prompt": prompt.provenance(),
-    }
+    """Grade one answer: 0 with reason no_response when empty; unscored, with the panel's reason,
+    when it gives no level. One juror is asked directly: `collect` would add a task group and a
+    span to every sample."""
+    names = [str(judge) for judge in judges]
+    about = {"judge_models": names, "panel": panel, "prompt": prompt.provenance()}
     if not answer.strip():
         return Score(
             value=0.0,
@@ -110,17 +104,17 @@ async def grade(
             metadata={**about, "jurors": []},
         )
     text = build_judge_prompt(prompt, **fields)
-    names = about["judge_models"]
+    # A model listed before in the panel is a repeat (`repeat`: how many times): its seeds differ.
     asks = [
         ask_juror(judge, text, prompt.scale, cache, epoch, names[:index].count(names[index]))
         for index, judge in enumerate(judges)
     ]
     jurors = [await asks[0]] if len(asks) == 1 else await collect(*asks)
     level = combine([juror["level"] for juror in jurors], panel)
-    metadata = {**about, "jurors": jurors}
     explanation = explain(jurors, level, prompt.scale)
-    if level is None:
+    metadata = {**about, "jurors": jurors}
+    if isinstance(level, str):
         return Score.unscored(
-            reason="grader_failed", answer=answer, explanation=explanation, metadata=metadata
+            reason=level, answer=answer, explanation=explanation, metadata=metadata
         )
     return Score(value=level, answer=answer, explanation=explanation, metadata=metadata)

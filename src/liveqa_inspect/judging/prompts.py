@@ -1,6 +1,6 @@
 """The judge prompts, as data: each rubric (a file of `rubrics/`, as the judge reads it) with its
-scale, and a version and content hash that go into every score, so a reader can tell which
-wording graded a log (new wording, new version); and a sample's fields put into one."""
+scale, and a version and sha256 that go into every score (new wording, new version); and a
+sample's fields put into one."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from importlib.resources import files
 
+from liveqa_inspect.stats.names import level_name
 from liveqa_inspect.versioned import Versioned
 
 _PLAIN_NUMBER = re.compile(r"[0-9]*\.?[0-9]+|[0-9]+\.")
@@ -23,8 +24,7 @@ class Scale:
     levels: tuple[float, ...]
 
     def read(self, text: str) -> float | None:
-        """The level `text` names (`1.0` and `0.70` are tolerated), or None for anything else.
-        Only plain decimals are read: `1e0`, `-0.3`, `NaN` or `0.7 or 1` are not a verdict."""
+        """Plain decimals only (`1.0` and `0.70` too): `1e0`, `-0.3` or `0.7 or 1` are no level."""
         if not _PLAIN_NUMBER.fullmatch(text):
             return None
         value = Decimal(text)
@@ -32,11 +32,10 @@ class Scale:
 
     @property
     def names(self) -> list[str]:
-        """The levels as the rubric writes them (`0.3`, not `0.30`; `5`, not `5.0`)."""
-        return [f"{level:g}" for level in self.levels]
+        return [level_name(level) for level in self.levels]
 
     def describe(self) -> str:
-        """The levels as a rubric names them, e.g. `0, 0.3, 0.7 or 1`."""
+        """`0, 0.3, 0.7 or 1`, as a rubric names them."""
         return ", ".join(self.names[:-1]) + " or " + self.names[-1]
 
 
@@ -77,11 +76,8 @@ def neutralise(text: str) -> str:
 
 
 def build_judge_prompt(prompt: JudgePrompt, **fields: str | Sequence[str]) -> str:
-    """The judge's input: the trusted rubric around escaped fields.
-
-    A text field is escaped in place; a list field named `<tag>s` (`references`, `passages`)
-    becomes numbered `<tag n="1">` blocks, so the judge can cite them apart.
-    """
+    """The trusted rubric around escaped fields; a list field named `<tag>s` (`references`,
+    `passages`) becomes numbered `<tag n="1">` blocks, so the judge can cite them apart."""
     rendered = {
         name: neutralise(value)
         if isinstance(value, str)

@@ -11,26 +11,21 @@ from liveqa_inspect.judging.settings import JUDGE_ROLE
 
 
 def jurors(default: str | None) -> list[Model]:
-    """Every model bound to the grader role, else `default` (None: the evaluated model). Called
-    when scoring or setup starts, never at task build, where roles are unknown."""
+    """Every model bound to the grader role, else `default` (None: the evaluated model). Roles are
+    known when scoring or setup starts, not when a task is built."""
     bound = model_roles().get(JUDGE_ROLE)
     if bound is None:
-        return [get_model(default) if default else get_model()]
+        return [get_model(default)]
     return list(bound) if isinstance(bound, list) else [bound]
-
-
-def default_judge_made_early(default: str | None) -> None:
-    """Make the pinned default judge while `inspect eval` builds the task (the roles are bound by
-    then), so a client that cannot be made (no API key) stops the run with Inspect's one-line error
-    instead of a traceback from the first sample's setup. A task built before eval() is called
-    cannot know its roles yet: `judges_ready` then stops the run before any answer instead."""
-    if default is not None and eval_is_building_tasks() and JUDGE_ROLE not in model_roles():
-        get_model(default)
 
 
 @solver
 def judges_ready(default: str | None) -> Solver:
-    """Every judge's client, made before the model under test is called (Inspect memoises it)."""
+    """Every judge's client, made before the model under test is called (Inspect memoises it).
+    The pinned default is made at once while `inspect eval` builds the task (roles bound by then),
+    so a client that cannot be made (no API key) ends the run in Inspect's one-line error."""
+    if default is not None and eval_is_building_tasks() and JUDGE_ROLE not in model_roles():
+        get_model(default)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         jurors(default)

@@ -1,4 +1,4 @@
-"""What every task shares: argument checks, provenance, View's layout and the judged-task wiring."""
+"""The judged tasks' wiring: provenance, View's layout, the setup, scorers and epoch reducer."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from liveqa_inspect.data.sources import Asset
 from liveqa_inspect.judging.epochs import judge_epochs
 from liveqa_inspect.judging.prompts import JudgePrompt, Scale
 from liveqa_inspect.judging.settings import DEFAULT_JUDGE, JUDGE_DEFAULTS, JUDGE_ROLE
-from liveqa_inspect.judging.solvers import default_judge_made_early, judges_ready
+from liveqa_inspect.judging.solvers import judges_ready
 from liveqa_inspect.judging.verdicts import verdicts
 from liveqa_inspect.stats.names import KAPPA, MEAN
 
@@ -34,9 +34,8 @@ SUBJECT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=512)
 def provenance(
     prompt: JudgePrompt, measures_judge: bool, default: str | None, *assets: Asset
 ) -> dict[str, Any]:
-    """What a reader needs to reproduce a log's grading besides each score's judge and settings:
-    where the judge came from when no grader role was bound, the prompt and the data; and the
-    scale and whether the log measures a judge, so that the report reads them, not infers them."""
+    """What reproducing a log's grading needs beyond each score's judge and settings; the scale and
+    whether the log measures a judge, so the report reads them, not infers them."""
     return {
         "measures_judge": measures_judge,
         "scale": list(prompt.scale.levels),
@@ -50,9 +49,8 @@ def provenance(
 
 
 def viewer(scorer: str, scale: Scale, grades_a_model: bool) -> ViewerConfig:
-    """Inspect View leads with the judge's level, coloured over the rubric's whole scale so that a
-    level looks the same in every log: red to green for a model's level, neutral for a judge's
-    rating of a human-graded item (no better for being high)."""
+    """The judge's level first, coloured over the rubric's whole scale so that a level looks the
+    same in every log: neutral for a judge's rating of a human-graded item (no better if high)."""
     palette = "good-high" if grades_a_model else "neutral"
     colours = ScoreColorScale(palette=palette, min=min(scale.levels), max=max(scale.levels))
     columns = [TaskSamplesColumn(id=name) for name in ("sampleId", "epoch")]
@@ -67,8 +65,7 @@ def viewer(scorer: str, scale: Scale, grades_a_model: bool) -> ViewerConfig:
 
 
 def scorer_name(scorer: Scorer) -> str:
-    """The name Inspect gives a scorer in the log, read off the scorer itself: renaming a scorer
-    moves the headline and View's column with it instead of leaving them pointing at nothing."""
+    """Read off the scorer, so renaming it moves the headline and View's column with it."""
     return registry_info(scorer).name.split("/")[-1]
 
 
@@ -76,12 +73,10 @@ def judged_task(
     judge: Scorer, prompt: JudgePrompt, assets: Sequence[Asset], *, measures_judge: bool,
     other_scorers: Sequence[Scorer] = (), **task: Any,
 ) -> Task:  # fmt: skip
-    """`measures_judge`: the task measures the judge against humans (the judge is the grader role
-    if bound, else the model under evaluation) instead of grading a model with the pinned judge;
-    its headline is then kappa, not the mean level."""
+    """`measures_judge`: the judge (the grader role if bound, else the evaluated model) is
+    measured against humans, with kappa as the headline, rather than grading a model."""
     default = None if measures_judge else DEFAULT_JUDGE
     name = scorer_name(judge)
-    default_judge_made_early(default)
     return Task(
         setup=judges_ready(default),
         epochs=Epochs(1, judge_epochs()),

@@ -1,23 +1,18 @@
 """The names the metrics give their figures in a log, each built here and never parsed back: the
-report computes its figures from the samples (report/loading.py), so no reader depends on a name.
-"""
+report computes its figures from the samples, so no reader depends on a name."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-MEAN = "mean"
+MEAN, KAPPA = "mean", "kappa_quadratic"
+"""The headline of a log grading a model, and of one measuring a judge against humans."""
 MEAN_CI: tuple[str, str] = ("ci_low", "ci_high")
-"""The judged tasks' headline and its interval bounds."""
-KAPPA = "kappa_quadratic"
-"""Quadratic-weighted kappa with the human levels: a judge log's headline."""
 VERDICTS = "verdicts"
-"""The scorer that reads the judge's score back for every sample (judging/verdicts.py)."""
 SCORED, UNSCORED, UNREAD_EPOCHS, EPOCH_AGREEMENT = (
     "scored", "unscored", "unread_epochs", "epoch_agreement",
 )  # fmt: skip
 ALPHA = "krippendorff_alpha"
-"""A panel's ordinal Krippendorff's alpha over its jurors' verdicts."""
 DETECTION_FIGURES = tuple(f"incorrect_{name}" for name in ("precision", "recall", "f1", "auroc"))
 """How well a claims correctness judge finds the claims experts found wrong."""
 INCORRECT_PRECISION, INCORRECT_RECALL, INCORRECT_F1, INCORRECT_AUROC = DETECTION_FIGURES
@@ -31,7 +26,7 @@ UNCHANGED, LOWERED, SHIFT, PAIRS, UNREADABLE = "unchanged", "lowered", "shift", 
 
 
 def level_name(level: float) -> str:
-    """A level as every name spells it: `0.7`, `1`, `5`."""
+    """A level as every name and message spells it: `0.7`, `1`, `5`."""
     return f"{level:g}"
 
 

@@ -165,15 +165,17 @@ def test_a_rewording_without_a_version_bump_fails(prompt, version: str, sha256: 
         ([1.0, 0.7, 0.3], "mean", 0.666667),  # rounded to LEVEL_DIGITS, as View shows it
         ([0.7, 0.7, 0.7], "mean", 0.7),  # not fmean's 0.6999999999999998
         ([1.0, 0.7, 0.3], "median", 0.7),
-        ([1.0, 0.7, 0.3], "majority", None),  # no level given by more than half
+        ([1.0, 0.7, 0.3], "majority", "no_majority"),  # no level given by more than half
+        ([1.0, 0.0], "majority", "no_majority"),  # both read, and disagree
         ([1.0, 1.0, 0.3], "majority", 1.0),
         ([1.0, None, 0.3], "mean", 0.65),  # one abstains, two of three read
         ([1.0, None, 0.3], "median", 0.65),
         ([1.0, None, 1.0], "majority", 1.0),
-        ([1.0, None, 0.3], "majority", None),  # an abstention withholds a vote
-        ([1.0, None, None], "mean", None),  # more than half abstained
-        ([None], "mean", None),
-        ([1.0, None], "mean", None),  # half is not more than half
+        ([1.0, None, 0.3], "majority", "no_majority"),  # an abstention withholds a vote
+        ([1.0, None, None], "mean", "grader_failed"),  # more than half abstained
+        ([1.0, None, None], "majority", "grader_failed"),
+        ([None], "mean", "grader_failed"),
+        ([1.0, None], "mean", "grader_failed"),  # half is not more than half
     ],
 )
 def test_panel_combination(levels, panel, expected) -> None:
