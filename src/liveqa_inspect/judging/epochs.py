@@ -12,21 +12,17 @@ from liveqa_inspect.stats.values import to_float
 
 
 def epoch_level(score: Score) -> float:
-    """NaN where the judge gave no level: the judge's score holds it as its value; the verdicts
-    score, whose value says whether there was one, in its metadata."""
-    meta = score.metadata or {}
-    if "level" in meta:
-        return math.nan if meta["level"] is None else float(meta["level"])
-    return to_float(score.value)
+    """NaN where the judge gave none; the verdicts score holds the level in its metadata."""
+    level = (score.metadata or {}).get("level", score.value)
+    return math.nan if level is None else to_float(level)
 
 
 @score_reducer(name="judge_epochs")
 def judge_epochs() -> ScoreReducer:
-    """Inspect's mean over epochs, an unread epoch left out as Inspect leaves out an unscored one,
-    keeping what Inspect's reducers drop (they keep the first epoch's metadata, and a reason only
-    where all agree): each epoch's level (`epoch_levels`, NaN where unread), each juror's mean
-    level over the epochs it gave a verdict in, and a sample never read the first epoch's reason.
-    """
+    """Inspect's mean over epochs (an unread epoch left out, as Inspect leaves out an unscored
+    one), keeping what Inspect's reducers drop: each epoch's level (`epoch_levels`, NaN where
+    unread), each juror's mean over the epochs it gave a verdict in, and, for a sample read in no
+    epoch, the first epoch's reason (Inspect keeps a reason only where every epoch's agrees)."""
     reduce_mean = mean_score()
 
     def reduce(scores: list[Score]) -> Score:

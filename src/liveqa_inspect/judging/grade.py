@@ -12,16 +12,11 @@ from inspect_ai.scorer import Score
 from inspect_ai.util import LimitExceededError, collect
 
 from liveqa_inspect._inspect_private import resolved_config
-from liveqa_inspect.judging.panel import GRADER_FAILED, NO_MAJORITY, Panel, combine
+from liveqa_inspect.judging.panel import Panel, combine
 from liveqa_inspect.judging.prompts import JudgePrompt, Scale, build_judge_prompt
 from liveqa_inspect.judging.reply import parse_verdict
 from liveqa_inspect.judging.settings import JUDGE_ATTEMPTS, call_config
 from liveqa_inspect.stats.names import level_name
-
-NO_LEVEL = {
-    GRADER_FAILED: "The panel gave no level: more than half of its jurors gave no verdict.",
-    NO_MAJORITY: "No level was given by more than half of the panel.",
-}
 
 
 class JudgeError(RuntimeError):
@@ -31,9 +26,8 @@ class JudgeError(RuntimeError):
 async def ask_juror(
     juror: Model, text: str, scale: Scale, cache: bool, epoch: int, repeat: int
 ) -> dict[str, Any]:
-    """What one juror said, asked until a verdict can be read, at most JUDGE_ATTEMPTS times. Each
-    attempt has its own cache entry, so a re-run replays exactly the replies used, and sends
-    nothing; a repeated model needs no scope of its own: its seed, in the cache key, differs."""
+    """Asked until a verdict can be read, at most JUDGE_ATTEMPTS times, each attempt with its own
+    cache entry: a re-run replays exactly the replies used. A repeated model's seeds differ."""
     user = resolved_config(juror)
     configs = [call_config(juror, scale, n, epoch, repeat, user) for n in range(JUDGE_ATTEMPTS)]
     replies: list[str] = []
@@ -68,7 +62,8 @@ def explain(jurors: Sequence[Mapping[str, Any]], level: float | str, scale: Scal
     """What Inspect View shows beside the score: each juror's level and reasoning."""
     if len(jurors) == 1 and jurors[0]["level"] is not None:
         return str(jurors[0]["reasoning"])
-    lines = [NO_LEVEL[level]] if isinstance(level, str) and len(jurors) > 1 else []
+    failed = isinstance(level, str) and len(jurors) > 1
+    lines = [f"The panel gave no level ({level})."] if failed else []
     for juror in jurors:
         if juror["level"] is None:
             lines.append(
@@ -90,9 +85,8 @@ async def grade(
     cache: bool = True,
     epoch: int = 1,
 ) -> Score:
-    """Grade one answer: 0 with reason no_response when empty; unscored, with the panel's reason,
-    when it gives no level. One juror is asked directly: `collect` would add a task group and a
-    span to every sample."""
+    """0 with reason no_response for an empty answer; unscored, with the panel's reason, when it
+    gives no level. One juror is asked directly: `collect` adds a task group and a span."""
     names = [str(judge) for judge in judges]
     about = {"judge_models": names, "panel": panel, "prompt": prompt.provenance()}
     if not answer.strip():
@@ -104,7 +98,6 @@ async def grade(
             metadata={**about, "jurors": []},
         )
     text = build_judge_prompt(prompt, **fields)
-    # A model listed before in the panel is a repeat (`repeat`: how many times): its seeds differ.
     asks = [
         ask_juror(judge, text, prompt.scale, cache, epoch, names[:index].count(names[index]))
         for index, judge in enumerate(judges)

@@ -10,8 +10,7 @@ from typing import Literal, get_args
 from liveqa_inspect.arguments import one_of
 
 LEVEL_DIGITS = 6
-"""A panel's or an epoch's mean level is rounded to this, so View shows 0.7, not
-0.6999999999999998; far finer than any difference a judge's levels can make."""
+"""A panel's or an epoch's mean level is rounded to this: View shows 0.7, not 0.6999999999999998."""
 
 Panel = Literal["mean", "median", "majority"]
 GRADER_FAILED, NO_MAJORITY = "grader_failed", "no_majority"

@@ -25,9 +25,7 @@ class Scale:
 
     def read(self, text: str) -> float | None:
         """Plain decimals only (`1.0` and `0.70` too): `1e0`, `-0.3` or `0.7 or 1` are no level."""
-        if not _PLAIN_NUMBER.fullmatch(text):
-            return None
-        value = Decimal(text)
+        value = _PLAIN_NUMBER.fullmatch(text) and Decimal(text)
         return next((level for level in self.levels if Decimal(str(level)) == value), None)
 
     @property

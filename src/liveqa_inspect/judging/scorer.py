@@ -1,6 +1,5 @@
-"""The scorer body every judging scorer shares: the judge (one model or a panel) is resolved when
-scoring starts, as the grader role when bound, else the scorer's default; `cache` caches its
-replies per epoch, so re-scoring costs nothing."""
+"""The scorer body every judging scorer shares: the judge (one model or a panel) is the grader role
+when bound, else the scorer's default, resolved when scoring starts."""
 
 from __future__ import annotations
 
@@ -62,12 +61,12 @@ def grading_scorer(
 
 
 def human_note(state: TaskState) -> str:
-    """Put first, so Inspect View shows the human's level and the judge's side by side."""
+    """Put first, so that Inspect View shows the human's level beside the judge's."""
     meta = state.metadata
     label = meta.get("expert_label") or f"grade {meta.get('human_grade')}"
     return f"Human level: {level_name(float(meta['human_level']))} ({label}). The judge's verdict:"
 
 
 def agreement_metrics(levels: list[float]) -> list[Metric]:
-    """A panel's jurors are measured by the same run's `verdicts` scorer."""
+    """What every judge-against-humans scorer reports (its jurors: the `verdicts` scorer)."""
     return [agreement(levels), confusion(levels)]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from inspect_ai.model import GenerateConfig, Model
 
-from liveqa_inspect._inspect_private import resolved_config
 from liveqa_inspect.judging.prompts import Scale
 from liveqa_inspect.judging.reply import verdict_grammar
 
@@ -17,8 +16,8 @@ REPEAT_SEED_STRIDE = 10_000
 """Seed distance between two listings of one model in a panel: beyond the seeds one juror uses
 over its attempts and epochs, so their draws never coincide."""
 JUDGE_MAX_RETRIES = 5
-"""Inspect's retries of a failing judge request: a judge that fails every request ends the run in
-minutes instead of retrying for hours."""
+"""Inspect's retries of a failing judge request: a judge failing every request ends the run in
+minutes, not hours."""
 JUDGE_DEFAULTS = GenerateConfig(temperature=0.0, seed=42, max_retries=JUDGE_MAX_RETRIES)
 """HELM's judge temperature (0), a fixed seed and a bounded retry budget, each only where the user
 set nothing. No token cap: HELM's 256 tokens starve a judge that thinks first (docs/judge.md)."""
@@ -26,18 +25,12 @@ _DEFAULTS = JUDGE_DEFAULTS.model_dump(exclude_none=True)
 
 
 def call_config(
-    judge: Model,
-    scale: Scale,
-    attempt: int,
-    epoch: int,
-    repeat: int = 0,
-    user: GenerateConfig | None = None,
+    judge: Model, scale: Scale, attempt: int, epoch: int, repeat: int, user: GenerateConfig
 ) -> GenerateConfig:
     """The config sent with one request, which wins over the model's own (`user`): our defaults
     where the user set nothing, but no temperature for a judge asked to reason (reasoning APIs
     refuse or ignore it); a seed, the user's or ours, moved with each attempt, epoch and repeat of
     a model in the panel, so each is a new draw; and a llama.cpp judge's verdict grammar."""
-    user = resolved_config(judge) if user is None else user
     reasons = user.reasoning_effort not in (None, "none") or bool(user.reasoning_tokens)
     fill = {
         key: value

@@ -6,17 +6,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from inspect_ai import Epochs, Task
+from inspect_ai import viewer as view
 from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Scorer
 from inspect_ai.util import registry_info
-from inspect_ai.viewer import (
-    SampleScoreView,
-    ScoreColorScale,
-    TaskSamplesColumn,
-    TaskSamplesView,
-    ViewerConfig,
-)
 
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.data.sources import Asset
@@ -48,20 +42,20 @@ def provenance(
     }
 
 
-def viewer(scorer: str, scale: Scale, grades_a_model: bool) -> ViewerConfig:
+def viewer(scorer: str, scale: Scale, grades_a_model: bool) -> view.ViewerConfig:
     """The judge's level first, coloured over the rubric's whole scale so that a level looks the
     same in every log: neutral for a judge's rating of a human-graded item (no better if high)."""
     palette = "good-high" if grades_a_model else "neutral"
-    colours = ScoreColorScale(palette=palette, min=min(scale.levels), max=max(scale.levels))
-    columns = [TaskSamplesColumn(id=name) for name in ("sampleId", "epoch")]
-    columns += [TaskSamplesColumn.score(scorer), TaskSamplesColumn(id="input")]
-    columns += [TaskSamplesColumn(id="answer"), TaskSamplesColumn(id="target", visible=False)]
-    samples = TaskSamplesView(
+    colours = view.ScoreColorScale(palette=palette, min=min(scale.levels), max=max(scale.levels))
+    column = view.TaskSamplesColumn
+    columns = [column(id="sampleId"), column(id="epoch"), column.score(scorer), column(id="input")]
+    columns += [column(id="answer"), column(id="target", visible=False)]
+    samples = view.TaskSamplesView(
         name="judged", columns=columns, score_labels={scorer: "judge level"},
         score_color_scales={scorer: colours},
     )  # fmt: skip
-    grid = SampleScoreView(default="grid")
-    return ViewerConfig(task_samples_view=samples, sample_score_view=grid)
+    grid = view.SampleScoreView(default="grid")
+    return view.ViewerConfig(task_samples_view=samples, sample_score_view=grid)
 
 
 def scorer_name(scorer: Scorer) -> str:

@@ -161,7 +161,7 @@ def test_jurors_who_read_but_disagree_are_no_majority_not_unreadable(
     scores = by_answer(log)
     assert scores["ANSWER-SEVEN"].reason == "no_majority"
     assert scores["ANSWER-ZERO"].reason == "grader_failed"
-    assert scores["ANSWER-SEVEN"].explanation.startswith("No level was given by more than half")
+    assert scores["ANSWER-SEVEN"].explanation.startswith("The panel gave no level (no_majority).")
     m = figures(log, "verdicts")
     assert (m["unscored/no_majority"], m["unscored/grader_failed"]) == (1, 1)
     out = report(capsys, log.location)
