@@ -1,35 +1,70 @@
-"""The one judging path: ask every juror, combine their verdicts, make the Score. Every task
-grades through `grade`, so live_qa_judge measures a judge on exactly the prompt it grades with in
-live_qa. A single judge is a panel of one."""
+"""The one judging path: what a judge is sent (the pinned default, our generation defaults, the
+seeds), every juror asked, their verdicts combined, the Score. Every task grades through `grade`,
+so live_qa_judge measures a judge on exactly the prompt it grades with in live_qa."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from inspect_ai.model import CachePolicy, Model
+from inspect_ai.model import CachePolicy, GenerateConfig, Model
 from inspect_ai.scorer import Score
 from inspect_ai.util import LimitExceededError, collect
 
 from liveqa_inspect._inspect_private import resolved_config
 from liveqa_inspect.judging.panel import Panel, combine
-from liveqa_inspect.judging.prompts import JudgePrompt, Scale, build_judge_prompt
-from liveqa_inspect.judging.reply import parse_verdict
-from liveqa_inspect.judging.settings import JUDGE_ATTEMPTS, call_config
+from liveqa_inspect.judging.prompts import JudgePrompt, build_judge_prompt, gbnf, parse_verdict
 from liveqa_inspect.stats.names import level_name
+
+DEFAULT_JUDGE = "openai/gpt-4o-2024-05-13"
+"""HELM's live_qa judge, pinned by date so a run is repeatable; override with the grader role."""
+JUDGE_ROLE = "grader"
+JUDGE_ATTEMPTS = 3
+"""How many times an unreadable verdict is asked again before the juror abstains."""
+REPEAT_SEED_STRIDE = 10_000
+"""Seed distance between two listings of one model in a panel: beyond any one juror's seeds."""
+JUDGE_DEFAULTS = GenerateConfig(temperature=0.0, seed=42, max_retries=5)
+"""HELM's judge temperature (0), a fixed seed and 5 retries of a failing request (a judge failing
+every request ends the run in minutes, not hours), each only where the user set nothing. No token
+cap: HELM's 256 tokens starve a judge that thinks before it answers (docs/judge.md)."""
+_DEFAULTS = JUDGE_DEFAULTS.model_dump(exclude_none=True)
+LLAMA_CPP_APIS = ("gguf", "llama-cpp-python")
 
 
 class JudgeError(RuntimeError):
     """A judge request failed after its retries; the message names the judge."""
 
 
+def call_config(
+    judge: Model, prompt: JudgePrompt, attempt: int, epoch: int, repeat: int, user: GenerateConfig
+) -> GenerateConfig:
+    """The config sent with one request, which wins over the model's own (`user`): our defaults
+    where the user set nothing, but no temperature for a judge asked to reason (reasoning APIs
+    refuse or ignore it); a seed, the user's or ours, moved with each attempt, epoch and repeat of
+    a model in the panel, so each is a new draw; and for a llama.cpp judge the verdict grammar,
+    beside the user's `extra_body` unless the user constrains the reply already."""
+    reasons = user.reasoning_effort not in (None, "none") or bool(user.reasoning_tokens)
+    fill = {
+        key: value
+        for key, value in _DEFAULTS.items()
+        if getattr(user, key) is None and not (key == "temperature" and reasons)
+    }
+    base = _DEFAULTS["seed"] if user.seed is None else user.seed
+    fill["seed"] = base + attempt + JUDGE_ATTEMPTS * (epoch - 1) + REPEAT_SEED_STRIDE * repeat
+    extra = user.extra_body or {}
+    served = str(judge).split("/", 1)[0] in LLAMA_CPP_APIS
+    if served and "grammar" not in extra and user.response_schema is None:
+        fill["extra_body"] = {**extra, "grammar": gbnf(prompt.scale)}
+    return GenerateConfig(**fill)
+
+
 async def ask_juror(
-    juror: Model, text: str, scale: Scale, cache: bool, epoch: int, repeat: int
+    juror: Model, prompt: JudgePrompt, text: str, cache: bool, epoch: int, repeat: int
 ) -> dict[str, Any]:
     """Asked until a verdict can be read, at most JUDGE_ATTEMPTS times, each attempt with its own
     cache entry: a re-run replays exactly the replies used. A repeated model's seeds differ."""
     user = resolved_config(juror)
-    configs = [call_config(juror, scale, n, epoch, repeat, user) for n in range(JUDGE_ATTEMPTS)]
+    configs = [call_config(juror, prompt, n, epoch, repeat, user) for n in range(JUDGE_ATTEMPTS)]
     replies: list[str] = []
     verdict = None
     for attempt, config in enumerate(configs):
@@ -45,7 +80,7 @@ async def ask_juror(
             cause = (last.exception() if last is not None else None) or error
             raise JudgeError(f"The judge {juror} failed: {cause}") from error
         replies.append(output.completion)
-        verdict = parse_verdict(output.completion, scale)
+        verdict = parse_verdict(output.completion, prompt.scale)
         if verdict is not None:
             break
     return {
@@ -58,7 +93,7 @@ async def ask_juror(
     }
 
 
-def explain(jurors: Sequence[Mapping[str, Any]], level: float | str, scale: Scale) -> str:
+def explain(jurors: Sequence[Mapping[str, Any]], level: float | str, prompt: JudgePrompt) -> str:
     """What Inspect View shows beside the score: each juror's level and reasoning."""
     if len(jurors) == 1 and jurors[0]["level"] is not None:
         return str(jurors[0]["reasoning"])
@@ -68,7 +103,7 @@ def explain(jurors: Sequence[Mapping[str, Any]], level: float | str, scale: Scal
         if juror["level"] is None:
             lines.append(
                 f"{juror['model']}: no readable verdict in {juror['attempts']} attempts (no "
-                f"<score> tags all holding one of {scale.describe()}). Last reply:\n"
+                f"<score> tags all holding one of {prompt.scale.describe()}). Last reply:\n"
                 + juror["replies"][-1]
             )
         else:
@@ -99,12 +134,12 @@ async def grade(
         )
     text = build_judge_prompt(prompt, **fields)
     asks = [
-        ask_juror(judge, text, prompt.scale, cache, epoch, names[:index].count(names[index]))
+        ask_juror(judge, prompt, text, cache, epoch, names[:index].count(names[index]))
         for index, judge in enumerate(judges)
     ]
     jurors = [await asks[0]] if len(asks) == 1 else await collect(*asks)
     level = combine([juror["level"] for juror in jurors], panel)
-    explanation = explain(jurors, level, prompt.scale)
+    explanation = explain(jurors, level, prompt)
     metadata = {**about, "jurors": jurors}
     if isinstance(level, str):
         return Score.unscored(

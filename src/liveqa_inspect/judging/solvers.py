@@ -7,7 +7,7 @@ from inspect_ai.model import Model, ModelOutput, get_model, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from liveqa_inspect._inspect_private import eval_is_building_tasks
-from liveqa_inspect.judging.settings import JUDGE_ROLE
+from liveqa_inspect.judging.grade import JUDGE_ROLE
 
 
 def jurors(default: str | None) -> list[Model]:

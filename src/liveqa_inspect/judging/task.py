@@ -15,8 +15,8 @@ from inspect_ai.util import registry_info
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.data.sources import Asset
 from liveqa_inspect.judging.epochs import judge_epochs
+from liveqa_inspect.judging.grade import DEFAULT_JUDGE, JUDGE_DEFAULTS, JUDGE_ROLE
 from liveqa_inspect.judging.prompts import JudgePrompt, Scale
-from liveqa_inspect.judging.settings import DEFAULT_JUDGE, JUDGE_DEFAULTS, JUDGE_ROLE
 from liveqa_inspect.judging.solvers import judges_ready
 from liveqa_inspect.judging.verdicts import verdicts
 from liveqa_inspect.stats.names import KAPPA, MEAN

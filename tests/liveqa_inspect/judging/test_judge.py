@@ -15,8 +15,8 @@ from liveqa_inspect.judging.prompts import (
     Scale,
     build_judge_prompt,
     neutralise,
+    parse_verdict,
 )
-from liveqa_inspect.judging.reply import parse_verdict
 
 
 def read(reply: str) -> float | None:
