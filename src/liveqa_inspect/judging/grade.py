@@ -1,6 +1,5 @@
-"""The one judging path: what a judge is sent (the pinned default, our generation defaults, the
-seeds), every juror asked, their verdicts combined, the Score. Every task grades through `grade`,
-so live_qa_judge measures a judge on exactly the prompt it grades with in live_qa."""
+"""The one judging path (what a judge is sent, each juror asked, the panel's Score): every task
+grades through `grade`, so live_qa_judge measures a judge on the very prompt live_qa grades with."""
 
 from __future__ import annotations
 
@@ -20,7 +19,7 @@ DEFAULT_JUDGE = "openai/gpt-4o-2024-05-13"
 """HELM's live_qa judge, pinned by date so a run is repeatable; override with the grader role."""
 JUDGE_ROLE = "grader"
 JUDGE_ATTEMPTS = 3
-"""How many times an unreadable verdict is asked again before the juror abstains."""
+"""Requests for a readable verdict before the juror abstains."""
 REPEAT_SEED_STRIDE = 10_000
 """Seed distance between two listings of one model in a panel: beyond any one juror's seeds."""
 JUDGE_DEFAULTS = GenerateConfig(temperature=0.0, seed=42, max_retries=5)
@@ -28,11 +27,6 @@ JUDGE_DEFAULTS = GenerateConfig(temperature=0.0, seed=42, max_retries=5)
 every request ends the run in minutes, not hours), each only where the user set nothing. No token
 cap: HELM's 256 tokens starve a judge that thinks before it answers (docs/judge.md)."""
 _DEFAULTS = JUDGE_DEFAULTS.model_dump(exclude_none=True)
-LLAMA_CPP_APIS = ("gguf", "llama-cpp-python")
-
-
-class JudgeError(RuntimeError):
-    """A judge request failed after its retries; the message names the judge."""
 
 
 def call_config(
@@ -41,8 +35,8 @@ def call_config(
     """The config sent with one request, which wins over the model's own (`user`): our defaults
     where the user set nothing, but no temperature for a judge asked to reason (reasoning APIs
     refuse or ignore it); a seed, the user's or ours, moved with each attempt, epoch and repeat of
-    a model in the panel, so each is a new draw; and for a llama.cpp judge the verdict grammar,
-    beside the user's `extra_body` unless the user constrains the reply already."""
+    a model in the panel, so each is a new draw; and a llama.cpp judge's verdict grammar, unless
+    the user constrains the reply already."""
     reasons = user.reasoning_effort not in (None, "none") or bool(user.reasoning_tokens)
     fill = {
         key: value
@@ -52,7 +46,7 @@ def call_config(
     base = _DEFAULTS["seed"] if user.seed is None else user.seed
     fill["seed"] = base + attempt + JUDGE_ATTEMPTS * (epoch - 1) + REPEAT_SEED_STRIDE * repeat
     extra = user.extra_body or {}
-    served = str(judge).split("/", 1)[0] in LLAMA_CPP_APIS
+    served = str(judge).split("/", 1)[0] in ("gguf", "llama-cpp-python")  # llama.cpp servers
     if served and "grammar" not in extra and user.response_schema is None:
         fill["extra_body"] = {**extra, "grammar": gbnf(prompt.scale)}
     return GenerateConfig(**fill)
@@ -78,7 +72,7 @@ async def ask_juror(
             # The API's own error, not tenacity's wrapper of the last retry.
             last = getattr(error, "last_attempt", None)
             cause = (last.exception() if last is not None else None) or error
-            raise JudgeError(f"The judge {juror} failed: {cause}") from error
+            raise RuntimeError(f"The judge {juror} failed: {cause}") from error
         replies.append(output.completion)
         verdict = parse_verdict(output.completion, prompt.scale)
         if verdict is not None:

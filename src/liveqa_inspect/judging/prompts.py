@@ -1,8 +1,6 @@
 """The judge prompts, as data: each rubric (a file of `rubrics/`, as the judge reads it) with its
-scale, and a version and sha256 that go into every score (new wording, new version); a sample's
-fields put into one; and the reply every rubric asks for, `<reasoning>...</reasoning>\n<score>0.7
-</score>`, read back into a verdict and held to that shape on a llama.cpp judge by a grammar (left
-free, a small open-weight model rarely writes the `<score>` tags)."""
+scale, version and sha256 (in every score); a sample's fields put into one; and the reply every
+rubric asks for, read back into a verdict, and its grammar for a llama.cpp judge."""
 
 from __future__ import annotations
 
@@ -42,9 +40,7 @@ class Scale:
 
 
 LIVEQA_SCALE = Scale((0.0, 0.3, 0.7, 1.0))
-"""HELM's four LiveQA levels: unrelated or wrong, partly correct, correct but incomplete, full."""
 CLAIM_CORRECTNESS_SCALE = Scale((1.0, 2.0, 3.0, 4.0, 5.0))
-"""ExpertQA's five correctness labels, Definitely incorrect (1) to Definitely correct (5)."""
 CLAIM_SUPPORT_SCALE = Scale((1.0, 2.0, 3.0))
 """No, partial or complete support; ExpertQA's support samples are only ever 2 or 3."""
 
@@ -130,17 +126,16 @@ def parse_verdict(reply: str, scale: Scale) -> Verdict | None:
     cannot be told apart from what follows (`<score>1 <score>0.3</score>`)."""
     scores, left_open = _tagged(reply, "score")
     levels = {scale.read(text.strip()) for text in scores}
-    level = levels.pop() if len(levels) == 1 else None
-    if left_open or level is None:
+    if left_open or len(levels) != 1 or None in levels:
         return None
     reasonings, _ = _tagged(reply, "reasoning")
     reasoning = reasonings[-1].strip() if reasonings else _TAG.sub("", reply).strip()
-    return Verdict(level=level, reasoning=reasoning)
+    return Verdict(levels.pop(), reasoning)
 
 
 def gbnf(scale: Scale) -> str:
-    """A reasoning of anything but `<` (no tag can open inside it), then exactly one level,
-    spelled as the rubric spells it."""
+    """A reasoning of anything but `<` (no tag can open inside it), then one level as the rubric
+    spells it: left free, a small open-weight model rarely writes the `<score>` tags."""
     levels = " | ".join(json.dumps(name) for name in scale.names)
     return (
         f"root ::= {json.dumps(OPEN)} reasoning {json.dumps(BETWEEN)} level {json.dumps(CLOSE)}\n"

@@ -1,5 +1,4 @@
-"""The scorer body every judging scorer shares: the judge (one model or a panel) is the grader role
-when bound, else the scorer's default, resolved when scoring starts."""
+"""The scorer body every judging scorer shares, and the fields and figures most of them use."""
 
 from __future__ import annotations
 

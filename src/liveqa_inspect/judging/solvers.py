@@ -1,5 +1,4 @@
-"""Who judges, made ready before any answer is paid for; and a human-judged answer put in place
-of a generated one, so the judge grades it through the same scorer path."""
+"""Who judges, made ready before any answer is paid for; a human-judged text as the output."""
 
 from __future__ import annotations
 
@@ -11,8 +10,7 @@ from liveqa_inspect.judging.grade import JUDGE_ROLE
 
 
 def jurors(default: str | None) -> list[Model]:
-    """Every model bound to the grader role, else `default` (None: the evaluated model). Roles are
-    known when scoring or setup starts, not when a task is built."""
+    """The grader role's models, else `default` (None: the evaluated model); roles bind at eval."""
     bound = model_roles().get(JUDGE_ROLE)
     if bound is None:
         return [get_model(default)]
@@ -21,9 +19,8 @@ def jurors(default: str | None) -> list[Model]:
 
 @solver
 def judges_ready(default: str | None) -> Solver:
-    """Every judge's client, made before the model under test is called (Inspect memoises it).
-    The pinned default is made at once while `inspect eval` builds the task (roles bound by then),
-    so a client that cannot be made (no API key) ends the run in Inspect's one-line error."""
+    """Every judge's client, made before the model under test is called; the pinned default at once
+    as `inspect eval` builds the task, so a missing API key ends the run in Inspect's one line."""
     if default is not None and eval_is_building_tasks() and JUDGE_ROLE not in model_roles():
         get_model(default)
 

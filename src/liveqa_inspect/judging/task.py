@@ -2,34 +2,68 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from inspect_ai import Epochs, Task
 from inspect_ai import viewer as view
 from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import GenerateConfig
-from inspect_ai.scorer import Scorer
+from inspect_ai.scorer import Score, Scorer, ScoreReducer, mean_score, score_reducer
 from inspect_ai.util import registry_info
 
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.data.sources import Asset
-from liveqa_inspect.judging.epochs import judge_epochs
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE, JUDGE_DEFAULTS, JUDGE_ROLE
+from liveqa_inspect.judging.panel import LEVEL_DIGITS
 from liveqa_inspect.judging.prompts import JudgePrompt, Scale
 from liveqa_inspect.judging.solvers import judges_ready
 from liveqa_inspect.judging.verdicts import verdicts
 from liveqa_inspect.stats.names import KAPPA, MEAN
+from liveqa_inspect.stats.values import to_float
 
 SUBJECT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=512)
 """HELM's settings for the model under test; Inspect's --temperature and --max-tokens override."""
+
+
+@score_reducer(name="judge_epochs")
+def judge_epochs() -> ScoreReducer:
+    """Inspect's mean over epochs (an unread epoch left out, as Inspect leaves out an unscored
+    one), keeping what Inspect's reducers drop: each epoch's level (`epoch_levels`, NaN where
+    unread), each juror's mean over the epochs it gave a verdict in, and, for a sample read in no
+    epoch, the first epoch's reason (Inspect keeps a reason only where every epoch's agrees)."""
+    reduce_mean = mean_score()
+
+    def reduce(scores: list[Score]) -> Score:
+        reduced = reduce_mean(scores)
+        first = scores[0].metadata or {}
+        if "jurors" not in first or isinstance(scores[0].value, dict):
+            return reduced
+        reduced.value = round(to_float(reduced.value), LEVEL_DIGITS)
+        rosters = [s.metadata["jurors"] for s in scores if s.metadata and s.metadata["jurors"]]
+        jurors = []
+        for index, juror in enumerate(first["jurors"]):
+            given = [float(r[index]["level"]) for r in rosters if r[index]["level"] is not None]
+            level = round(float(np.mean(given)), LEVEL_DIGITS) if given else None
+            jurors.append({**juror, "level": level})
+        # The judge's score holds its level as its value, the verdicts score in its metadata.
+        said = [(s.metadata or {}).get("level", s.value) for s in scores]
+        levels = [math.nan if level is None else to_float(level) for level in said]
+        if all(math.isnan(level) for level in levels):
+            reduced.reason = scores[0].reason
+        reduced.metadata = {**first, "jurors": jurors, "epoch_levels": levels}
+        return reduced
+
+    return reduce
 
 
 def provenance(
     prompt: JudgePrompt, measures_judge: bool, default: str | None, *assets: Asset
 ) -> dict[str, Any]:
     """What reproducing a log's grading needs beyond each score's judge and settings; the scale and
-    whether the log measures a judge, so the report reads them, not infers them."""
+    whether it measures a judge, which the report reads rather than infers."""
     return {
         "measures_judge": measures_judge,
         "scale": list(prompt.scale.levels),

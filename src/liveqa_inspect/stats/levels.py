@@ -1,6 +1,5 @@
-"""The one rule for a value between two levels of a scale (a panel's mean or median, an epoch
-mean): figures that count levels count it at its nearest level and, exactly halfway, at the lower
-one, so no figure counts half an item; figures of values use the value (docs/judge.md)."""
+"""The one rule for a value between two levels (a panel's or epochs' mean): figures that count
+levels count it at its nearest level, the lower one exactly halfway (docs/judge.md)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 MEAN, KAPPA = "mean", "kappa_quadratic"
-"""The headline of a log grading a model, and of one measuring a judge against humans."""
 MEAN_CI: tuple[str, str] = ("ci_low", "ci_high")
 VERDICTS = "verdicts"
 SCORED, UNSCORED, UNREAD_EPOCHS, EPOCH_AGREEMENT = (
@@ -14,14 +13,10 @@ SCORED, UNSCORED, UNREAD_EPOCHS, EPOCH_AGREEMENT = (
 )  # fmt: skip
 ALPHA = "krippendorff_alpha"
 DETECTION_FIGURES = tuple(f"incorrect_{name}" for name in ("precision", "recall", "f1", "auroc"))
-"""How well a claims correctness judge finds the claims experts found wrong."""
 INCORRECT_PRECISION, INCORRECT_RECALL, INCORRECT_F1, INCORRECT_AUROC = DETECTION_FIGURES
 MAJORITY_SHARE = "majority_share"
 DIFFERENCE, DIFFERENCE_P = "difference", "difference_p"
-"""The contamination probe's guided-minus-general ROUGE-L (its headline) and its one-sided p."""
 ROBUSTNESS, SENSITIVITY = "robustness", "sensitivity"
-"""The unchanged share over every pair that should hold (the robustness task's headline), and the
-lowered share over every pair that should be lowered."""
 UNCHANGED, LOWERED, SHIFT, PAIRS, UNREADABLE = "unchanged", "lowered", "shift", "n", "unreadable"
 
 
@@ -53,12 +48,8 @@ def unscored_key(reason: str) -> str:
 
 def juror_names(models: Iterable[str]) -> list[str]:
     """A unique name for each juror: its model, with `#2`, `#3` on repeats of the same model."""
-    seen: dict[str, int] = {}
-    names = []
-    for model in models:
-        seen[model] = seen.get(model, 0) + 1
-        names.append(model if seen[model] == 1 else f"{model}#{seen[model]}")
-    return names
+    listed = list(models)
+    return [m + (f"#{n + 1}" if (n := listed[:i].count(m)) else "") for i, m in enumerate(listed)]
 
 
 def juror_key(juror: str, figure: str) -> str:

@@ -29,7 +29,6 @@ def juror_levels(scores: list[SampleScore]) -> tuple[list[str], np.ndarray]:
     names = juror_names(str(juror["model"]) for juror in panel)
     matrix = np.full((len(scores), len(names)), math.nan)
     for row, roster in enumerate(rosters):
-        for column, juror in enumerate(roster[: len(names)]):
-            if juror["level"] is not None:
-                matrix[row, column] = float(juror["level"])
+        levels = [juror["level"] for juror in roster[: len(names)]]
+        matrix[row, : len(levels)] = np.array(levels, dtype=float)  # None: NaN
     return names, matrix
