@@ -1,41 +1,64 @@
-"""The one judging path: ask every juror, combine their verdicts, make the Score.
-
-Every task that judges grades through `grade`, so the prompt a judge is measured on in
-live_qa_judge is exactly the prompt it grades with in live_qa. A judge is one model or a panel of
-them (the grader role bound to a list); a single judge is a panel of one.
-"""
+"""The one judging path (what a judge is sent, each juror asked, the panel's Score): every task
+grades through `grade`, so live_qa_judge measures a judge on the very prompt live_qa grades with."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from inspect_ai.model import CachePolicy, Model
+from inspect_ai.model import CachePolicy, GenerateConfig, Model
 from inspect_ai.scorer import Score
 from inspect_ai.util import LimitExceededError, collect
 
 from liveqa_inspect._inspect_private import resolved_config
 from liveqa_inspect.judging.panel import Panel, combine
-from liveqa_inspect.judging.prompts import JudgePrompt, Scale, build_judge_prompt
-from liveqa_inspect.judging.reply import parse_verdict
-from liveqa_inspect.judging.settings import JUDGE_ATTEMPTS, call_config
+from liveqa_inspect.judging.prompts import JudgePrompt, build_judge_prompt, gbnf, parse_verdict
+from liveqa_inspect.stats.names import level_name
+
+DEFAULT_JUDGE = "openai/gpt-4o-2024-05-13"
+"""HELM's live_qa judge, pinned by date so a run is repeatable; override with the grader role."""
+JUDGE_ROLE = "grader"
+JUDGE_ATTEMPTS = 3
+"""Requests for a readable verdict before the juror abstains."""
+REPEAT_SEED_STRIDE = 10_000
+"""Seed distance between two listings of one model in a panel: beyond any one juror's seeds."""
+JUDGE_DEFAULTS = GenerateConfig(temperature=0.0, seed=42, max_retries=5)
+"""HELM's judge temperature (0), a fixed seed and 5 retries of a failing request (a judge failing
+every request ends the run in minutes, not hours), each only where the user set nothing. No token
+cap: HELM's 256 tokens starve a judge that thinks before it answers (docs/judge.md)."""
+_DEFAULTS = JUDGE_DEFAULTS.model_dump(exclude_none=True)
 
 
-class JudgeError(RuntimeError):
-    """A judge request failed after its retries; the message names the judge."""
+def call_config(
+    judge: Model, prompt: JudgePrompt, attempt: int, epoch: int, repeat: int, user: GenerateConfig
+) -> GenerateConfig:
+    """The config sent with one request, which wins over the model's own (`user`): our defaults
+    where the user set nothing, but no temperature for a judge asked to reason (reasoning APIs
+    refuse or ignore it); a seed, the user's or ours, moved with each attempt, epoch and repeat of
+    a model in the panel, so each is a new draw; and a llama.cpp judge's verdict grammar, unless
+    the user constrains the reply already."""
+    reasons = user.reasoning_effort not in (None, "none") or bool(user.reasoning_tokens)
+    fill = {
+        key: value
+        for key, value in _DEFAULTS.items()
+        if getattr(user, key) is None and not (key == "temperature" and reasons)
+    }
+    base = _DEFAULTS["seed"] if user.seed is None else user.seed
+    fill["seed"] = base + attempt + JUDGE_ATTEMPTS * (epoch - 1) + REPEAT_SEED_STRIDE * repeat
+    extra = user.extra_body or {}
+    served = str(judge).split("/", 1)[0] in ("gguf", "llama-cpp-python")  # llama.cpp servers
+    if served and "grammar" not in extra and user.response_schema is None:
+        fill["extra_body"] = {**extra, "grammar": gbnf(prompt.scale)}
+    return GenerateConfig(**fill)
 
 
 async def ask_juror(
-    juror: Model, text: str, scale: Scale, cache: bool, epoch: int, repeat: int
+    juror: Model, prompt: JudgePrompt, text: str, cache: bool, epoch: int, repeat: int
 ) -> dict[str, Any]:
-    """What one juror said, asked until a verdict can be read, at most JUDGE_ATTEMPTS times.
-
-    Each attempt has its own cache entry, so a re-run replays exactly the replies that were used,
-    an unreadable first reply and its readable retry alike, and sends nothing. A model listed
-    again in the panel needs no scope of its own: its seed differs, and Inspect's cache key holds
-    the config sent. The record keeps the config of the first attempt as Inspect resolves it."""
+    """Asked until a verdict can be read, at most JUDGE_ATTEMPTS times, each attempt with its own
+    cache entry: a re-run replays exactly the replies used. A repeated model's seeds differ."""
     user = resolved_config(juror)
-    configs = [call_config(juror, scale, n, epoch, repeat, user) for n in range(JUDGE_ATTEMPTS)]
+    configs = [call_config(juror, prompt, n, epoch, repeat, user) for n in range(JUDGE_ATTEMPTS)]
     replies: list[str] = []
     verdict = None
     for attempt, config in enumerate(configs):
@@ -49,9 +72,9 @@ async def ask_juror(
             # The API's own error, not tenacity's wrapper of the last retry.
             last = getattr(error, "last_attempt", None)
             cause = (last.exception() if last is not None else None) or error
-            raise JudgeError(f"The judge {juror} failed: {cause}") from error
+            raise RuntimeError(f"The judge {juror} failed: {cause}") from error
         replies.append(output.completion)
-        verdict = parse_verdict(output.completion, scale)
+        verdict = parse_verdict(output.completion, prompt.scale)
         if verdict is not None:
             break
     return {
@@ -64,22 +87,21 @@ async def ask_juror(
     }
 
 
-def explain(jurors: Sequence[Mapping[str, Any]], level: float | None, scale: Scale) -> str:
+def explain(jurors: Sequence[Mapping[str, Any]], level: float | str, prompt: JudgePrompt) -> str:
     """What Inspect View shows beside the score: each juror's level and reasoning."""
     if len(jurors) == 1 and jurors[0]["level"] is not None:
         return str(jurors[0]["reasoning"])
-    lines = []
+    failed = isinstance(level, str) and len(jurors) > 1
+    lines = [f"The panel gave no level ({level})."] if failed else []
     for juror in jurors:
         if juror["level"] is None:
-            last = juror["replies"][-1] if juror["replies"] else ""
             lines.append(
                 f"{juror['model']}: no readable verdict in {juror['attempts']} attempts (no "
-                f"<score> tags all holding one of {scale.describe()}). Last reply:\n{last}"
+                f"<score> tags all holding one of {prompt.scale.describe()}). Last reply:\n"
+                + juror["replies"][-1]
             )
         else:
-            lines.append(f"{juror['model']}: {juror['level']:g}. {juror['reasoning']}")
-    if level is None and len(jurors) > 1:
-        lines.insert(0, "The panel gave no level (too few verdicts, or no majority).")
+            lines.append(f"{juror['model']}: {level_name(juror['level'])}. {juror['reasoning']}")
     return "\n\n".join(lines)
 
 
@@ -92,15 +114,10 @@ async def grade(
     cache: bool = True,
     epoch: int = 1,
 ) -> Score:
-    """Grade one answer: 0 with reason no_response when empty, unscored when unreadable.
-
-    A juror whose model is listed before it in the panel is a repeat: its seeds differ. One juror
-    is asked directly: `collect` would add a task group and a span to every sample."""
-    about: dict[str, Any] = {
-        "judge_models": [str(judge) for judge in judges],
-        "panel": panel,
-        "prompt": prompt.provenance(),
-    }
+    """0 with reason no_response for an empty answer; unscored, with the panel's reason, when it
+    gives no level. One juror is asked directly: `collect` adds a task group and a span."""
+    names = [str(judge) for judge in judges]
+    about = {"judge_models": names, "panel": panel, "prompt": prompt.provenance()}
     if not answer.strip():
         return Score(
             value=0.0,
@@ -110,17 +127,16 @@ async def grade(
             metadata={**about, "jurors": []},
         )
     text = build_judge_prompt(prompt, **fields)
-    names = about["judge_models"]
     asks = [
-        ask_juror(judge, text, prompt.scale, cache, epoch, names[:index].count(names[index]))
+        ask_juror(judge, prompt, text, cache, epoch, names[:index].count(names[index]))
         for index, judge in enumerate(judges)
     ]
     jurors = [await asks[0]] if len(asks) == 1 else await collect(*asks)
     level = combine([juror["level"] for juror in jurors], panel)
+    explanation = explain(jurors, level, prompt)
     metadata = {**about, "jurors": jurors}
-    explanation = explain(jurors, level, prompt.scale)
-    if level is None:
+    if isinstance(level, str):
         return Score.unscored(
-            reason="grader_failed", answer=answer, explanation=explanation, metadata=metadata
+            reason=level, answer=answer, explanation=explanation, metadata=metadata
         )
     return Score(value=level, answer=answer, explanation=explanation, metadata=metadata)

@@ -1,4 +1,4 @@
-"""A panel of jurors: how their levels combine into the panel's one level."""
+"""A panel of jurors: how their levels combine into the panel's one level, or why they do not."""
 
 from __future__ import annotations
 
@@ -10,29 +10,25 @@ from typing import Literal, get_args
 from liveqa_inspect.arguments import one_of
 
 LEVEL_DIGITS = 6
-"""A panel's or an epoch's mean level is rounded to this, so View shows 0.7, not
-0.6999999999999998; far finer than any difference a judge's levels can make."""
+"""A panel's or an epoch's mean level is rounded to this: View shows 0.7, not 0.6999999999999998."""
 
 Panel = Literal["mean", "median", "majority"]
-PANELS: tuple[str, ...] = get_args(Panel)
+GRADER_FAILED, NO_MAJORITY = "grader_failed", "no_majority"
 
 
-def combine(levels: Sequence[float | None], panel: Panel) -> float | None:
-    """The panel's level, or None: more than half of the jurors must have given a verdict.
-
-    `mean` and `median` combine the verdicts given; `majority` needs one level given by more
-    than half of the whole panel, so an abstention withholds a vote without lowering the bar.
-    """
+def combine(levels: Sequence[float | None], panel: Panel) -> float | str:
+    """The panel's level, or the reason it has none: `grader_failed` unless more than half of the
+    jurors gave a verdict; under `majority`, `no_majority` unless one level was given by more
+    than half of the whole panel (an abstention withholds a vote without lowering the bar)."""
     given = [level for level in levels if level is not None]
     if 2 * len(given) <= len(levels):
-        return None
-    if panel == "mean":
-        return round(statistics.fmean(given), LEVEL_DIGITS)
-    if panel == "median":
-        return round(float(statistics.median(given)), LEVEL_DIGITS)
-    level, votes = Counter(given).most_common(1)[0]
-    return level if 2 * votes > len(levels) else None
+        return GRADER_FAILED
+    if panel == "majority":
+        level, votes = Counter(given).most_common(1)[0]
+        return level if 2 * votes > len(levels) else NO_MAJORITY
+    average = statistics.fmean if panel == "mean" else statistics.median
+    return round(float(average(given)), LEVEL_DIGITS)
 
 
 def check_panel(panel: str) -> None:
-    one_of("panel", panel, PANELS)
+    one_of("panel", panel, get_args(Panel))

@@ -1,6 +1,4 @@
-"""The scorer body every judging scorer shares: `cache` caches the judge's replies, per epoch, so
-re-scoring costs nothing; the judge (one model or a panel) is resolved when scoring starts, as the
-grader role when bound, else the scorer's default."""
+"""The scorer body every judging scorer shares, and the fields and figures most of them use."""
 
 from __future__ import annotations
 
@@ -16,6 +14,7 @@ from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import JudgePrompt
 from liveqa_inspect.judging.solvers import jurors
 from liveqa_inspect.stats.agreement import agreement, confusion
+from liveqa_inspect.stats.names import level_name
 
 logger = logging.getLogger(__name__)
 
@@ -35,8 +34,7 @@ def grading_scorer(
     prompt: JudgePrompt, fields: Fields, default: str | None, cache: bool, panel: Panel
 ) -> Scorer:
     """`default` None judges with the evaluated model (live_qa_judge), a model name with that
-    pinned judge (live_qa, expert_qa). A model grading its own answers is biased: that is said once
-    a scorer (a run, or a re-score) and model under test, rather than once a sample."""
+    pinned judge. A model grading its own answers is biased: said once a scorer and model."""
     check_panel(panel)
     warned: set[str] = set()
 
@@ -62,14 +60,12 @@ def grading_scorer(
 
 
 def human_note(state: TaskState) -> str:
-    """Where a human graded the item, the level the judge is measured against, first: Inspect
-    View then shows both levels side by side in the sample's scoring."""
+    """Put first, so that Inspect View shows the human's level beside the judge's."""
     meta = state.metadata
     label = meta.get("expert_label") or f"grade {meta.get('human_grade')}"
-    return f"Human level: {float(meta['human_level']):g} ({label}). The judge's verdict:"
+    return f"Human level: {level_name(float(meta['human_level']))} ({label}). The judge's verdict:"
 
 
 def agreement_metrics(levels: list[float]) -> list[Metric]:
-    """What every judge-against-humans scorer reports, on its scale; a panel's jurors are measured
-    by the same run's `verdicts` scorer, so a jury and its members are measured by one run."""
+    """What every judge-against-humans scorer reports (its jurors: the `verdicts` scorer)."""
     return [agreement(levels), confusion(levels)]

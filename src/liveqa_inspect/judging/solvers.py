@@ -1,5 +1,4 @@
-"""Who judges, made ready before any answer is paid for; and a human-judged answer put in place
-of a generated one, so the judge grades it through the same scorer path."""
+"""Who judges, made ready before any answer is paid for; a human-judged text as the output."""
 
 from __future__ import annotations
 
@@ -7,30 +6,23 @@ from inspect_ai.model import Model, ModelOutput, get_model, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from liveqa_inspect._inspect_private import eval_is_building_tasks
-from liveqa_inspect.judging.settings import JUDGE_ROLE
+from liveqa_inspect.judging.grade import JUDGE_ROLE
 
 
 def jurors(default: str | None) -> list[Model]:
-    """Every model bound to the grader role, else `default` (None: the evaluated model). Called
-    when scoring or setup starts, never at task build, where roles are unknown."""
+    """The grader role's models, else `default` (None: the evaluated model); roles bind at eval."""
     bound = model_roles().get(JUDGE_ROLE)
     if bound is None:
-        return [get_model(default) if default else get_model()]
+        return [get_model(default)]
     return list(bound) if isinstance(bound, list) else [bound]
-
-
-def default_judge_made_early(default: str | None) -> None:
-    """Make the pinned default judge while `inspect eval` builds the task (the roles are bound by
-    then), so a client that cannot be made (no API key) stops the run with Inspect's one-line error
-    instead of a traceback from the first sample's setup. A task built before eval() is called
-    cannot know its roles yet: `judges_ready` then stops the run before any answer instead."""
-    if default is not None and eval_is_building_tasks() and JUDGE_ROLE not in model_roles():
-        get_model(default)
 
 
 @solver
 def judges_ready(default: str | None) -> Solver:
-    """Every judge's client, made before the model under test is called (Inspect memoises it)."""
+    """Every judge's client, made before the model under test is called; the pinned default at once
+    as `inspect eval` builds the task, so a missing API key ends the run in Inspect's one line."""
+    if default is not None and eval_is_building_tasks() and JUDGE_ROLE not in model_roles():
+        get_model(default)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         jurors(default)

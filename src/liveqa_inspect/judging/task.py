@@ -1,42 +1,69 @@
-"""What every task shares: argument checks, provenance, View's layout and the judged-task wiring."""
+"""The judged tasks' wiring: provenance, View's layout, the setup, scorers and epoch reducer."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from inspect_ai import Epochs, Task
+from inspect_ai import viewer as view
 from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import GenerateConfig
-from inspect_ai.scorer import Scorer
+from inspect_ai.scorer import Score, Scorer, ScoreReducer, mean_score, score_reducer
 from inspect_ai.util import registry_info
-from inspect_ai.viewer import (
-    SampleScoreView,
-    ScoreColorScale,
-    TaskSamplesColumn,
-    TaskSamplesView,
-    ViewerConfig,
-)
 
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.data.sources import Asset
-from liveqa_inspect.judging.epochs import judge_epochs
+from liveqa_inspect.judging.grade import DEFAULT_JUDGE, JUDGE_DEFAULTS, JUDGE_ROLE
+from liveqa_inspect.judging.panel import LEVEL_DIGITS
 from liveqa_inspect.judging.prompts import JudgePrompt, Scale
-from liveqa_inspect.judging.settings import DEFAULT_JUDGE, JUDGE_DEFAULTS, JUDGE_ROLE
-from liveqa_inspect.judging.solvers import default_judge_made_early, judges_ready
+from liveqa_inspect.judging.solvers import judges_ready
 from liveqa_inspect.judging.verdicts import verdicts
 from liveqa_inspect.stats.names import KAPPA, MEAN
+from liveqa_inspect.stats.values import to_float
 
 SUBJECT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=512)
 """HELM's settings for the model under test; Inspect's --temperature and --max-tokens override."""
 
 
+@score_reducer(name="judge_epochs")
+def judge_epochs() -> ScoreReducer:
+    """Inspect's mean over epochs (an unread epoch left out, as Inspect leaves out an unscored
+    one), keeping what Inspect's reducers drop: each epoch's level (`epoch_levels`, NaN where
+    unread), each juror's mean over the epochs it gave a verdict in, and, for a sample read in no
+    epoch, the first epoch's reason (Inspect keeps a reason only where every epoch's agrees)."""
+    reduce_mean = mean_score()
+
+    def reduce(scores: list[Score]) -> Score:
+        reduced = reduce_mean(scores)
+        first = scores[0].metadata or {}
+        if "jurors" not in first or isinstance(scores[0].value, dict):
+            return reduced
+        reduced.value = round(to_float(reduced.value), LEVEL_DIGITS)
+        rosters = [s.metadata["jurors"] for s in scores if s.metadata and s.metadata["jurors"]]
+        jurors = []
+        for index, juror in enumerate(first["jurors"]):
+            given = [float(r[index]["level"]) for r in rosters if r[index]["level"] is not None]
+            level = round(float(np.mean(given)), LEVEL_DIGITS) if given else None
+            jurors.append({**juror, "level": level})
+        # The judge's score holds its level as its value, the verdicts score in its metadata.
+        said = [(s.metadata or {}).get("level", s.value) for s in scores]
+        levels = [math.nan if level is None else to_float(level) for level in said]
+        if all(math.isnan(level) for level in levels):
+            reduced.reason = scores[0].reason
+        reduced.metadata = {**first, "jurors": jurors, "epoch_levels": levels}
+        return reduced
+
+    return reduce
+
+
 def provenance(
     prompt: JudgePrompt, measures_judge: bool, default: str | None, *assets: Asset
 ) -> dict[str, Any]:
-    """What a reader needs to reproduce a log's grading besides each score's judge and settings:
-    where the judge came from when no grader role was bound, the prompt and the data; and the
-    scale and whether the log measures a judge, so that the report reads them, not infers them."""
+    """What reproducing a log's grading needs beyond each score's judge and settings; the scale and
+    whether it measures a judge, which the report reads rather than infers."""
     return {
         "measures_judge": measures_judge,
         "scale": list(prompt.scale.levels),
@@ -49,26 +76,24 @@ def provenance(
     }
 
 
-def viewer(scorer: str, scale: Scale, grades_a_model: bool) -> ViewerConfig:
-    """Inspect View leads with the judge's level, coloured over the rubric's whole scale so that a
-    level looks the same in every log: red to green for a model's level, neutral for a judge's
-    rating of a human-graded item (no better for being high)."""
+def viewer(scorer: str, scale: Scale, grades_a_model: bool) -> view.ViewerConfig:
+    """The judge's level first, coloured over the rubric's whole scale so that a level looks the
+    same in every log: neutral for a judge's rating of a human-graded item (no better if high)."""
     palette = "good-high" if grades_a_model else "neutral"
-    colours = ScoreColorScale(palette=palette, min=min(scale.levels), max=max(scale.levels))
-    columns = [TaskSamplesColumn(id=name) for name in ("sampleId", "epoch")]
-    columns += [TaskSamplesColumn.score(scorer), TaskSamplesColumn(id="input")]
-    columns += [TaskSamplesColumn(id="answer"), TaskSamplesColumn(id="target", visible=False)]
-    samples = TaskSamplesView(
+    colours = view.ScoreColorScale(palette=palette, min=min(scale.levels), max=max(scale.levels))
+    column = view.TaskSamplesColumn
+    columns = [column(id="sampleId"), column(id="epoch"), column.score(scorer), column(id="input")]
+    columns += [column(id="answer"), column(id="target", visible=False)]
+    samples = view.TaskSamplesView(
         name="judged", columns=columns, score_labels={scorer: "judge level"},
         score_color_scales={scorer: colours},
     )  # fmt: skip
-    grid = SampleScoreView(default="grid")
-    return ViewerConfig(task_samples_view=samples, sample_score_view=grid)
+    grid = view.SampleScoreView(default="grid")
+    return view.ViewerConfig(task_samples_view=samples, sample_score_view=grid)
 
 
 def scorer_name(scorer: Scorer) -> str:
-    """The name Inspect gives a scorer in the log, read off the scorer itself: renaming a scorer
-    moves the headline and View's column with it instead of leaving them pointing at nothing."""
+    """Read off the scorer, so renaming it moves the headline and View's column with it."""
     return registry_info(scorer).name.split("/")[-1]
 
 
@@ -76,12 +101,10 @@ def judged_task(
     judge: Scorer, prompt: JudgePrompt, assets: Sequence[Asset], *, measures_judge: bool,
     other_scorers: Sequence[Scorer] = (), **task: Any,
 ) -> Task:  # fmt: skip
-    """`measures_judge`: the task measures the judge against humans (the judge is the grader role
-    if bound, else the model under evaluation) instead of grading a model with the pinned judge;
-    its headline is then kappa, not the mean level."""
+    """`measures_judge`: the judge (the grader role if bound, else the evaluated model) is
+    measured against humans, with kappa as the headline, rather than grading a model."""
     default = None if measures_judge else DEFAULT_JUDGE
     name = scorer_name(judge)
-    default_judge_made_early(default)
     return Task(
         setup=judges_ready(default),
         epochs=Epochs(1, judge_epochs()),

@@ -1,10 +1,5 @@
-"""The one rule for a value between two levels of a scale: a panel's mean or median, or a sample's
-mean over epochs (0 and 0.3 give 0.15). Figures that count levels (shares, exact agreement, within
-one, confusion counts, flagged claims, a robustness pair that moved) count a value at its nearest
-level and, exactly halfway, at the lower one: a panel split evenly between two levels has not
-given the higher one, and no figure counts half an item. Figures of values (the mean, kappa on
-each value's place on the scale, rho, MAE, bias, shifts) use the value itself.
-"""
+"""The one rule for a value between two levels (a panel's or epochs' mean): figures that count
+levels count it at its nearest level, the lower one exactly halfway (docs/judge.md)."""
 
 from __future__ import annotations
 
@@ -13,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 
 HALFWAY = 1e-6
-"""How close to halfway, in level steps, counts as halfway. Panel and epoch means are rounded to 6
+"""How close to halfway, in level steps, counts as halfway: panel and epoch means are rounded to 6
 decimals, so a midpoint can be off by that much, while any two levels are at least 0.3 apart."""
 
 

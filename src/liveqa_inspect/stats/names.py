@@ -1,37 +1,27 @@
 """The names the metrics give their figures in a log, each built here and never parsed back: the
-report computes its figures from the samples (report/loading.py), so no reader depends on a name.
-"""
+report computes its figures from the samples, so no reader depends on a name."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-MEAN = "mean"
+MEAN, KAPPA = "mean", "kappa_quadratic"
 MEAN_CI: tuple[str, str] = ("ci_low", "ci_high")
-"""The judged tasks' headline and its interval bounds."""
-KAPPA = "kappa_quadratic"
-"""Quadratic-weighted kappa with the human levels: a judge log's headline."""
 VERDICTS = "verdicts"
-"""The scorer that reads the judge's score back for every sample (judging/verdicts.py)."""
 SCORED, UNSCORED, UNREAD_EPOCHS, EPOCH_AGREEMENT = (
     "scored", "unscored", "unread_epochs", "epoch_agreement",
 )  # fmt: skip
 ALPHA = "krippendorff_alpha"
-"""A panel's ordinal Krippendorff's alpha over its jurors' verdicts."""
 DETECTION_FIGURES = tuple(f"incorrect_{name}" for name in ("precision", "recall", "f1", "auroc"))
-"""How well a claims correctness judge finds the claims experts found wrong."""
 INCORRECT_PRECISION, INCORRECT_RECALL, INCORRECT_F1, INCORRECT_AUROC = DETECTION_FIGURES
 MAJORITY_SHARE = "majority_share"
 DIFFERENCE, DIFFERENCE_P = "difference", "difference_p"
-"""The contamination probe's guided-minus-general ROUGE-L (its headline) and its one-sided p."""
 ROBUSTNESS, SENSITIVITY = "robustness", "sensitivity"
-"""The unchanged share over every pair that should hold (the robustness task's headline), and the
-lowered share over every pair that should be lowered."""
 UNCHANGED, LOWERED, SHIFT, PAIRS, UNREADABLE = "unchanged", "lowered", "shift", "n", "unreadable"
 
 
 def level_name(level: float) -> str:
-    """A level as every name spells it: `0.7`, `1`, `5`."""
+    """A level as every name and message spells it: `0.7`, `1`, `5`."""
     return f"{level:g}"
 
 
@@ -58,12 +48,8 @@ def unscored_key(reason: str) -> str:
 
 def juror_names(models: Iterable[str]) -> list[str]:
     """A unique name for each juror: its model, with `#2`, `#3` on repeats of the same model."""
-    seen: dict[str, int] = {}
-    names = []
-    for model in models:
-        seen[model] = seen.get(model, 0) + 1
-        names.append(model if seen[model] == 1 else f"{model}#{seen[model]}")
-    return names
+    listed = list(models)
+    return [m + (f"#{n + 1}" if (n := listed[:i].count(m)) else "") for i, m in enumerate(listed)]
 
 
 def juror_key(juror: str, figure: str) -> str:

@@ -14,7 +14,6 @@ to_float = value_to_float()
 
 
 def score_values(scores: list[SampleScore]) -> np.ndarray:
-    """Each score's value as a float: the judge's level (averaged over epochs)."""
     return np.array([to_float(s.score.value) for s in scores], dtype=float)
 
 
@@ -23,16 +22,13 @@ def human_levels(scores: list[SampleScore]) -> np.ndarray:
 
 
 def juror_levels(scores: list[SampleScore]) -> tuple[list[str], np.ndarray]:
-    """Juror names and an items-by-jurors matrix of their levels (NaN where one gave none).
-
-    An empty answer is scored without asking anyone: its row is all NaN.
-    """
+    """Juror names and an items-by-jurors matrix of their levels, NaN where one gave none (all
+    of an empty answer's row: it is scored without asking anyone)."""
     rosters = [(s.score.metadata or {}).get("jurors") or [] for s in scores]
     panel = next((roster for roster in rosters if roster), [])
     names = juror_names(str(juror["model"]) for juror in panel)
     matrix = np.full((len(scores), len(names)), math.nan)
     for row, roster in enumerate(rosters):
-        for column, juror in enumerate(roster[: len(names)]):
-            if juror["level"] is not None:
-                matrix[row, column] = float(juror["level"])
+        levels = [juror["level"] for juror in roster[: len(names)]]
+        matrix[row, : len(levels)] = np.array(levels, dtype=float)  # None: NaN
     return names, matrix

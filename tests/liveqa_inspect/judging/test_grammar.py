@@ -8,25 +8,23 @@ import re
 import pytest
 from inspect_ai.model import GenerateConfig, Model, get_model
 
+from liveqa_inspect.judging.grade import call_config
 from liveqa_inspect.judging.prompts import (
+    BETWEEN,
     CLAIM_CORRECTNESS_JUDGE,
     CLAIM_CORRECTNESS_SCALE,
     CLAIM_SUPPORT_JUDGE,
     CLAIM_SUPPORT_SCALE,
+    CLOSE,
     EXPERT_QA_JUDGE,
     LIVEQA_JUDGE,
     LIVEQA_SCALE,
-    JudgePrompt,
-)
-from liveqa_inspect.judging.reply import (
-    BETWEEN,
-    CLOSE,
     OPEN,
     REASONING_CHARS,
+    JudgePrompt,
     gbnf,
     parse_verdict,
 )
-from liveqa_inspect.judging.settings import call_config
 
 PROMPTS = [LIVEQA_JUDGE, EXPERT_QA_JUDGE, CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE]
 UNREACHABLE = "http://127.0.0.1:9/v1"
@@ -41,6 +39,11 @@ def judge(name: str, **config: object) -> Model:
         config=GenerateConfig(**config),  # type: ignore[arg-type]
         memoize=False,
     )
+
+
+def sent(model: Model, prompt: JudgePrompt, attempt: int = 0) -> GenerateConfig:
+    """The config sent to `model` in epoch 1, its own config being all the user set."""
+    return call_config(model, prompt, attempt, epoch=1, repeat=0, user=model.config)
 
 
 def test_the_live_qa_grammar_allows_a_bounded_reasoning_then_one_of_four_levels() -> None:
@@ -79,22 +82,22 @@ def test_every_reply_the_grammar_allows_is_read_as_its_level(prompt: JudgePrompt
 
 @pytest.mark.parametrize("api", ["gguf/local-judge", "llama-cpp-python/local-judge"])
 def test_a_llama_cpp_judge_is_sent_the_grammar_of_the_prompts_scale(api: str) -> None:
-    config = call_config(judge(api), CLAIM_CORRECTNESS_SCALE, attempt=1, epoch=1)
+    config = sent(judge(api), CLAIM_CORRECTNESS_JUDGE, attempt=1)
     assert config.extra_body == {"grammar": gbnf(CLAIM_CORRECTNESS_SCALE)}
     assert (config.temperature, config.seed, config.max_tokens) == (0.0, 43, None)
 
 
 def test_other_judges_are_sent_no_grammar() -> None:
-    config = call_config(judge("openai-api/local/gpt-4o"), LIVEQA_SCALE, attempt=0, epoch=1)
+    config = sent(judge("openai-api/local/gpt-4o"), LIVEQA_JUDGE)
     assert (config.extra_body, config.temperature, config.seed) == (None, 0.0, 42)
 
 
 def test_the_users_own_constraint_is_kept_and_their_other_fields_too() -> None:
     own = 'root ::= "<reasoning>ok</reasoning>\\n<score>1</score>"'
-    kept = call_config(judge("gguf/j", extra_body={"grammar": own}), LIVEQA_SCALE, 0, 1)
+    kept = sent(judge("gguf/j", extra_body={"grammar": own}), LIVEQA_JUDGE)
     assert kept.extra_body is None  # not passed: the role's own extra_body goes as it is
     schema = judge("gguf/j", response_schema={"name": "verdict", "json_schema": {"type": "object"}})
-    assert call_config(schema, LIVEQA_SCALE, 0, 1).extra_body is None
+    assert sent(schema, LIVEQA_JUDGE).extra_body is None
     other = judge("gguf/j", extra_body={"n_probs": 2})
-    merged = call_config(other, LIVEQA_SCALE, 0, 1)
+    merged = sent(other, LIVEQA_JUDGE)
     assert merged.extra_body == {"n_probs": 2, "grammar": gbnf(LIVEQA_SCALE)}

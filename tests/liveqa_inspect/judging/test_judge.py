@@ -15,8 +15,8 @@ from liveqa_inspect.judging.prompts import (
     Scale,
     build_judge_prompt,
     neutralise,
+    parse_verdict,
 )
-from liveqa_inspect.judging.reply import parse_verdict
 
 
 def read(reply: str) -> float | None:
@@ -97,8 +97,7 @@ def test_reasoning_is_the_explanation() -> None:
 )
 @pytest.mark.timeout(20, method="thread")
 def test_a_megabyte_reply_is_read_in_linear_time(reply: str) -> None:
-    # The former regex took 10 s on 109 KB of unclosed tags and did not finish on 1 MB in
-    # 300 s; a linear scan reads each of these in well under a second.
+    # A lazy `.*?` regex is quadratic in unclosed tags; the scan is linear in the reply.
     level = read(reply)
     assert level == (1.0 if reply.startswith("<score>1</score>") else None)
 
@@ -165,15 +164,17 @@ def test_a_rewording_without_a_version_bump_fails(prompt, version: str, sha256: 
         ([1.0, 0.7, 0.3], "mean", 0.666667),  # rounded to LEVEL_DIGITS, as View shows it
         ([0.7, 0.7, 0.7], "mean", 0.7),  # not fmean's 0.6999999999999998
         ([1.0, 0.7, 0.3], "median", 0.7),
-        ([1.0, 0.7, 0.3], "majority", None),  # no level given by more than half
+        ([1.0, 0.7, 0.3], "majority", "no_majority"),  # no level given by more than half
+        ([1.0, 0.0], "majority", "no_majority"),  # both read, and disagree
         ([1.0, 1.0, 0.3], "majority", 1.0),
         ([1.0, None, 0.3], "mean", 0.65),  # one abstains, two of three read
         ([1.0, None, 0.3], "median", 0.65),
         ([1.0, None, 1.0], "majority", 1.0),
-        ([1.0, None, 0.3], "majority", None),  # an abstention withholds a vote
-        ([1.0, None, None], "mean", None),  # more than half abstained
-        ([None], "mean", None),
-        ([1.0, None], "mean", None),  # half is not more than half
+        ([1.0, None, 0.3], "majority", "no_majority"),  # an abstention withholds a vote
+        ([1.0, None, None], "mean", "grader_failed"),  # more than half abstained
+        ([1.0, None, None], "majority", "grader_failed"),
+        ([None], "mean", "grader_failed"),
+        ([1.0, None], "mean", "grader_failed"),  # half is not more than half
     ],
 )
 def test_panel_combination(levels, panel, expected) -> None:

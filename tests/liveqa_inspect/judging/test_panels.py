@@ -10,13 +10,14 @@ from inspect_ai.model import GenerateConfig, Model
 from inspect_ai.scorer import Score
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 
-from liveqa_inspect.judging.epochs import judge_epochs
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
+from liveqa_inspect.judging.task import judge_epochs
 from liveqa_inspect.judging.verdicts import verdict_figures
 from liveqa_inspect.stats.names import ALPHA
 from tests.helpers import (
     between,
     figures,
+    report,
     run_bound_panel,
     run_live_qa,
     scripted_model,
@@ -68,7 +69,7 @@ def test_a_panel_of_three_combines_levels_and_abstentions(panel: str) -> None:
     for answer, expected in EXPECTED[panel].items():
         value = float(scores[answer].value)
         if expected is None:
-            assert math.isnan(value) and scores[answer].reason == "grader_failed", answer
+            assert math.isnan(value) and scores[answer].reason == "no_majority", answer
         else:
             assert value == pytest.approx(expected), answer
     zero = scores["ANSWER-ZERO"]
@@ -143,6 +144,41 @@ def test_live_qa_judge_measures_a_bound_panel_and_each_juror() -> None:
     assert all(s.scores["judge_agreement_scorer"].metadata["judge_models"] == [
         "mockllm/lenient", "mockllm/strict", "mockllm/strict2"
     ] for s in log.samples)  # fmt: skip
+
+
+def test_jurors_who_read_but_disagree_are_no_majority_not_unreadable(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Two jurors read every answer, 0 against 1 on ANSWER-SEVEN: that sample has no majority,
+    counted apart from ANSWER-ZERO, where one juror's verdict is unreadable."""
+
+    def second(prompt: str, _: GenerateConfig) -> str:
+        answer = between(prompt, "answer")
+        return "?" if answer == "ANSWER-ZERO" else verdict("0" if answer == "ANSWER-SEVEN" else "1")
+
+    jurors = [scripted_model(lambda *_: verdict("1"), "yes"), scripted_model(second, "split")]
+    log = run_panel("majority", jurors)
+    scores = by_answer(log)
+    assert scores["ANSWER-SEVEN"].reason == "no_majority"
+    assert scores["ANSWER-ZERO"].reason == "grader_failed"
+    assert scores["ANSWER-SEVEN"].explanation.startswith("The panel gave no level (no_majority).")
+    m = figures(log, "verdicts")
+    assert (m["unscored/no_majority"], m["unscored/grader_failed"]) == (1, 1)
+    out = report(capsys, log.location)
+    [line] = [line for line in out.splitlines() if line.startswith("samples: ")]
+    assert line.startswith("samples: 2 scored, 2 unscored (")
+    assert "no_majority 1" in line and "grader_failed 1" in line
+
+
+def test_a_sample_read_in_no_epoch_keeps_its_first_epoch_s_reason() -> None:
+    """Inspect's reducers drop reasons that differ between epochs: a sample with no majority in
+    one epoch and too few verdicts in the other would be counted as `no_reason_recorded`."""
+    meta = {"level": None, "levels": LEVELS, "jurors": []}
+    epochs = [Score(value=0.0, reason=r, metadata=meta) for r in ("no_majority", "grader_failed")]
+    assert judge_epochs()(epochs).reason == "no_majority"
+    values = run_metrics([verdict_figures()], [epochs], reducer=judge_epochs())
+    assert (values["unscored"], values["unscored/no_majority"]) == (1, 1)
+    assert "unscored/no_reason_recorded" not in values
 
 
 def panel_score(levels: list[float | None], value: float) -> Score:

@@ -58,7 +58,7 @@ def test_a_majority_panel_s_jurors_are_measured_on_every_answer(tmp_path: Path) 
     assert (panel["exact_agreement"], panel["kappa_quadratic"]) == (1.0, 1.0)  # over 2 answers
     assert log.results is not None and log.results.scores[0].unscored_samples == 2
     m = figures(log, "verdicts")
-    assert (m["scored"], m["unscored"], m["unscored/grader_failed"]) == (2, 2, 2)
+    assert (m["scored"], m["unscored"], m["unscored/no_majority"]) == (2, 2, 2)
     # Humans 1, 0, 1, 1 (places 3, 0, 3, 3). Juror a says 1, 0, 1, 1: perfect.
     assert m["juror/mockllm/a/mean"] == 0.75
     assert (m["juror/mockllm/a/exact_agreement"], m["juror/mockllm/a/kappa_quadratic"]) == (1, 1)

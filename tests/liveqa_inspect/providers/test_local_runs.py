@@ -29,9 +29,10 @@ from liveqa_inspect.judging.prompts import (
     CLAIM_CORRECTNESS_JUDGE,
     CLAIM_SUPPORT_JUDGE,
     LIVEQA_SCALE,
+    REASONING_CHARS,
     JudgePrompt,
+    gbnf,
 )
-from liveqa_inspect.judging.reply import REASONING_CHARS, gbnf
 from liveqa_inspect.providers.server import DEFAULT_OPTIONS, stop_all
 from liveqa_inspect.stats.names import KAPPA
 from tests.helpers import QUIET, figures

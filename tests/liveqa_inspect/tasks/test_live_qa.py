@@ -12,8 +12,8 @@ from inspect_ai.model import GenerateConfig, Model
 
 from liveqa_inspect import live_qa
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
+from liveqa_inspect.judging.grade import DEFAULT_JUDGE, JUDGE_ATTEMPTS
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
-from liveqa_inspect.judging.settings import DEFAULT_JUDGE, JUDGE_ATTEMPTS, JUDGE_MAX_RETRIES
 from liveqa_inspect.tasks.live_qa.task import INSTRUCTION
 from tests.helpers import QUIET, figures, judge_script, scripted_model, subject_script, verdict
 
@@ -104,7 +104,7 @@ def test_judge_sees_every_reference_with_our_defaults_when_nothing_is_set() -> N
         assert f'<reference n="{n}">' in prompt
     assert '<reference n="4">' not in prompt
     assert (config.temperature, config.max_tokens, config.seed) == (0, None, 42)
-    assert config.max_retries == JUDGE_MAX_RETRIES
+    assert config.max_retries == 5
 
 
 def test_the_judge_role_s_own_settings_win() -> None:

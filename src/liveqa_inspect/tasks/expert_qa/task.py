@@ -10,10 +10,10 @@ from inspect_ai.solver import TaskState, generate, prompt_template
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
+from liveqa_inspect.judging.grade import DEFAULT_JUDGE
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import EXPERT_QA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import answer_fields, grading_scorer
-from liveqa_inspect.judging.settings import DEFAULT_JUDGE
 from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.tasks.expert_qa.dataset import Split, Subset, expert_qa_dataset
 from liveqa_inspect.tasks.live_qa.metrics import judge_metrics

@@ -9,10 +9,10 @@ from inspect_ai.scorer import Scorer, scorer
 from inspect_ai.solver import generate, prompt_template
 
 from liveqa_inspect.arguments import true_or_false
+from liveqa_inspect.judging.grade import DEFAULT_JUDGE
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import answer_fields, grading_scorer
-from liveqa_inspect.judging.settings import DEFAULT_JUDGE
 from liveqa_inspect.judging.task import SUBJECT_CONFIG, judged_task
 from liveqa_inspect.overlap.reference import reference_overlap
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField, question_set

@@ -12,12 +12,12 @@ from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 
-from liveqa_inspect.judging.epochs import judge_epochs
 from liveqa_inspect.judging.grade import grade
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import answer_fields, human_note
 from liveqa_inspect.judging.solvers import jurors
+from liveqa_inspect.judging.task import judge_epochs
 from liveqa_inspect.stats.values import to_float
 from liveqa_inspect.tasks.robustness.metrics import robustness
 from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, TEXTS
