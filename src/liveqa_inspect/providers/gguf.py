@@ -1,21 +1,27 @@
 """`gguf/...`: a GGUF file answering or judging through a llama.cpp server it starts (server.py)
-or one the user runs (docs/local-models.md). A started server's `base_url` is recorded as
-`local-gguf:FILE#sha256=...`, not its port: it is in Inspect's cache key, so a cached verdict is
-replayed only for the same weights, and `inspect eval-retry` hands it back here, where a file
-whose digest has changed is refused.
+or one the user runs (docs/local-models.md). A started server's `base_url` is `local-gguf:FILE
+#sha256=...`, not its port: it is in Inspect's cache key, so a cached verdict is replayed only for
+the same weights, and `inspect eval-retry` hands a role's back here, where a file whose digest has
+changed is refused. The evaluated model's is not logged (Inspect logs only a URL the user gave),
+so a log whose samples two files answered is named when its task ends (`MixedWeights`).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+from collections import Counter, defaultdict
 from functools import cache
 from typing import Any
 
+import httpx
+from inspect_ai.event import ModelEvent
+from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.model import GenerateConfig, ModelOutput, modelapi
 from typing_extensions import override
 
 from liveqa_inspect._inspect_private import OpenAICompatibleAPI
+from liveqa_inspect.errors import LiveQAError
 from liveqa_inspect.providers.model_files import ModelFile, ModelFileError, model_file
 from liveqa_inspect.providers.server import START_TIMEOUT, LocalServer, server_for
 
@@ -24,6 +30,7 @@ logger = logging.getLogger(__name__)
 SERVICE = "gguf"
 LAUNCHED = "local-gguf:"  # the recorded `base_url` of a server this provider started
 DIGEST = "#sha256="
+SHA256 = "model_sha256"  # in the metadata of each output of a started server
 
 
 def identity(model: ModelFile) -> str:
@@ -34,6 +41,17 @@ def user_server(base_url: str | None) -> str | None:
     """The URL of a server the user runs, if they named one (not one this provider started)."""
     url = base_url or os.environ.get("GGUF_BASE_URL")
     return None if url is None or url.startswith(LAUNCHED) else url
+
+
+def check_answers(url: str) -> None:
+    """Once, before the run: requests to a closed port are retried until the run is killed."""
+    try:
+        httpx.get(f"{url.rstrip('/')}/models", timeout=10.0)
+    except (httpx.ConnectError, httpx.ConnectTimeout) as error:
+        raise LiveQAError(
+            f"No server answers at {url} ({error}). Start it, or correct the URL "
+            "(--model-base-url, the role's base_url, or GGUF_BASE_URL)."
+        ) from None
 
 
 def check_same_weights(recorded: str | None, model: ModelFile) -> None:
@@ -78,6 +96,8 @@ class GGUFAPI(OpenAICompatibleAPI):
                 warn_smoke_test(f"{SERVICE}/{model_name}")
             self.server = server_for(model, server_options, start_timeout)
             url = self.server.url
+        else:
+            check_answers(url)
         super().__init__(
             model_name=model_name,
             base_url=url,
@@ -106,7 +126,7 @@ class GGUFAPI(OpenAICompatibleAPI):
                 raise
         output = result[0] if isinstance(result, tuple) else result
         if isinstance(output, ModelOutput):
-            weights = {"model_file": server.model.name, "model_sha256": server.model.sha256}
+            weights = {"model_file": server.model.name, SHA256: server.model.sha256}
             output.metadata = {**(output.metadata or {}), **weights}
         return result
 
@@ -114,3 +134,27 @@ class GGUFAPI(OpenAICompatibleAPI):
 @modelapi(name=SERVICE)
 def gguf() -> type[GGUFAPI]:
     return GGUFAPI
+
+
+@hooks(name="gguf_weights", description="Names the GGUF files that answered one log's samples.")
+class MixedWeights(Hooks):
+    """A log retried after its model's file changed holds the answers of two models: said in one
+    line, with both digests (each model event records its own)."""
+
+    async def on_task_end(self, data: TaskEnd) -> None:
+        samples = data.log.samples or []
+        files: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        for sample in samples:
+            calls = [e for e in sample.events if isinstance(e, ModelEvent)]
+            for model, digest in {(e.model, (e.output.metadata or {}).get(SHA256)) for e in calls}:
+                if digest is not None:
+                    files[model][digest] += 1
+        for model, counts in files.items():
+            each = "; ".join(
+                f"sha256 {sha} in {n} of {len(samples)} samples" for sha, n in counts.items()
+            )
+            if len(counts) > 1:
+                logger.warning(
+                    f"{model} ran on {len(counts)} different files in this log ({each}): its "
+                    "samples hold the answers of different weights."
+                )

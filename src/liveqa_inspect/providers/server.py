@@ -19,13 +19,15 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from importlib.util import find_spec
 from pathlib import Path
 
 import anyio
 import anyio.lowlevel
 import httpx
 
-from liveqa_inspect.errors import LiveQAError
+from liveqa_inspect.arguments import positive_number
+from liveqa_inspect.errors import ArgumentError, LiveQAError
 from liveqa_inspect.providers.model_files import ModelFile
 
 logger = logging.getLogger(__name__)
@@ -38,7 +40,7 @@ START_TIMEOUT = 300.0  # seconds to load the model: a large file on a slow disk 
 
 
 class ServerStartError(LiveQAError, RuntimeError):
-    """The server exited, or did not answer in time, before the run began."""
+    """The server could not start, or did not answer in time, before the run began."""
 
 
 class ServerDiedError(RuntimeError):
@@ -102,18 +104,25 @@ class LocalServer:
             self.log_path.unlink(missing_ok=True)
 
 
-_servers: dict[Path, LocalServer] = {}
+_servers: dict[ModelFile, LocalServer] = {}
 _lock = threading.Lock()
 
 
 def server_for(model: ModelFile, options: dict[str, object], start_timeout: float) -> LocalServer:
-    """The running server for this file, started if there is none (or it died). The first model
-    to start it sets its options; a later one asking for others is told they are not applied."""
+    """The running server for this file, as it is now (a file changed gets a new one), started if
+    there is none or it died. The first model to start it sets its options; a later one asking
+    for others is told they are not applied."""
+    positive_number("start_timeout", start_timeout)
+    if ours := sorted({"model", "host", "port"} & options.keys()):
+        raise ArgumentError(
+            f"-M {ours[0]} is set by gguf/ itself, which serves the named file on a free port of "
+            f"{HOST}. To use a server of your own, start it and pass --model-base-url."
+        )
     with _lock:
-        server = _servers.get(model.path)
+        server = _servers.get(model)
         if server is None or not server.alive():
             server = start(model, {**DEFAULT_OPTIONS, **options}, start_timeout)
-            _servers[model.path] = server
+            _servers[model] = server
         elif ignored := {k: v for k, v in options.items() if server.options.get(k) != v}:
             logger.warning(
                 f"{server.describe()} is already running with {server.options}; "
@@ -122,14 +131,15 @@ def server_for(model: ModelFile, options: dict[str, object], start_timeout: floa
         return server
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
-
-
 def start(model: ModelFile, options: dict[str, object], start_timeout: float) -> LocalServer:
-    port = free_port()
+    if find_spec("llama_cpp") is None:
+        raise ServerStartError(
+            "gguf/ runs the model on llama-cpp-python's server, which is not installed: install "
+            'the package\'s `local` extra, pip install -e ".[local]" (docs/local-models.md).'
+        )
+    with socket.socket() as probe:  # a free port
+        probe.bind((HOST, 0))
+        port = int(probe.getsockname()[1])
     flags = [part for name, value in options.items() for part in (f"--{name}", str(value))]
     command = [
         sys.executable, "-m", "liveqa_inspect.providers.serve", str(os.getpid()),
@@ -141,7 +151,11 @@ def start(model: ModelFile, options: dict[str, object], start_timeout: float) ->
             command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
         )
     server = LocalServer(model, port, Path(name), process, options)
-    wait_ready(server, start_timeout)
+    try:
+        wait_ready(server, start_timeout)
+    except BaseException:
+        server.stop()
+        raise
     return server
 
 
@@ -158,11 +172,9 @@ def wait_ready(server: LocalServer, timeout: float) -> None:
             if httpx.get(f"{server.url}/models", timeout=2.0).status_code == 200:
                 return
         time.sleep(0.25)
-    tail = server.tail()
-    server.stop()
     raise ServerStartError(
         f"{server.describe()} did not answer within {timeout:g} s (raise it with "
-        f"-M start_timeout=...). Its last lines:\n{tail}"
+        f"-M start_timeout=...). Its last lines:\n{server.tail()}"
     )
 
 
