@@ -22,7 +22,7 @@ from typing_extensions import override
 
 from liveqa_inspect._inspect_private import OpenAICompatibleAPI
 from liveqa_inspect.errors import LiveQAError
-from liveqa_inspect.providers.model_files import ModelFile, ModelFileError, model_file
+from liveqa_inspect.providers.model_files import ModelFile, model_file
 from liveqa_inspect.providers.server import START_TIMEOUT, LocalServer, server_for
 
 logger = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ def check_same_weights(recorded: str | None, model: ModelFile) -> None:
         return
     expected = recorded.rpartition(DIGEST)[2]
     if expected != model.sha256:
-        raise ModelFileError(
+        raise LiveQAError(
             f"{model.path} has changed since the log was written (sha256 {expected} then, "
             f"{model.sha256} now): the rest of the run would be answered by other weights."
         )
@@ -72,6 +72,15 @@ def warn_smoke_test(model: str) -> None:
     logger.warning(
         f"SmolLM2-135M ({model}) has 135M parameters: its answers and its verdicts carry no "
         "meaning. This run is a first run and a smoke test of the pipeline, not a measurement."
+    )
+
+
+@cache
+def name_mixed_weights() -> None:
+    """Registered once a server starts: Inspect announces a hook registered at import on every
+    run of every task ("hooks enabled: 1")."""
+    hooks(name="gguf_weights", description="Names the GGUF files one log's samples ran on.")(
+        MixedWeights
     )
 
 
@@ -96,6 +105,7 @@ class GGUFAPI(OpenAICompatibleAPI):
                 warn_smoke_test(f"{SERVICE}/{model_name}")
             self.server = server_for(model, server_options, start_timeout)
             url = self.server.url
+            name_mixed_weights()
         else:
             check_answers(url)
         super().__init__(
@@ -136,7 +146,6 @@ def gguf() -> type[GGUFAPI]:
     return GGUFAPI
 
 
-@hooks(name="gguf_weights", description="Names the GGUF files that answered one log's samples.")
 class MixedWeights(Hooks):
     """A log retried after its model's file changed holds the answers of two models: said in one
     line, with both digests (each model event records its own)."""

@@ -39,14 +39,6 @@ DEFAULT_OPTIONS = {"n_ctx": 8192}
 START_TIMEOUT = 300.0  # seconds to load the model: a large file on a slow disk takes minutes
 
 
-class ServerStartError(LiveQAError, RuntimeError):
-    """The server could not start, or did not answer in time, before the run began."""
-
-
-class ServerDiedError(RuntimeError):
-    """The server stopped during the run; the message names it and how to finish the run."""
-
-
 @dataclass
 class LocalServer:
     model: ModelFile
@@ -85,11 +77,11 @@ class LocalServer:
             f"{HOST}:{self.port}, pid {self.process.pid})"
         )
 
-    def died(self) -> ServerDiedError:
-        return ServerDiedError(
-            f"{self.describe()} stopped during the run (exit code "
-            f"{self.process.poll()}). Finish the run with `inspect eval-retry` on this log, "
-            f"which starts a new server. The server's last lines ({self.log_path}):\n{self.tail()}"
+    def died(self) -> RuntimeError:
+        return RuntimeError(
+            f"{self.describe()} stopped during the run (exit code {self.process.poll()}). Finish "
+            "the run with `inspect eval-retry` on this log, which starts a new server. The "
+            f"server's last lines ({self.log_path}):\n{self.tail()}"
         )
 
     def stop(self) -> None:
@@ -109,9 +101,8 @@ _lock = threading.Lock()
 
 
 def server_for(model: ModelFile, options: dict[str, object], start_timeout: float) -> LocalServer:
-    """The running server for this file, as it is now (a file changed gets a new one), started if
-    there is none or it died. The first model to start it sets its options; a later one asking
-    for others is told they are not applied."""
+    """The running server for this file as it is now (a changed file gets its own), started if
+    there is none or it died. The first model to start it sets its options."""
     positive_number("start_timeout", start_timeout)
     if ours := sorted({"model", "host", "port"} & options.keys()):
         raise ArgumentError(
@@ -121,8 +112,7 @@ def server_for(model: ModelFile, options: dict[str, object], start_timeout: floa
     with _lock:
         server = _servers.get(model)
         if server is None or not server.alive():
-            server = start(model, {**DEFAULT_OPTIONS, **options}, start_timeout)
-            _servers[model] = server
+            server = _servers[model] = start(model, {**DEFAULT_OPTIONS, **options}, start_timeout)
         elif ignored := {k: v for k, v in options.items() if server.options.get(k) != v}:
             logger.warning(
                 f"{server.describe()} is already running with {server.options}; "
@@ -131,9 +121,10 @@ def server_for(model: ModelFile, options: dict[str, object], start_timeout: floa
         return server
 
 
-def start(model: ModelFile, options: dict[str, object], start_timeout: float) -> LocalServer:
+def start(model: ModelFile, options: dict[str, object], timeout: float) -> LocalServer:
+    """Started and polled until it answers, exits or `timeout` passes; stopped unless it answers."""
     if find_spec("llama_cpp") is None:
-        raise ServerStartError(
+        raise LiveQAError(
             "gguf/ runs the model on llama-cpp-python's server, which is not installed: install "
             'the package\'s `local` extra, pip install -e ".[local]" (docs/local-models.md).'
         )
@@ -152,30 +143,24 @@ def start(model: ModelFile, options: dict[str, object], start_timeout: float) ->
         )
     server = LocalServer(model, port, Path(name), process, options)
     try:
-        wait_ready(server, start_timeout)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not server.alive():
+                raise LiveQAError(
+                    f"{server.describe()} exited while starting (exit code {process.poll()}). "
+                    f"Its last lines:\n{server.tail()}"
+                )
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{server.url}/models", timeout=2.0).status_code == 200:
+                    return server
+            time.sleep(0.25)
+        raise LiveQAError(
+            f"{server.describe()} did not answer within {timeout:g} s (raise it with "
+            f"-M start_timeout=...). Its last lines:\n{server.tail()}"
+        )
     except BaseException:
         server.stop()
         raise
-    return server
-
-
-def wait_ready(server: LocalServer, timeout: float) -> None:
-    """Poll the server's model list until it answers, it exits, or `timeout` passes."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not server.alive():
-            raise ServerStartError(
-                f"{server.describe()} exited while starting (exit code "
-                f"{server.process.poll()}). Its last lines:\n{server.tail()}"
-            )
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{server.url}/models", timeout=2.0).status_code == 200:
-                return
-        time.sleep(0.25)
-    raise ServerStartError(
-        f"{server.describe()} did not answer within {timeout:g} s (raise it with "
-        f"-M start_timeout=...). Its last lines:\n{server.tail()}"
-    )
 
 
 @atexit.register
