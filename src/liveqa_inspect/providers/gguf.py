@@ -47,11 +47,13 @@ def check_answers(url: str) -> None:
     """Once, before the run: requests to a closed port are retried until the run is killed."""
     try:
         httpx.get(f"{url.rstrip('/')}/models", timeout=10.0)
-    except (httpx.ConnectError, httpx.ConnectTimeout) as error:
+    except (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol) as error:
         raise LiveQAError(
             f"No server answers at {url} ({error}). Start it, or correct the URL "
             "(--model-base-url, the role's base_url, or GGUF_BASE_URL)."
         ) from None
+    except httpx.HTTPError:
+        pass  # something answered: the run's own requests say what, if anything, is wrong
 
 
 def check_same_weights(recorded: str | None, model: ModelFile) -> None:

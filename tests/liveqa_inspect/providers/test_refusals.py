@@ -42,6 +42,7 @@ def test_a_server_nobody_runs_is_named_before_the_run(monkeypatch: pytest.Monkey
     assert refused("gguf/their-model", base_url=CLOSED).startswith(f"No server answers at {CLOSED}")
     monkeypatch.setenv("GGUF_BASE_URL", CLOSED)
     assert f"No server answers at {CLOSED}" in refused("gguf/their-model")
+    assert "No server answers at gpu-box:8080/v1" in refused("gguf/m", base_url="gpu-box:8080/v1")
 
 
 def test_bad_server_options_are_refused_before_a_server_starts(weights: Path) -> None:
