@@ -2,7 +2,6 @@
 task is built: the place to install the hook that says our errors under `--display none` too."""
 
 import sys
-from collections.abc import Callable
 from types import TracebackType
 
 from inspect_ai.util import display_type
@@ -15,19 +14,17 @@ from liveqa_inspect.providers.gguf import gguf
 
 __all__ = [*tasks, "gguf"]
 
+set_exception_hook()  # installed first, Inspect's hook cannot wrap ours later
+_inspects = sys.excepthook
 
-def _said(inspects: Callable[..., object]) -> Callable[..., None]:
+
+def _said(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
     """Inspect's hook prints our errors through rich's console, which `--display none` makes
     quiet: the run would exit 1 without a word. Ours go to stderr then; all else to Inspect's."""
-
-    def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
-        if isinstance(error, LiveQAError) and display_type() == "none":
-            print(f"\nERROR: {error}\n", file=sys.stderr, flush=True)
-        else:
-            inspects(kind, error, trace)
-
-    return hook
+    if isinstance(error, LiveQAError) and display_type() == "none":
+        print(f"\nERROR: {error}\n", file=sys.stderr, flush=True)
+    else:
+        _inspects(kind, error, trace)
 
 
-set_exception_hook()  # installed first, Inspect's hook cannot wrap ours later
-sys.excepthook = _said(sys.excepthook)
+sys.excepthook = _said

@@ -1,5 +1,5 @@
-"""Task argument checks, one of each kind for every task, so a mistake reads alike in all: `-T`
-values arrive parsed as YAML (`=maybe` a string, `=5` an int, `=a,b` a list), and each check
+"""Argument checks, one of each kind, so a mistake reads alike in every task and model: `-T` and
+`-M` values arrive parsed as YAML (`=maybe` a string, `=5` an int, `=a,b` a list), and each check
 refuses in one line what Python would take on a guess or fail on with a traceback."""
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ def whole_number(name: str, value: object, least: Literal[0, 1]) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
         kind = "a positive" if least else "a non-negative"
         raise ArgumentError(f"{name} must be {kind} integer; got {shown(value)}.")
+
+
+def positive_number(name: str, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+        raise ArgumentError(f"{name} must be a positive number; got {shown(value)}.")
 
 
 def one_or_more(name: str, value: object, choices: Iterable[str]) -> list[str]:

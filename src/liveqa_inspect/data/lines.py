@@ -32,18 +32,17 @@ def read_lines(
                     "file; it was not read further."
                 )
             try:
-                text = body.decode("utf-8")
+                text = body.decode("utf-8-sig" if number == 1 else "utf-8")
             except UnicodeDecodeError as error:
                 raise DataError(
                     f"{path} line {number}: not UTF-8 text ({error}); save the file as UTF-8."
                 ) from error
-            yield number, text.removeprefix("\ufeff") if number == 1 else text
+            yield number, text
 
 
 @dataclass(frozen=True)
 class OverlongInteger:
-    """Stands in for a JSON integer longer than int() reads (4300 digits by default), so a field
-    check can name the field instead of the whole line failing with a bare ValueError."""
+    """A JSON integer longer than int() reads (4300 digits), kept for a field check to name."""
 
     digits: int
 
@@ -58,28 +57,24 @@ def _json_int(digits: str) -> int | OverlongInteger:
         return OverlongInteger(len(digits.lstrip("-")))
 
 
-class DuplicateKey(ValueError):
-    """json keeps the last of a repeated key: a second `grade` would silently replace the first."""
-
-
 def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """json keeps the last of a repeated key: a second `grade` would silently replace the first."""
     keys = [key for key, _ in pairs]
     if len(set(keys)) < len(keys):
-        raise DuplicateKey(next(key for i, key in enumerate(keys) if key in keys[:i]))
+        raise KeyError(next(key for i, key in enumerate(keys) if key in keys[:i]))
     return dict(pairs)
 
 
 def read_jsonl(
     path: Path, max_line_bytes: int | None = None, content: bytes | None = None
 ) -> Iterator[tuple[int, object]]:
-    """(line number, value) for each non-blank line, read as `read_lines` reads them; DataError
-    names a line that is not JSON, or an object in it naming a key twice."""
+    """(line number, value) for each non-blank line, read as `read_lines` reads them."""
     for number, line in read_lines(path, max_line_bytes, content):
         if not line.strip():
             continue
         try:
             value = json.loads(line, parse_int=_json_int, object_pairs_hook=_unique_keys)
-        except DuplicateKey as error:
+        except KeyError as error:
             raise DataError(
                 f"{path} line {number}: the key {shown(error.args[0])} appears twice in one "
                 "object; JSON keeps only one of them, so the line is refused. Keep one."

@@ -9,6 +9,7 @@ import os
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
 import httpx
 from inspect_ai.util import download
@@ -83,8 +84,7 @@ def cached_path(asset: Asset) -> Path:
     return cache_dir() / asset.commit[:12] / asset.filename
 
 
-@dataclass(frozen=True)
-class Verified:
+class Verified(NamedTuple):
     """Parsers read `content`, never `path` again: a file replaced after its digest was checked
     (a sync job, a shared folder) is never used unverified."""
 
@@ -106,8 +106,7 @@ def fetch(asset: Asset, local: str | Path | None = None) -> Verified:
 
 
 def location(asset: Asset, path: Path) -> str:
-    """What a dataset's `location` records: the URL for a download (now or cached earlier), else
-    the local copy the run actually read."""
+    """What a dataset's `location` records: the URL for a download, else the local copy read."""
     return asset.url if path == cached_path(asset) else str(path)
 
 

@@ -1,22 +1,28 @@
 """`gguf/...`: a GGUF file answering or judging through a llama.cpp server it starts (server.py)
-or one the user runs (docs/local-models.md). A started server's `base_url` is recorded as
-`local-gguf:FILE#sha256=...`, not its port: it is in Inspect's cache key, so a cached verdict is
-replayed only for the same weights, and `inspect eval-retry` hands it back here, where a file
-whose digest has changed is refused.
+or one the user runs (docs/local-models.md). A started server's `base_url` is `local-gguf:FILE
+#sha256=...`, not its port: it is in Inspect's cache key, so a cached verdict is replayed only for
+the same weights, and `inspect eval-retry` hands a role's back here, where a file whose digest has
+changed is refused. The evaluated model's is not logged (Inspect logs only a URL the user gave),
+so a log whose samples two files answered is named when its task ends (`MixedWeights`).
 """
 
 from __future__ import annotations
 
 import logging
 import os
+from collections import Counter, defaultdict
 from functools import cache
 from typing import Any
 
+import httpx
+from inspect_ai.event import ModelEvent
+from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.model import GenerateConfig, ModelOutput, modelapi
 from typing_extensions import override
 
 from liveqa_inspect._inspect_private import OpenAICompatibleAPI
-from liveqa_inspect.providers.model_files import ModelFile, ModelFileError, model_file
+from liveqa_inspect.errors import LiveQAError
+from liveqa_inspect.providers.model_files import ModelFile, model_file
 from liveqa_inspect.providers.server import START_TIMEOUT, LocalServer, server_for
 
 logger = logging.getLogger(__name__)
@@ -24,6 +30,7 @@ logger = logging.getLogger(__name__)
 SERVICE = "gguf"
 LAUNCHED = "local-gguf:"  # the recorded `base_url` of a server this provider started
 DIGEST = "#sha256="
+SHA256 = "model_sha256"  # in the metadata of each output of a started server
 
 
 def identity(model: ModelFile) -> str:
@@ -36,13 +43,26 @@ def user_server(base_url: str | None) -> str | None:
     return None if url is None or url.startswith(LAUNCHED) else url
 
 
+def check_answers(url: str) -> None:
+    """Once, before the run: requests to a closed port are retried until the run is killed."""
+    try:
+        httpx.get(f"{url.rstrip('/')}/models", timeout=10.0)
+    except (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol) as error:
+        raise LiveQAError(
+            f"No server answers at {url} ({error}). Start it, or correct the URL "
+            "(--model-base-url, the role's base_url, or GGUF_BASE_URL)."
+        ) from None
+    except httpx.HTTPError:
+        pass  # something answered: the run's own requests say what, if anything, is wrong
+
+
 def check_same_weights(recorded: str | None, model: ModelFile) -> None:
     """A run retried or resumed from a log must use the weights the log names."""
     if recorded is None or not recorded.startswith(LAUNCHED):
         return
     expected = recorded.rpartition(DIGEST)[2]
     if expected != model.sha256:
-        raise ModelFileError(
+        raise LiveQAError(
             f"{model.path} has changed since the log was written (sha256 {expected} then, "
             f"{model.sha256} now): the rest of the run would be answered by other weights."
         )
@@ -54,6 +74,15 @@ def warn_smoke_test(model: str) -> None:
     logger.warning(
         f"SmolLM2-135M ({model}) has 135M parameters: its answers and its verdicts carry no "
         "meaning. This run is a first run and a smoke test of the pipeline, not a measurement."
+    )
+
+
+@cache
+def name_mixed_weights() -> None:
+    """Registered once a server starts: Inspect announces a hook registered at import on every
+    run of every task ("hooks enabled: 1")."""
+    hooks(name="gguf_weights", description="Names the GGUF files one log's samples ran on.")(
+        MixedWeights
     )
 
 
@@ -78,6 +107,9 @@ class GGUFAPI(OpenAICompatibleAPI):
                 warn_smoke_test(f"{SERVICE}/{model_name}")
             self.server = server_for(model, server_options, start_timeout)
             url = self.server.url
+            name_mixed_weights()
+        else:
+            check_answers(url)
         super().__init__(
             model_name=model_name,
             base_url=url,
@@ -106,7 +138,7 @@ class GGUFAPI(OpenAICompatibleAPI):
                 raise
         output = result[0] if isinstance(result, tuple) else result
         if isinstance(output, ModelOutput):
-            weights = {"model_file": server.model.name, "model_sha256": server.model.sha256}
+            weights = {"model_file": server.model.name, SHA256: server.model.sha256}
             output.metadata = {**(output.metadata or {}), **weights}
         return result
 
@@ -114,3 +146,26 @@ class GGUFAPI(OpenAICompatibleAPI):
 @modelapi(name=SERVICE)
 def gguf() -> type[GGUFAPI]:
     return GGUFAPI
+
+
+class MixedWeights(Hooks):
+    """A log retried after its model's file changed holds the answers of two models: said in one
+    line, with both digests (each model event records its own)."""
+
+    async def on_task_end(self, data: TaskEnd) -> None:
+        samples = data.log.samples or []
+        files: defaultdict[str, Counter[str]] = defaultdict(Counter)
+        for sample in samples:
+            calls = [e for e in sample.events if isinstance(e, ModelEvent)]
+            for model, digest in {(e.model, (e.output.metadata or {}).get(SHA256)) for e in calls}:
+                if digest is not None:
+                    files[model][digest] += 1
+        for model, counts in files.items():
+            each = "; ".join(
+                f"sha256 {sha} in {n} of {len(samples)} samples" for sha, n in counts.items()
+            )
+            if len(counts) > 1:
+                logger.warning(
+                    f"{model} ran on {len(counts)} different files in this log ({each}): its "
+                    "samples hold the answers of different weights."
+                )

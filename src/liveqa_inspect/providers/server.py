@@ -19,13 +19,15 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from importlib.util import find_spec
 from pathlib import Path
 
 import anyio
 import anyio.lowlevel
 import httpx
 
-from liveqa_inspect.errors import LiveQAError
+from liveqa_inspect.arguments import positive_number
+from liveqa_inspect.errors import ArgumentError, LiveQAError
 from liveqa_inspect.providers.model_files import ModelFile
 
 logger = logging.getLogger(__name__)
@@ -35,14 +37,6 @@ DEFAULT_OPTIONS = {"n_ctx": 8192}
 """Room for the longest judge prompt and its verdict: llama-cpp-python's default is 2,048, and 0
 (the model's trained context) can ask for a 128k-token cache on a large model."""
 START_TIMEOUT = 300.0  # seconds to load the model: a large file on a slow disk takes minutes
-
-
-class ServerStartError(LiveQAError, RuntimeError):
-    """The server exited, or did not answer in time, before the run began."""
-
-
-class ServerDiedError(RuntimeError):
-    """The server stopped during the run; the message names it and how to finish the run."""
 
 
 @dataclass
@@ -83,11 +77,11 @@ class LocalServer:
             f"{HOST}:{self.port}, pid {self.process.pid})"
         )
 
-    def died(self) -> ServerDiedError:
-        return ServerDiedError(
-            f"{self.describe()} stopped during the run (exit code "
-            f"{self.process.poll()}). Finish the run with `inspect eval-retry` on this log, "
-            f"which starts a new server. The server's last lines ({self.log_path}):\n{self.tail()}"
+    def died(self) -> RuntimeError:
+        return RuntimeError(
+            f"{self.describe()} stopped during the run (exit code {self.process.poll()}). Finish "
+            "the run with `inspect eval-retry` on this log, which starts a new server. The "
+            f"server's last lines ({self.log_path}):\n{self.tail()}"
         )
 
     def stop(self) -> None:
@@ -102,18 +96,23 @@ class LocalServer:
             self.log_path.unlink(missing_ok=True)
 
 
-_servers: dict[Path, LocalServer] = {}
+_servers: dict[ModelFile, LocalServer] = {}
 _lock = threading.Lock()
 
 
 def server_for(model: ModelFile, options: dict[str, object], start_timeout: float) -> LocalServer:
-    """The running server for this file, started if there is none (or it died). The first model
-    to start it sets its options; a later one asking for others is told they are not applied."""
+    """The running server for this file as it is now (a changed file gets its own), started if
+    there is none or it died. The first model to start it sets its options."""
+    positive_number("start_timeout", start_timeout)
+    if ours := sorted({"model", "host", "port"} & options.keys()):
+        raise ArgumentError(
+            f"-M {ours[0]} is set by gguf/ itself, which serves the named file on a free port of "
+            f"{HOST}. To use a server of your own, start it and pass --model-base-url."
+        )
     with _lock:
-        server = _servers.get(model.path)
+        server = _servers.get(model)
         if server is None or not server.alive():
-            server = start(model, {**DEFAULT_OPTIONS, **options}, start_timeout)
-            _servers[model.path] = server
+            server = _servers[model] = start(model, {**DEFAULT_OPTIONS, **options}, start_timeout)
         elif ignored := {k: v for k, v in options.items() if server.options.get(k) != v}:
             logger.warning(
                 f"{server.describe()} is already running with {server.options}; "
@@ -122,14 +121,16 @@ def server_for(model: ModelFile, options: dict[str, object], start_timeout: floa
         return server
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+def start(model: ModelFile, options: dict[str, object], timeout: float) -> LocalServer:
+    """Started and polled until it answers, exits or `timeout` passes; stopped unless it answers."""
+    if find_spec("llama_cpp") is None:
+        raise LiveQAError(
+            "gguf/ runs the model on llama-cpp-python's server, which is not installed: install "
+            'the package\'s `local` extra, pip install -e ".[local]" (docs/local-models.md).'
+        )
+    with socket.socket() as probe:  # a free port
         probe.bind((HOST, 0))
-        return int(probe.getsockname()[1])
-
-
-def start(model: ModelFile, options: dict[str, object], start_timeout: float) -> LocalServer:
-    port = free_port()
+        port = int(probe.getsockname()[1])
     flags = [part for name, value in options.items() for part in (f"--{name}", str(value))]
     command = [
         sys.executable, "-m", "liveqa_inspect.providers.serve", str(os.getpid()),
@@ -141,29 +142,25 @@ def start(model: ModelFile, options: dict[str, object], start_timeout: float) ->
             command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
         )
     server = LocalServer(model, port, Path(name), process, options)
-    wait_ready(server, start_timeout)
-    return server
-
-
-def wait_ready(server: LocalServer, timeout: float) -> None:
-    """Poll the server's model list until it answers, it exits, or `timeout` passes."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if not server.alive():
-            raise ServerStartError(
-                f"{server.describe()} exited while starting (exit code "
-                f"{server.process.poll()}). Its last lines:\n{server.tail()}"
-            )
-        with contextlib.suppress(httpx.HTTPError):
-            if httpx.get(f"{server.url}/models", timeout=2.0).status_code == 200:
-                return
-        time.sleep(0.25)
-    tail = server.tail()
-    server.stop()
-    raise ServerStartError(
-        f"{server.describe()} did not answer within {timeout:g} s (raise it with "
-        f"-M start_timeout=...). Its last lines:\n{tail}"
-    )
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not server.alive():
+                raise LiveQAError(
+                    f"{server.describe()} exited while starting (exit code {process.poll()}). "
+                    f"Its last lines:\n{server.tail()}"
+                )
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{server.url}/models", timeout=2.0).status_code == 200:
+                    return server
+            time.sleep(0.25)
+        raise LiveQAError(
+            f"{server.describe()} did not answer within {timeout:g} s (raise it with "
+            f"-M start_timeout=...). Its last lines:\n{server.tail()}"
+        )
+    except BaseException:
+        server.stop()
+        raise
 
 
 @atexit.register

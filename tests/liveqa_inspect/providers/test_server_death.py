@@ -22,7 +22,7 @@ from inspect_ai.log import list_eval_logs, read_eval_log
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
 from liveqa_inspect.providers.server import stop_all
 from tests.commands import inspect_eval_logs
-from tests.liveqa_inspect.providers.local import SMOLLM2, needs_llama_cpp
+from tests.liveqa_inspect.providers.local import SMOLLM2, needs_llama_cpp, server_of
 
 pytestmark = [pytest.mark.slow, needs_llama_cpp]
 
@@ -46,19 +46,6 @@ def eventually(check: Callable[[], T | None], what: str) -> T:
             return found
         time.sleep(0.2)
     raise AssertionError(f"no {what} within {WAIT:g} s")
-
-
-def server_of(parent: int) -> int | None:
-    """The pid of the llama.cpp server that process `parent` started, once it runs."""
-    for entry in Path("/proc").iterdir():
-        try:
-            stat = (entry / "stat").read_text(encoding="utf-8")
-            command = (entry / "cmdline").read_bytes()
-        except (OSError, ValueError):
-            continue
-        if int(stat.rsplit(")", 1)[1].split()[1]) == parent and b"providers.serve" in command:
-            return int(entry.name)
-    return None
 
 
 def answered(server: int) -> int:
