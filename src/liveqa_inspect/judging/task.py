@@ -31,6 +31,15 @@ SUBJECT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=512)
 """HELM's settings for the model under test; Inspect's --temperature and --max-tokens override."""
 
 
+def data_provenance(*assets: Asset) -> dict[str, Any]:
+    """The pinned files a log's items come from: every task records them, and the report knows
+    this package's logs by them (report/refusals.py)."""
+    return {
+        "data": {asset.filename: asset.provenance() for asset in assets},
+        "data_license": ", ".join(sorted({asset.license for asset in assets})),
+    }
+
+
 def provenance(
     prompt: JudgePrompt, measures_judge: bool, default: str | None, *assets: Asset
 ) -> dict[str, Any]:
@@ -44,8 +53,7 @@ def provenance(
         "judge_default": default or "the model under evaluation",
         "judge_defaults": JUDGE_DEFAULTS.model_dump(exclude_none=True),
         "judge_prompt": prompt.provenance(),
-        "data": {asset.filename: asset.provenance() for asset in assets},
-        "data_license": ", ".join(sorted({asset.license for asset in assets})),
+        **data_provenance(*assets),
     }
 
 

@@ -13,8 +13,8 @@ if TYPE_CHECKING:
     from liveqa_inspect.report.loading import Kind, LoadedLog
 
 PACKAGE = "liveqa_inspect"
-PROVENANCE_KEYS = ("judge_role", "judge_default", "judge_prompt", "data")
-"""What judging/task.provenance writes into every log of this package."""
+PROVENANCE_KEYS = ("data", "data_license")
+"""What judging/task.data_provenance writes into every log of this package, judged or not."""
 
 
 class ReportError(Exception):

@@ -24,6 +24,9 @@ INCORRECT_PRECISION, INCORRECT_RECALL, INCORRECT_F1, INCORRECT_AUROC = DETECTION
 MAJORITY_SHARE = "majority_share"
 DIFFERENCE, DIFFERENCE_P = "difference", "difference_p"
 """The contamination probe's guided-minus-general ROUGE-L (its headline) and its one-sided p."""
+COMPLETIONS, SHORT, BOTH = "completions", "short", "both"
+"""The probe's completions counted, those of a remainder too short to show a reproduction, and
+(`verbatim_key(BOTH)`) those reproduced under both instructions."""
 ROBUSTNESS, SENSITIVITY = "robustness", "sensitivity"
 """The unchanged share over every pair that should hold (the robustness task's headline), and the
 lowered share over every pair that should be lowered."""

@@ -1,13 +1,12 @@
 """How much of the true remainder each completion reproduces: ROUGE-L (Golchin & Surdeanu's
-measure, the reference metrics' own function) and the longest run of words shared with it, which a
-reproduced text leaves and a paraphrase does not. A refusal scores 0 and is flagged: an empty reply,
-one the content filter stopped, or one that opens as refusals do ("I'm sorry") and its remainder
-does not."""
+measure, the reference metrics' own function) and the longest run of words shared with it, which
+a reproduced text leaves and a paraphrase does not. A refusal scores 0 and is flagged: an empty
+reply, one the content filter stopped, or one that opens as refusals do ("I'm sorry") and its
+remainder does not."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -15,9 +14,11 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from liveqa_inspect.overlap import worker
-from liveqa_inspect.stats.names import DIFFERENCE, overlap_key, refused_key, run_key, verbatim_key
+from liveqa_inspect.stats.names import (
+    DIFFERENCE, SHORT, overlap_key, refused_key, run_key, verbatim_key,
+)  # fmt: skip
 from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED
-from liveqa_inspect.tasks.contamination.metrics import completion_figures
+from liveqa_inspect.tasks.contamination.metrics import completion_figures, reproductions
 from liveqa_inspect.tasks.contamination.solver import Replies
 
 _WORD = re.compile(r"[^\W_]+")  # letters and digits: case and punctuation do not break a run
@@ -28,8 +29,9 @@ _REFUSAL = re.compile(
 )
 
 VERBATIM_WORDS = 13
-"""A shared run this long (or the whole remainder when shorter) is a reproduction, not chance: the
-n-gram length of GPT-3's and lm-evaluation-harness's decontamination."""
+"""The shortest run shared with the remainder that is a reproduction, not chance: the n-gram
+length of GPT-3's and lm-evaluation-harness's decontamination. A shorter remainder can show none:
+its few words, repeated whole, are often a guess ("...what are the side effects?")."""
 
 
 def words(text: str) -> list[str]:
@@ -41,8 +43,11 @@ class Overlap:
     rouge_l: float
     run: int
     shared: str  # the shared run's words, as `words` reads them
-    verbatim: bool
     refused: bool
+
+    @property
+    def verbatim(self) -> bool:
+        return self.run >= VERBATIM_WORDS
 
     def described(self, name: str) -> str:
         if self.refused:
@@ -50,30 +55,21 @@ class Overlap:
         return f"{name}: ROUGE-L {self.rouge_l:.3f}, {self.run} words in a row shared with the rest"
 
 
-def rouge_l_function() -> Callable[[str, str], float]:
-    """Imported here, as it loads nltk: only the worker process (overlap/worker.py) runs it."""
+def overlap(remainder: str, completion: str, stop_reason: str = "stop") -> Overlap:
+    """Run in the worker process (overlap/worker.py): ROUGE-L loads nltk."""
     from liveqa_inspect.overlap.text_overlap import rouge_l
 
-    return rouge_l
-
-
-def overlap(remainder: str, completion: str, stop_reason: str = "stop") -> Overlap:
     opens_as_refusal = bool(_REFUSAL.match(completion)) and not _REFUSAL.match(remainder)
     if stop_reason == "content_filter" or not completion.strip() or opens_as_refusal:
-        return Overlap(0.0, 0, "", verbatim=False, refused=True)
+        return Overlap(0.0, 0, "", refused=True)
     said, rest = words(completion), words(remainder)
     # Without difflib's "junk" heuristic, which skips words common in a long text, cutting runs.
     run = SequenceMatcher(None, rest, said, autojunk=False).find_longest_match()
-    return Overlap(
-        rouge_l_function()(remainder, completion.strip()),
-        run.size,
-        " ".join(said[run.b : run.b + run.size]),
-        verbatim=run.size > 0 and run.size >= min(VERBATIM_WORDS, len(rest)),
-        refused=False,
-    )
+    shared = " ".join(said[run.b : run.b + run.size])
+    return Overlap(rouge_l(remainder, completion.strip()), run.size, shared, refused=False)
 
 
-@scorer(metrics=[completion_figures()])
+@scorer(metrics=[completion_figures(), reproductions()])
 def completion_overlap() -> Scorer:
     """Each instruction's overlap with the remainder, and guided minus general."""
     worker.started()
@@ -83,7 +79,10 @@ def completion_overlap() -> Scorer:
         found = {name: await worker.run(overlap, target.text, replies.completions[name],
                                         replies.stop_reasons[name])
                  for name in (GUIDED, GENERAL)}  # fmt: skip
-        value: dict[str, float] = {DIFFERENCE: found[GUIDED].rouge_l - found[GENERAL].rouge_l}
+        value: dict[str, float] = {
+            DIFFERENCE: found[GUIDED].rouge_l - found[GENERAL].rouge_l,
+            SHORT: int(len(words(target.text)) < VERBATIM_WORDS),
+        }
         for name, result in found.items():
             value |= {overlap_key(name): result.rouge_l, run_key(name): result.run,
                       verbatim_key(name): int(result.verbatim),

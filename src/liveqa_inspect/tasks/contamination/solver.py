@@ -20,20 +20,18 @@ class Replies(StoreModel):
 @solver
 def guided_and_general() -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        part = str(state.metadata["part"])
+        part, replies = str(state.metadata["part"]), state.store_as(Replies)
         item = item_name(part, str(state.sample_id), str(state.metadata["qid"]))
-        replies = state.store_as(Replies)
         exchanges: list[ChatMessage] = []
         for instruction in INSTRUCTIONS:
-            async with span(instruction.name):
+            async with span(name := instruction.name):
                 prompt = instruction.render(part, item, state.input_text)
                 state.messages = [ChatMessageUser(content=prompt)]
                 state = await generate(state)
             exchanges += state.messages
             # Reassigned, not mutated in place, so the store records the change.
-            name, output = instruction.name, state.output
-            replies.completions = {**replies.completions, name: output.completion}
-            replies.stop_reasons = {**replies.stop_reasons, name: output.stop_reason}
+            replies.completions = {**replies.completions, name: state.output.completion}
+            replies.stop_reasons = {**replies.stop_reasons, name: state.output.stop_reason}
         state.messages = exchanges  # both exchanges, in the log
         return state
 

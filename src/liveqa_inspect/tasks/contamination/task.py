@@ -12,7 +12,7 @@ from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
-from liveqa_inspect.judging.task import scorer_name
+from liveqa_inspect.judging.task import data_provenance, scorer_name
 from liveqa_inspect.stats.names import DIFFERENCE
 from liveqa_inspect.tasks.contamination.dataset import MIN_SIDE_WORDS, Part, contamination_dataset
 from liveqa_inspect.tasks.contamination.instructions import INSTRUCTIONS
@@ -55,7 +55,6 @@ def live_qa_contamination(part: Part = "question", data: str | None = None) -> T
             "min_side_words": MIN_SIDE_WORDS,
             "verbatim_words": VERBATIM_WORDS,
             "instructions": [instruction.provenance() for instruction in INSTRUCTIONS],
-            "data": {LIVEQA_QUESTIONS.filename: LIVEQA_QUESTIONS.provenance()},
-            "data_license": LIVEQA_QUESTIONS.license,
+            **data_provenance(LIVEQA_QUESTIONS),
         },
     )
