@@ -1,7 +1,7 @@
 """The probe's two completion instructions (instructions.json), after Golchin & Surdeanu, "Time
 Travel in LLMs" (ICLR 2024; the wording is ours). The general one is the control: a model that
 completes a text better when told where it comes from (the guided one names the test set and the
-item) has most likely seen it there. New wording, new version: a test pins each digest."""
+item) has most likely seen it there."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from liveqa_inspect.versioned import Versioned
 GUIDED, GENERAL = "guided", "general"
 TEXTS = json.loads(files(__package__).joinpath("instructions.json").read_text(encoding="utf-8"))
 NOUNS: dict[str, str] = TEXTS["nouns"]
-"""What the shown text is the start of, by part: both instructions say it."""
+"""What the shown text is the start of, by part; `items`: how the guided one names the item."""
 
 
 @dataclass(frozen=True)
@@ -24,15 +24,10 @@ class Instruction(Versioned):
     def canonical(self) -> str:
         return json.dumps({"template": self.template, "nouns": NOUNS}, sort_keys=True)
 
-    def render(self, part: str, item: str, shown: str) -> str:
+    def render(self, part: str, shown: str, **ids: str) -> str:
+        item = TEXTS["items"][part].format(**ids)  # `id` and `qid`
         return self.template.format(noun=NOUNS[part], item=item, shown=shown)
 
 
 INSTRUCTIONS = tuple(Instruction(name, **TEXTS[name]) for name in (GUIDED, GENERAL))
 """Asked in this order, each in a conversation of its own."""
-GUIDED_INSTRUCTION, GENERAL_INSTRUCTION = INSTRUCTIONS
-
-
-def item_name(part: str, item: str, qid: str) -> str:
-    """As the guided instruction names the item."""
-    return f"question {qid}" if part == "question" else f"reference answer {item} to question {qid}"

@@ -1,26 +1,20 @@
-"""The probe's figures, computed here once for the log's metrics and for the report: the overlaps
-with the remainder and the headline, their paired difference (guided minus general, items
-resampled with both completions kept together) with its one-sided p, of each item's mean over its
-epochs; and the reproductions and refusals, counted over every completion."""
+"""The probe's figures, once for the log's metrics and the report: of each item's epoch mean, the
+overlaps and their paired difference (the headline) with its p; of every completion, the counts."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from liveqa_inspect.stats import bootstrap
+from liveqa_inspect.stats import bootstrap, names
 from liveqa_inspect.stats.bootstrap import Estimate
-from liveqa_inspect.stats.names import (
-    BOTH, COMPLETIONS, DIFFERENCE, DIFFERENCE_P, SHORT, overlap_key, refused_key, verbatim_key,
-)  # fmt: skip
 from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED
 
 
-@dataclass(frozen=True)
-class Figures:
+class Figures(NamedTuple):
     overlaps: dict[str, Estimate]  # mean ROUGE-L with the remainder, a refusal counting 0
     difference: Estimate
     p: float  # one-sided, of a difference above 0; NaN below two items
@@ -40,7 +34,7 @@ def paired_difference(guided: np.ndarray, general: np.ndarray) -> tuple[Estimate
 
 
 def completion_stats(scores: list[SampleScore]) -> Figures:
-    guided, general = (column(scores, overlap_key(name)) for name in (GUIDED, GENERAL))
+    guided, general = (column(scores, names.overlap_key(name)) for name in (GUIDED, GENERAL))
     means = {GUIDED: bootstrap.mean_estimate(guided), GENERAL: bootstrap.mean_estimate(general)}
     return Figures(means, *paired_difference(guided, general))
 
@@ -49,23 +43,26 @@ def completion_stats(scores: list[SampleScore]) -> Figures:
 def completion_figures() -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         found = completion_stats(scores)
-        means = {overlap_key(name): mean.value for name, mean in found.overlaps.items()}
-        return {**means, **found.difference.named(DIFFERENCE), DIFFERENCE_P: found.p}
+        means = {names.overlap_key(name): mean.value for name, mean in found.overlaps.items()}
+        return {**means, **found.difference.named(names.DIFFERENCE), names.DIFFERENCE_P: found.p}
 
     return compute
 
 
-def reproduction_counts(scores: list[SampleScore]) -> dict[str, int]:
+def reproduced(scores: list[SampleScore]) -> dict[str, int]:
     """Per completion: a share of an item's epoch mean would round one epoch of two to 0 or 1."""
-    keys = [verbatim_key(GUIDED), verbatim_key(GENERAL), refused_key(GUIDED), refused_key(GENERAL)]
-    counted = {key: int(column(scores, key).sum()) for key in [SHORT, *keys]}
-    both = column(scores, verbatim_key(GUIDED)) * column(scores, verbatim_key(GENERAL))
-    return {COMPLETIONS: len(scores), **counted, verbatim_key(BOTH): int(both.sum())}
+    guided, general = (column(scores, names.verbatim_key(name)) for name in (GUIDED, GENERAL))
+    refused = {names.refused_key(name): column(scores, names.refused_key(name)).sum()
+               for name in (GUIDED, GENERAL)}  # fmt: skip
+    counted = {names.COMPLETIONS: len(scores), names.SHORT: column(scores, names.SHORT).sum(),
+               names.verbatim_key(GUIDED): guided.sum(), names.verbatim_key(GENERAL): general.sum(),
+               names.verbatim_key(names.BOTH): (guided * general).sum(), **refused}  # fmt: skip
+    return {key: int(value) for key, value in counted.items()}
 
 
 @metric(scores="unreduced")
 def reproductions() -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return dict(reproduction_counts(scores))
+        return dict(reproduced(scores))
 
     return compute

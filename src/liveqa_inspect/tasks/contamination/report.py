@@ -1,6 +1,5 @@
-"""The report on live_qa_contamination logs. Its figures are the log's metrics, recomputed by
-their own functions: of the reduced scores (the overlaps, the difference) and of every epoch's
-(the reproductions), with the intervals of the two means the log does not hold."""
+"""The report on live_qa_contamination logs: the log's figures, by its metrics' own functions (of
+the reduced scores, and of every epoch's for the counts), and the intervals of the two means."""
 
 from __future__ import annotations
 
@@ -16,13 +15,10 @@ from liveqa_inspect.report.comparison import differing, labels, setting
 from liveqa_inspect.report.loading import LoadedLog, ReportError
 from liveqa_inspect.report.plots import Chart, IntervalChart, Scatter
 from liveqa_inspect.report.tables import Block, Table, estimate_cell, figure_table
-from liveqa_inspect.stats.names import (
-    BOTH, COMPLETIONS, SHORT, overlap_key, refused_key, run_key, verbatim_key,
-)  # fmt: skip
+from liveqa_inspect.stats import names
 from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED
-from liveqa_inspect.tasks.contamination.metrics import (
-    Figures, column, completion_stats, reproduction_counts,
-)  # fmt: skip
+from liveqa_inspect.tasks.contamination.metrics import Figures, column, completion_stats, reproduced
+from liveqa_inspect.tasks.contamination.solver import Replies
 from liveqa_inspect.versioned import label as text_label
 
 KIND = "contamination"
@@ -30,8 +26,6 @@ FLAG_P = 0.05  # Golchin & Surdeanu's threshold on the difference's p
 NAMED = {GUIDED: "guided (the test set named)", GENERAL: "general (control)"}
 LONGEST_RUNS = 5
 SHOWN_CHARS = 60  # of a text in a table cell
-COUNTED = [verbatim_key(GUIDED), verbatim_key(GENERAL), verbatim_key(BOTH)]
-COUNTED += [refused_key(GUIDED), refused_key(GENERAL), COMPLETIONS]
 REFERENCES_NOTE = (
     "note: the reference answers were copied from public health websites (their URLs are in the "
     "samples): a model that completes them may have read those sites, not this test set."
@@ -51,19 +45,17 @@ def excerpt(text: str, end: bool = False) -> str:
 
 
 def completions(log: LoadedLog) -> list[EvalSample]:
-    """Every epoch's sample that was scored (an errored one has no score)."""
     return [sample for sample in log.log.samples or [] if log.scorer in (sample.scores or {})]
 
 
 def counted(log: LoadedLog) -> dict[str, int]:
-    """The reproductions and refusals, as the log's metric counts them: over every completion."""
     scores = [SampleScore(score=s.scores[log.scorer], sample_id=s.id) for s in completions(log)]
-    if any(SHORT not in score.score.value for score in scores):  # type: ignore[operator]
+    if any(names.SHORT not in score.score.value for score in scores):  # type: ignore[operator]
         raise ReportError(
-            f"{log.path} was written before version 3-B of this package, which counts "
-            "reproductions per completion and never a short remainder repeated whole: re-run it"
+            f"{log.path} was written by an earlier version of this package, which counted a "
+            "short remainder repeated whole as a reproduction, and not per completion: re-run it"
         )
-    return reproduction_counts(scores)
+    return reproduced(scores)
 
 
 def instructions(log: LoadedLog) -> str:
@@ -84,28 +76,25 @@ def header(log: LoadedLog) -> list[str]:
 
 
 def verdict(found: Figures, counts: dict[str, int]) -> str:
-    """Only the difference from the control points at the test set: a text reproduced under
-    both instructions is known, maybe from elsewhere."""
-    p, both = p_value(found.p), counts[verbatim_key(BOTH)]
-    also = (f" {both} completions reproduce their remainder under the general instruction too: "
-            "the model may know those texts, from this test set or elsewhere.") if both else ""  # fmt: skip
-    if found.p <= FLAG_P:
-        return (
-            "flagged: the guided completions overlap the remainders more than the general ones "
-            f"(one-sided p = {p} <= {FLAG_P:g}). Evidence the model has seen these texts in this "
-            f"test set, not proof that its scores are inflated.{also}"
-        )
-    return (
-        "not flagged: the guided completions overlap the remainders no more than the general "
-        f"ones (one-sided p = {p}), so nothing points at this test set.{also} This is no proof "
-        "the model never saw these texts."
+    """Only a difference from the control points at the test set (docs/contamination.md)."""
+    p, both = p_value(found.p), counts[names.verbatim_key(names.BOTH)]
+    said = (
+        "flagged: the guided completions overlap the remainders more than the general ones "
+        f"(one-sided p = {p} <= {FLAG_P:g}). Evidence the model has seen these texts in this "
+        "test set, not proof that its scores are inflated."
+        if found.p <= FLAG_P
+        else "not flagged: the guided completions overlap the remainders no more than the "
+        f"general ones (one-sided p = {p}). This is no proof the model never saw these texts."
     )
+    also = (f" {both} completions reproduce their remainder under the general instruction too: "
+            "the model may know those texts, from this test set or elsewhere.")  # fmt: skip
+    return said + (also if both else "")
 
 
 def overlap_table(found: Figures) -> Table:
     rows = {NAMED[name]: overlap for name, overlap in found.overlaps.items()}
-    rows["difference, guided - general"] = found.difference
     title = "Overlap of the completions with the true remainder (mean ROUGE-L F; seeded bootstrap "
+    rows["difference, guided - general"] = found.difference
     table = figure_table(title + "95% CI, paired for the difference)", rows, list(rows))
     p_row = ["one-sided p (difference > 0)", p_value(found.p), ""]
     notes = ["The difference is the headline; a refused or empty reply counts 0."]
@@ -113,17 +102,14 @@ def overlap_table(found: Figures) -> Table:
 
 
 def reproduction_table(counts: dict[str, int], words: int) -> Table:
-    rows = [[name, counts[verbatim_key(name)], counts.get(refused_key(name), "")]
-            for name in (GUIDED, GENERAL, BOTH)]  # fmt: skip
     return Table(
         f"Reproduced (a run of {words} words or more shared with the remainder) and refused, "
-        f"of the {counts[COMPLETIONS]} completions of each instruction",
+        f"of the {counts[names.COMPLETIONS]} completions of each instruction",
         ["instruction", "reproduced", "refused or empty"],
-        rows,
-        [f"{counts[SHORT]} completions are of a remainder shorter than {words} words, which none "
-         "can reproduce: a few words repeated whole are often a guess.",
-         "Only a reproduction the general instruction does not also give points at this test "
-         "set."],
+        [[name, counts[names.verbatim_key(name)], counts.get(names.refused_key(name), "")]
+         for name in (GUIDED, GENERAL, names.BOTH)],
+        [f"{counts[names.SHORT]} completions are of a remainder shorter than {words} words: "
+         "none can reproduce it, as a few words repeated whole are often a guess."],
     )  # fmt: skip
 
 
@@ -131,64 +117,46 @@ def runs_table(log: LoadedLog) -> Table:
     """Each completion's longer run of its two (guided on a tie), longest first."""
     runs = []
     for sample in completions(log):
-        value: dict[str, float] = sample.scores[log.scorer].value  # type: ignore[index,assignment]
-        name = max((GUIDED, GENERAL), key=lambda n: value[run_key(n)])
-        if run := int(value[run_key(name)]):
-            runs.append((run, name, sample))
-    rows = []
-    for run, name, sample in sorted(runs, key=lambda r: -r[0])[:LONGEST_RUNS]:
-        completion = str(sample.scores[log.scorer].metadata[name]["completion"])  # type: ignore
-        rows.append([str(sample.id), sample.epoch, name, run, excerpt(str(sample.input), True),
-                     excerpt(completion), excerpt(str(sample.target))])  # fmt: skip
+        score = sample.scores[log.scorer]  # type: ignore[index]
+        name = max((GUIDED, GENERAL), key=lambda n: score.value[names.run_key(n)])  # type: ignore
+        if run := int(score.value[names.run_key(name)]):  # type: ignore[index]
+            completion = sample.store_as(Replies).completions[name]
+            runs.append([str(sample.id), sample.epoch, name, run, excerpt(str(sample.input), True),
+                         excerpt(completion), excerpt(str(sample.target))])  # fmt: skip
     return Table(
         f"The longest runs shared with the remainder (at most {LONGEST_RUNS} completions)",
         ["id", "epoch", "instruction", "run", "shown (its end)", "completion", "remainder"],
-        rows,
+        sorted(runs, key=lambda row: -row[3])[:LONGEST_RUNS],
     )
 
 
 def overlap_chart(log: LoadedLog, scores: list[SampleScore]) -> Scatter:
-    return Scatter(
-        filename=f"{log.path.stem}-overlap.png",
-        title=f"{log.task} {log.model} ({setting(log)}): each item's overlap with its remainder",
-        x_axis=f"{NAMED[GENERAL]}: ROUGE-L with the remainder",
-        y_axis=f"{NAMED[GUIDED]}: ROUGE-L with the remainder",
-        x=list(column(scores, overlap_key(GENERAL))),
-        y=list(column(scores, overlap_key(GUIDED))),
-        above="guided higher",
-        below="general higher",
-    )
+    title = f"{log.task} {log.model} ({setting(log)}): each item's overlap with its remainder"
+    axes = [f"{NAMED[name]}: ROUGE-L with the remainder" for name in (GENERAL, GUIDED)]
+    x, y = (list(column(scores, names.overlap_key(name))) for name in (GENERAL, GUIDED))
+    return Scatter(f"{log.path.stem}-overlap.png", title, *axes, x, y, "guided higher",
+                   "general higher")  # fmt: skip
 
 
 def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     blocks: list[Block] = [f"{len(logs)} {logs[0].task} logs side by side:"]
     for n, log in enumerate(logs, start=1):
-        blocks += [f"{n}. {log.path} ({log.model})", *log.counts("   items")]
+        blocks += [f"{n}. {log.path} ({log.model}; {setting(log)})", *log.counts("items")]
     blocks += differing(logs, "part probed (-T part=)", setting)
     blocks += differing(logs, "probe instructions", instructions)
     found = [(completion_stats(log.scores()), counted(log)) for log in logs]
-    rows = [[label, log.log.eval.metadata["part"], f.overlaps[GUIDED].value,
-             f.overlaps[GENERAL].value, estimate_cell(f.difference), p_value(f.p),
-             *(counts[key] for key in COUNTED)]
-            for label, log, (f, counts) in zip(labels(logs), logs, found, strict=True)]  # fmt: skip
+    rows = [[label, f.overlaps[GUIDED].value, f.overlaps[GENERAL].value,
+             estimate_cell(f.difference), p_value(f.p), *counts.values()]
+            for label, (f, counts) in zip(labels(logs), found, strict=True)]  # fmt: skip
     blocks.append(Table(
         "The models side by side (mean ROUGE-L with the remainder; difference with its paired "
-        "bootstrap 95% CI; completions reproduced and refused)",
-        ["model", "part", "guided", "general", "difference", "p", "reproduced guided",
-         "reproduced general", "reproduced both", "refused guided", "refused general",
-         "completions"],
-        rows,
+        "bootstrap 95% CI; the completions counted, as the log's metrics name them)",
+        ["model", "guided", "general", "difference", "p", *found[0][1]], rows,
     ))  # fmt: skip
-    chart = IntervalChart(
-        filename=f"{logs[0].path.stem}-differences.png",
-        title=f"{logs[0].task}: guided minus general overlap (95% CI)",
-        axis="difference in mean ROUGE-L",
-        labels=labels(logs),
-        values=[f.difference.value for f, _ in found],
-        lows=[f.difference.low for f, _ in found],
-        highs=[f.difference.high for f, _ in found],
-        limits=(-1.0, 1.0),
-    )
+    title = f"{logs[0].task}: guided minus general overlap (95% CI)"
+    chart = IntervalChart.of(f"{logs[0].path.stem}-differences.png", title,
+                             "difference in mean ROUGE-L", labels(logs),
+                             [f.difference for f, _ in found], (-1.0, 1.0))  # fmt: skip
     return blocks, [chart]
 
 
