@@ -296,10 +296,11 @@ def length_judge(prompt: str, _: GenerateConfig) -> str:
 
 
 def figures(log: EvalLog, scorer: str | None = None) -> dict[str, float]:
-    """One scorer's metrics by name (the first scorer's when none is named)."""
+    """One scorer's metrics by name (the first scorer's when none is named), of every view of its
+    scores: a metric of every epoch's scores is listed apart from those of the reduced ones."""
     assert log.results is not None
-    found = next(s for s in log.results.scores if scorer is None or s.name == scorer)
-    return {name: m.value for name, m in found.metrics.items()}
+    name = scorer or log.results.scores[0].name
+    return {k: m.value for s in log.results.scores if s.name == name for k, m in s.metrics.items()}
 
 
 # Reading the report's output ------------------------------------------------------------------

@@ -59,6 +59,15 @@ def judge_epochs() -> ScoreReducer:
     return reduce
 
 
+def data_provenance(*assets: Asset) -> dict[str, Any]:
+    """The pinned files a log's items come from: every task records them, and the report knows
+    this package's logs by them (report/refusals.py)."""
+    return {
+        "data": {asset.filename: asset.provenance() for asset in assets},
+        "data_license": ", ".join(sorted({asset.license for asset in assets})),
+    }
+
+
 def provenance(
     prompt: JudgePrompt, measures_judge: bool, default: str | None, *assets: Asset
 ) -> dict[str, Any]:
@@ -71,8 +80,7 @@ def provenance(
         "judge_default": default or "the model under evaluation",
         "judge_defaults": JUDGE_DEFAULTS.model_dump(exclude_none=True),
         "judge_prompt": prompt.provenance(),
-        "data": {asset.filename: asset.provenance() for asset in assets},
-        "data_license": ", ".join(sorted({asset.license for asset in assets})),
+        **data_provenance(*assets),
     }
 
 

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from liveqa_inspect.report.loading import Kind, LoadedLog
 
 PACKAGE = "liveqa_inspect"
-PROVENANCE_KEYS = ("judge_role", "judge_default", "judge_prompt", "data")  # judging/task.py's
+PROVENANCE_KEYS = ("data", "data_license")  # judging/task.data_provenance's, in every task's log
 
 
 class ReportError(Exception):

@@ -16,6 +16,7 @@ DETECTION_FIGURES = tuple(f"incorrect_{name}" for name in ("precision", "recall"
 INCORRECT_PRECISION, INCORRECT_RECALL, INCORRECT_F1, INCORRECT_AUROC = DETECTION_FIGURES
 MAJORITY_SHARE = "majority_share"
 DIFFERENCE, DIFFERENCE_P = "difference", "difference_p"
+COMPLETIONS, SHORT, BOTH = "completions", "short", "both"  # the probe's counts
 ROBUSTNESS, SENSITIVITY = "robustness", "sensitivity"
 UNCHANGED, LOWERED, SHIFT, PAIRS, UNREADABLE = "unchanged", "lowered", "shift", "n", "unreadable"
 

@@ -13,7 +13,7 @@ import pytest
 
 from liveqa_inspect.tasks.robustness.perturbations import TEXTS
 from tests.commands import inspect_command, inspect_eval_logs
-from tests.helpers import probe, remainders
+from tests.helpers import figures, probe, remainders
 from tests.openai_server import OpenAIServer
 
 pytestmark = pytest.mark.slow
@@ -78,8 +78,9 @@ def test_inspect_eval_live_qa_contamination_end_to_end(tmp_path: Path) -> None:
     assert log.status == "success", log.error
     assert calls == 6
     assert len(log.eval.metadata["left_out"]) == 17
-    figures = log.results.scores[0].metrics
-    assert figures["guided_verbatim"].value == 1.0 and figures["difference"].value > 0.8
+    found = figures(log)
+    assert (found["guided_verbatim"], found["completions"]) == (3 - found["short"], 3)
+    assert found["difference"] > 0.8
 
 
 def test_inspect_list_tasks_finds_every_task_in_a_checkout() -> None:

@@ -11,7 +11,11 @@ from scipy.stats import bootstrap
 
 from liveqa_inspect.stats import bootstrap as one_bootstrap
 from liveqa_inspect.stats.names import DIFFERENCE, ci_keys
-from liveqa_inspect.tasks.contamination.metrics import completion_figures, paired_difference
+from liveqa_inspect.tasks.contamination.metrics import (
+    completion_figures,
+    paired_difference,
+    reproductions,
+)
 
 pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_evals
 
@@ -19,10 +23,10 @@ LOW, HIGH = ci_keys(DIFFERENCE)
 
 
 def item(guided: float, general: float, *, verbatim: tuple[int, int] = (0, 0),
-         refused: tuple[int, int] = (0, 0)) -> dict[str, float]:  # fmt: skip
-    """A score's value as the scorer writes it (the runs do not enter the metrics)."""
+         refused: tuple[int, int] = (0, 0), short: int = 0) -> dict[str, float]:  # fmt: skip
+    """A score's value as the scorer writes it (the runs enter no metric)."""
     return {
-        DIFFERENCE: guided - general,
+        DIFFERENCE: guided - general, "short": short,
         "guided_rouge_l": guided, "guided_run": 0, "guided_verbatim": verbatim[0],
         "guided_refused": refused[0],
         "general_rouge_l": general, "general_run": 0, "general_verbatim": verbatim[1],
@@ -32,32 +36,42 @@ def item(guided: float, general: float, *, verbatim: tuple[int, int] = (0, 0),
 
 ITEMS = [
     item(1.0, 0.2, verbatim=(1, 0)),
-    item(0.9, 0.1, verbatim=(1, 0)),
-    item(0.0, 0.3, refused=(1, 0)),
+    item(0.9, 0.1, verbatim=(1, 1)),
+    item(0.0, 0.3, refused=(1, 0), short=1),
     item(0.5, 0.0, refused=(0, 1)),
 ]
+COUNTS = {
+    "completions": 4, "short": 1, "guided_verbatim": 2, "general_verbatim": 1, "both_verbatim": 1,
+    "guided_refused": 1, "general_refused": 1,
+}  # fmt: skip
 
 
 def test_the_figures() -> None:
-    values = run_metrics([completion_figures()], [[v] for v in ITEMS])
+    values = run_metrics([completion_figures(), reproductions()], [[v] for v in ITEMS])
     assert values["guided_rouge_l"] == pytest.approx(2.4 / 4)
     assert values["general_rouge_l"] == pytest.approx(0.6 / 4)
     assert values[DIFFERENCE] == pytest.approx(1.8 / 4)
     assert values[LOW] < values[DIFFERENCE] < values[HIGH]
-    assert (values["guided_verbatim"], values["general_verbatim"]) == (0.5, 0.0)
-    assert (values["guided_refused"], values["general_refused"]) == (1, 1)
+    assert {key: values[key] for key in COUNTS} == COUNTS
 
 
 def test_agreeing_epochs_change_nothing() -> None:
     assert_agreeing_epochs_change_nothing([completion_figures()], ITEMS)
 
 
-def test_an_item_refused_in_one_epoch_counts_once() -> None:
+def test_reproductions_and_refusals_are_counted_per_completion() -> None:
+    """Reproduced or refused in one epoch of two counts once, of four completions: not a half
+    of an epoch mean, rounded; agreeing epochs count twice."""
     values = run_metrics(
-        [completion_figures()],
-        [[item(0.0, 0.0, refused=(1, 1)), item(0.4, 0.0)], [item(0.2, 0.1)] * 2],
+        [reproductions()],
+        [[item(0.0, 0.0, refused=(1, 1)), item(1.0, 0.0, verbatim=(1, 0))], [item(0.2, 0.1)] * 2],
     )
-    assert (values["guided_refused"], values["general_refused"]) == (1, 1)
+    assert {key: values[key] for key in COUNTS} == {
+        "completions": 4, "short": 0, "guided_verbatim": 1, "general_verbatim": 0,
+        "both_verbatim": 0, "guided_refused": 1, "general_refused": 1,
+    }  # fmt: skip
+    doubled = run_metrics([reproductions()], [[v, v] for v in ITEMS])
+    assert {key: doubled[key] for key in COUNTS} == {key: 2 * n for key, n in COUNTS.items()}
 
 
 def test_a_constant_positive_difference() -> None:

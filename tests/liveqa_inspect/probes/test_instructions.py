@@ -4,21 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from liveqa_inspect.tasks.contamination.instructions import (
-    GENERAL_INSTRUCTION,
-    GUIDED_INSTRUCTION,
-    Instruction,
-    item_name,
-)
+from liveqa_inspect.tasks.contamination.instructions import INSTRUCTIONS, Instruction
+
+GUIDED_INSTRUCTION, GENERAL_INSTRUCTION = INSTRUCTIONS
 
 SHOWN = "Noonan syndrome\n\nWhat are the references"
 
 
 @pytest.mark.parametrize("part", ["question", "reference"])
 def test_only_the_guided_instruction_names_the_test_set_and_the_item(part: str) -> None:
-    item = item_name(part, "TQ1A1", "TQ1")
-    guided = GUIDED_INSTRUCTION.render(part, item, SHOWN)
-    general = GENERAL_INSTRUCTION.render(part, item, SHOWN)
+    item = "question TQ1" if part == "question" else "reference answer TQ1A1 to question TQ1"
+    guided = GUIDED_INSTRUCTION.render(part, SHOWN, id="TQ1A1", qid="TQ1")
+    general = GENERAL_INSTRUCTION.render(part, SHOWN, id="TQ1A1", qid="TQ1")
     assert f"from the TREC-2017 LiveQA Medical test set ({item} of that test set)" in guided
     assert not any(name in general for name in ("LiveQA", "TREC", "TQ1", "test set"))
     # The same text to complete, introduced as the same kind of text, asked for the same way.
@@ -32,8 +29,11 @@ def test_only_the_guided_instruction_names_the_test_set_and_the_item(part: str) 
 
 
 def test_item_names() -> None:
-    assert item_name("question", "TQ12", "TQ12") == "question TQ12"
-    assert item_name("reference", "TQ1A2", "TQ1") == "reference answer TQ1A2 to question TQ1"
+    def named(part: str, id: str, qid: str) -> str:
+        return GUIDED_INSTRUCTION.render(part, "", id=id, qid=qid).split("(")[1].split(" of ")[0]
+
+    assert named("question", "TQ12", "TQ12") == "question TQ12"
+    assert named("reference", "TQ1A2", "TQ1") == "reference answer TQ1A2 to question TQ1"
 
 
 @pytest.mark.parametrize(

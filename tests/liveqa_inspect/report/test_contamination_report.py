@@ -3,12 +3,14 @@ tables it builds, from logs of eval() runs with scripted models."""
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
 from inspect_ai import eval
+from inspect_ai.log import write_eval_log
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import live_qa_contamination
@@ -18,7 +20,10 @@ from liveqa_inspect.report.plots import IntervalChart, Scatter
 from liveqa_inspect.report.tables import Table, interval
 from liveqa_inspect.stats.bootstrap import mean_interval
 from liveqa_inspect.stats.names import DIFFERENCE, DIFFERENCE_P, ci_keys
+from liveqa_inspect.tasks.contamination import task as task_file
 from liveqa_inspect.tasks.contamination.report import SHOWN_CHARS
+from liveqa_inspect.tasks.contamination.scorer import VERBATIM_WORDS, words
+from liveqa_inspect.tasks.contamination.solver import Replies
 from tests.helpers import (
     PNG,
     QUIET,
@@ -37,6 +42,9 @@ from tests.helpers import (
 SCORER = "completion_overlap"
 LOW, HIGH = ci_keys(DIFFERENCE)
 GUESS = "and what should I do about it now?"
+COUNTS = ["completions", "short", "guided_verbatim", "general_verbatim", "both_verbatim",
+          "guided_refused", "general_refused"]  # fmt: skip
+"""The counts of every completion, as the log's metric names and orders them."""
 
 
 @pytest.fixture(scope="module")
@@ -56,21 +64,29 @@ def item_values(log, key: str) -> np.ndarray:  # noqa: ANN001 - an EvalLog
     return np.array([s.scores[SCORER].value[key] for s in log.samples])
 
 
+def long_enough(log) -> int:  # noqa: ANN001 - an EvalLog
+    return sum(len(words(str(s.target))) >= VERBATIM_WORDS for s in log.samples)
+
+
+def lines(blocks: list) -> list[str]:  # noqa: ANN001 - a report's blocks
+    return [b for b in blocks if isinstance(b, str)]
+
+
 def test_one_contamination_log(
     rest: dict[str, str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     log = run_contamination(guided_only(rest), limit=8)
     m = figures(log, SCORER)
     blocks, charts = build(load_all([log.location]))
-    lines = [b for b in blocks if isinstance(b, str)]
-    assert lines[1] == "model: mockllm/model; part: question; epochs: 1"
-    assert lines[2].startswith("instructions: guided v1 (sha256 b7225bb82a5e), general v1")
-    assert lines[3].startswith("items: 8 probed, 17 left out as shorter than 12 words (TQ3, TQ20")
-    assert lines[4] == (
+    printed = lines(blocks)
+    assert printed[1] == "model: mockllm/model; part: question; epochs: 1"
+    assert printed[2].startswith("instructions: guided v1 (sha256 b7225bb82a5e), general v1")
+    assert printed[3] == "items: 8 scored, 0 unscored, 0 errored, 0 missing"
+    assert printed[4].startswith("left out of the items: 17 texts shorter than 12 words (TQ3, TQ20")
+    assert printed[5] == (
         "flagged: the guided completions overlap the remainders more than the general ones "
-        "(one-sided p = 0.0001 <= 0.05); 8 of the 8 guided completions reproduce their "
-        "remainder. Evidence the model has seen these texts, not proof that its scores are "
-        "inflated."
+        "(one-sided p = 0.0001 <= 0.05). Evidence the model has seen these texts in this test "
+        "set, not proof that its scores are inflated."
     )
 
     # The means from the log, their intervals drawn from the items; the difference all the log's.
@@ -84,18 +100,20 @@ def test_one_contamination_log(
         ["one-sided p (difference > 0)", "0.0001", ""],
     ]  # fmt: skip
     assert m["general_rouge_l"] == pytest.approx(general.mean())
-    assert table(blocks, "Reproduced verbatim or nearly").rows == [
-        ["guided", 1.0, 0], ["general", 0.0, 0]
-    ]  # fmt: skip
+    long = long_enough(log)
+    reproduced = table(blocks, "Reproduced (a run of 13 words or more")
+    assert reproduced.title.endswith("of the 8 completions of each instruction")
+    assert reproduced.rows == [["guided", long, 0], ["general", 0, 0], ["both", 0, ""]]
+    assert reproduced.notes[0].startswith(f"{8 - long} completions are of a remainder shorter")
 
     runs = table(blocks, "The longest runs shared with the remainder")
     guided_runs = {s.id: s.scores[SCORER].value["guided_run"] for s in log.samples}
     longest = sorted(guided_runs.values(), reverse=True)[:5]
-    assert [row[2] for row in runs.rows] == longest
-    assert all(row[1] == "guided" for row in runs.rows)
+    assert [row[3] for row in runs.rows] == longest
+    assert all(row[1:3] == [1, "guided"] for row in runs.rows)
     top = next(s for s in log.samples if s.id == runs.rows[0][0])
     assert guided_runs[top.id] == len(top.target.split())  # words here are whitespace-free
-    for cell, text in zip(runs.rows[0][3:], (top.input, top.target, top.target), strict=True):
+    for cell, text in zip(runs.rows[0][4:], (top.input, top.target, top.target), strict=True):
         assert len(cell) <= SHOWN_CHARS
         flat = " ".join(text.split())
         assert (cell.removeprefix("… ") in flat) if cell.startswith("…") else flat.startswith(
@@ -131,14 +149,18 @@ def remembered_once(rest: dict[str, str]) -> Script:
 @pytest.mark.parametrize("epochs", [1, 2])
 def test_the_printed_figures_are_the_log_s_metrics(rest: dict[str, str], epochs: int) -> None:
     """Every figure the report prints, alone and side by side, is the log's metric of that name
-    (the oracle), and the means' intervals are drawn from the reduced scores the metrics saw."""
+    (the oracle), and the means' intervals are drawn from the reduced scores the metrics saw.
+    Under two epochs a remainder reproduced in one of them counts once, of 18 completions."""
     [log] = eval(
         live_qa_contamination(), model=scripted_model(remembered_once(rest)), limit=9,
         epochs=epochs, **QUIET,
     )  # fmt: skip
     assert log.status == "success", log.error
     m = figures(log, SCORER)
-    assert m["guided_verbatim"] == 1 / epochs and 0 < m["general_refused"] < 9
+    long = sum(len(words(target)) >= VERBATIM_WORDS for target in
+               {str(s.target) for s in log.samples})  # fmt: skip
+    assert (m["completions"], m["guided_verbatim"]) == (9 * epochs, long)
+    assert 0 < m["general_refused"] < 9
     blocks, _ = build(load_all([log.location]))
     reduced = next(r.samples for r in log.reductions or [] if r.scorer == SCORER)
 
@@ -151,22 +173,30 @@ def test_the_printed_figures_are_the_log_s_metrics(rest: dict[str, str], epochs:
         ["difference, guided - general", m[DIFFERENCE], interval(m[LOW], m[HIGH])],
         ["one-sided p (difference > 0)", f"{m[DIFFERENCE_P]:.4f}", ""],
     ]
-    assert table(blocks, "Reproduced verbatim or nearly").rows == [
-        [name, m[f"{name}_verbatim"], m[f"{name}_refused"]] for name in ("guided", "general")
+    reproduced = table(blocks, "Reproduced")
+    assert reproduced.title.endswith(f"of the {9 * epochs} completions of each instruction")
+    assert reproduced.rows == [
+        ["guided", m["guided_verbatim"], m["guided_refused"]],
+        ["general", m["general_verbatim"], m["general_refused"]],
+        ["both", m["both_verbatim"], ""],
     ]
-    [flag] = [b for b in blocks if isinstance(b, str) and "flagged" in b]
-    reproduced = round(m["guided_verbatim"] * 9)
+    [flag] = [b for b in lines(blocks) if "flagged" in b]
     assert f"p = {m[DIFFERENCE_P]:.4f}" in flag
-    assert (f"{reproduced} of the 9 guided completions reproduce" in flag) == (reproduced > 0)
+    # Each run is the one of the completion beside it: the guided ones reproduced in epoch 1.
+    samples = {(s.id, s.epoch): s for s in log.samples}
+    for sample_id, epoch, name, run, _, completion, _ in table(blocks, "The longest runs").rows:
+        sample = samples[(sample_id, epoch)]
+        assert (epoch, name, run) == (1, "guided", sample.scores[SCORER].value["guided_run"])
+        text = sample.store_as(Replies).completions[name]
+        assert text.startswith(completion.removesuffix(" …"))
     other = run_contamination(lambda *_: GUESS, "other", limit=9)
     blocks, charts = build(load_all([log.location, other.location]))
     both = (m, figures(other, SCORER))
     for row, each in zip(table(blocks, "The models side by side").rows, both, strict=True):
-        assert row[2:] == [
+        assert row[1:] == [
             each["guided_rouge_l"], each["general_rouge_l"],
             f"{each[DIFFERENCE]:.3f} {interval(each[LOW], each[HIGH])}",
-            f"{each[DIFFERENCE_P]:.4f}", each["guided_verbatim"], each["general_verbatim"],
-            each["guided_refused"], each["general_refused"], 9,
+            f"{each[DIFFERENCE_P]:.4f}", *(each[key] for key in COUNTS),
         ]  # fmt: skip
     [chart] = charts
     assert isinstance(chart, IntervalChart)
@@ -179,11 +209,77 @@ def test_a_log_that_is_not_flagged(rest: dict[str, str]) -> None:
     log = run_contamination(lambda *_: "Unknown.", limit=4)
     blocks, _ = build(load_all([log.location]))
     assert (
-        "not flagged: no significant difference (one-sided p = 1.0000) and no completion "
-        "reproduces its remainder. This is no proof the model never saw these texts." in blocks
+        "not flagged: the guided completions overlap the remainders no more than the general "
+        "ones (one-sided p = 1.0000). This is no proof the model never saw these texts." in blocks
     )
     # No word in common: no run to show.
     assert table(blocks, "The longest runs shared").rows == []
+
+
+def test_reproductions_the_control_gives_too_are_no_evidence_of_the_test_set(
+    rest: dict[str, str],
+) -> None:
+    """Every remainder reproduced under both instructions: no difference (p = 1), so not
+    flagged, and the reproductions said to point at no particular source."""
+    log = run_contamination(lambda prompt, _: rest[probe(prompt)[1]], limit=8)
+    blocks, _ = build(load_all([log.location]))
+    long = long_enough(log)
+    assert lines(blocks)[5] == (
+        "not flagged: the guided completions overlap the remainders no more than the general "
+        f"ones (one-sided p = 1.0000). This is no proof the model never saw these texts. {long} "
+        "completions reproduce their remainder under the general instruction too: the model "
+        "may know those texts, from this test set or elsewhere."
+    )
+    assert table(blocks, "Reproduced").rows == [
+        ["guided", long, 0], ["general", long, 0], ["both", long, ""]
+    ]  # fmt: skip
+
+
+def test_errored_items_are_counted(rest: dict[str, str]) -> None:
+    """A run with fail_on_error off succeeds with an item that errored: its count is printed
+    with the others, alone and side by side."""
+
+    def failing(prompt: str, config: GenerateConfig) -> str:
+        if "Noonan" in prompt:
+            raise RuntimeError("the model failed")
+        return guided_only(rest)(prompt, config)
+
+    [log] = eval(
+        live_qa_contamination(), model=scripted_model(failing), limit=8, fail_on_error=False,
+        **QUIET,
+    )  # fmt: skip
+    assert log.status == "success" and log.samples[0].error is not None
+    blocks, _ = build(load_all([log.location]))
+    assert "items: 7 scored, 0 unscored, 1 errored, 0 missing" in blocks
+    assert table(blocks, "Reproduced").title.endswith("of the 7 completions of each instruction")
+    other = run_contamination(lambda *_: GUESS, "other", limit=8)
+    blocks, _ = build(load_all([log.location, other.location]))
+    assert lines(blocks)[1:5] == [
+        f"1. {log.location} (mockllm/model; part: question)",
+        "items: 7 scored, 0 unscored, 1 errored, 0 missing",
+        f"2. {other.location} (mockllm/other; part: question)",
+        "items: 8 scored, 0 unscored, 0 errored, 0 missing",
+    ]
+
+
+def test_a_log_of_the_task_run_from_its_file_is_reported(rest: dict[str, str]) -> None:
+    """`inspect eval src/liveqa_inspect/tasks/contamination/task.py` registers the task without
+    the package's name: the log is known as this package's by its data's provenance."""
+    path = os.path.relpath(task_file.__file__)  # Inspect takes a task file's path relative
+    [log] = eval(path, model=scripted_model(guided_only(rest)), limit=2, **QUIET)
+    assert log.status == "success" and log.eval.task_registry_name == "live_qa_contamination"
+    blocks, _ = build(load_all([log.location]))
+    assert "items: 2 scored, 0 unscored, 0 errored, 0 missing" in blocks
+
+
+def test_a_log_of_an_earlier_version_is_refused(rest: dict[str, str], tmp_path: Path) -> None:
+    """Its scores count a short remainder repeated whole as a reproduction: not reported."""
+    log = run_contamination(guided_only(rest), limit=2)
+    for sample in log.samples:
+        del sample.scores[SCORER].value["short"]  # type: ignore[union-attr]
+    write_eval_log(log, old := str(tmp_path / "old.eval"))
+    with pytest.raises(ReportError, match="earlier version of this package.*re-run it"):
+        build(load_all([old]))
 
 
 def test_a_reference_log_says_where_the_references_come_from() -> None:
@@ -194,9 +290,9 @@ def test_a_reference_log_says_where_the_references_come_from() -> None:
     blocks, _ = build(load_all([log.location]))
     assert "model: mockllm/model; part: reference; epochs: 1" in blocks
     assert any(b.startswith("note: the reference answers were copied from public health")
-               for b in blocks if isinstance(b, str))  # fmt: skip
-    assert table(blocks, "Reproduced verbatim or nearly").rows == [
-        ["guided", 1.0, 0], ["general", 1.0, 0]
+               for b in lines(blocks))  # fmt: skip
+    assert table(blocks, "Reproduced").rows == [
+        ["guided", 1, 0], ["general", 1, 0], ["both", 1, ""]
     ]  # fmt: skip
 
 
@@ -205,14 +301,17 @@ def test_several_contamination_logs_side_by_side(rest: dict[str, str]) -> None:
     refuses = run_contamination(lambda *_: "I cannot do that.", "refuses", limit=6)
     blocks, charts = build(load_all([knows.location, refuses.location]))
     assert blocks[0] == "2 live_qa_contamination logs side by side:"
-    assert not any(isinstance(b, str) and b.startswith("WARNING") for b in blocks)
+    assert not any(b.startswith("WARNING") for b in lines(blocks))
     m = figures(knows, SCORER)
-    assert table(blocks, "The models side by side").rows == [
-        ["mockllm/knows", "question", 1.0, m["general_rouge_l"],
+    long = long_enough(knows)
+    side = table(blocks, "The models side by side")
+    assert side.headers == ["model", "guided", "general", "difference", "p", *COUNTS]
+    assert side.rows == [
+        ["mockllm/knows", 1.0, m["general_rouge_l"],
          f"{m[DIFFERENCE]:.3f} [{m['difference_ci_low']:.3f}, {m['difference_ci_high']:.3f}]",
-         f"{m[DIFFERENCE_P]:.4f}", 1.0, 0.0, 0, 0, 6],
-        ["mockllm/refuses", "question", 0.0, 0.0, "0.000 [0.000, 0.000]", "1.0000", 0.0, 0.0,
-         6, 6, 6],
+         f"{m[DIFFERENCE_P]:.4f}", 6, 6 - long, long, 0, 0, 0, 0],
+        ["mockllm/refuses", 0.0, 0.0, "0.000 [0.000, 0.000]", "1.0000", 6, 6 - long, 0, 0, 0,
+         6, 6],
     ]  # fmt: skip
     [chart] = charts
     assert isinstance(chart, IntervalChart)
@@ -224,7 +323,7 @@ def test_logs_of_different_parts_are_flagged(rest: dict[str, str]) -> None:
     question = run_contamination(lambda *_: GUESS, limit=2)
     reference = run_contamination(lambda *_: GUESS, limit=2, part="reference")
     blocks, _ = build(load_all([question.location, reference.location]))
-    [warning] = [b for b in blocks if isinstance(b, str) and b.startswith("WARNING")]
+    [warning] = [b for b in lines(blocks) if b.startswith("WARNING")]
     assert warning.startswith("WARNING: the logs differ in part probed (-T part=)")
     assert "part: question" in warning and "part: reference" in warning
 

@@ -4,18 +4,18 @@ the guided prompt names the test set, the general one does not."""
 from __future__ import annotations
 
 import hashlib
-import logging
 import random
 
 import pytest
 from inspect_ai.event import ModelEvent, SpanBeginEvent
+from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
 from liveqa_inspect.stats import names as keys
 from liveqa_inspect.stats.names import DIFFERENCE, DIFFERENCE_P, ci_keys, overlap_key, verbatim_key
 from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED, INSTRUCTIONS
-from liveqa_inspect.tasks.contamination.scorer import VERBATIM_WORDS
+from liveqa_inspect.tasks.contamination.scorer import VERBATIM_WORDS, words
 from liveqa_inspect.tasks.contamination.solver import Replies
 from tests.helpers import Script, figures, probe, remainders, run_contamination
 
@@ -27,6 +27,11 @@ GUESS = "and I would like to know what the doctor thinks about it."
 @pytest.fixture(scope="module")
 def rest() -> dict[str, str]:
     return remainders()
+
+
+def long_enough(log: EvalLog) -> int:
+    """The samples whose remainder is long enough to be reproduced: VERBATIM_WORDS words."""
+    return sum(len(words(str(s.target))) >= VERBATIM_WORDS for s in log.samples or [])
 
 
 def reproducing(rest: dict[str, str], *, under_general: bool) -> Script:
@@ -60,7 +65,10 @@ def test_a_model_reproducing_under_the_guided_instruction_only(rest: dict[str, s
     # No resample of 30 positive differences is at or below 0: p is the smallest it can be.
     assert m[DIFFERENCE_P] < 0.01
     assert m[DIFFERENCE_P] == pytest.approx(1 / 10_001)
-    assert (m[verbatim_key(GUIDED)], m[verbatim_key(GENERAL)]) == (1.0, 0.0)
+    long = long_enough(log)
+    assert 0 < long < 30
+    assert (m[verbatim_key(GUIDED)], m[verbatim_key(GENERAL)], m["both_verbatim"]) == (long, 0, 0)
+    assert (m["completions"], m["short"]) == (30, 30 - long)
     assert (m[keys.refused_key(GUIDED)], m[keys.refused_key(GENERAL)]) == (0, 0)
     assert log.eval.headline_metric is not None
     assert (log.eval.headline_metric.scorer, log.eval.headline_metric.metric) == (
@@ -78,7 +86,7 @@ def test_a_model_that_never_saw_the_items(rest: dict[str, str]) -> None:
     low, high = (m[key] for key in ci_keys(DIFFERENCE))
     assert low < 0 < high
     assert m[DIFFERENCE_P] > 0.2
-    assert (m[verbatim_key(GUIDED)], m[verbatim_key(GENERAL)]) == (0.0, 0.0)
+    assert (m[verbatim_key(GUIDED)], m[verbatim_key(GENERAL)]) == (0, 0)
 
 
 def test_a_model_reproducing_under_both_instructions(rest: dict[str, str]) -> None:
@@ -87,7 +95,23 @@ def test_a_model_reproducing_under_both_instructions(rest: dict[str, str]) -> No
     m = figures(log, SCORER)
     assert m[DIFFERENCE] == pytest.approx(0.0)
     assert m[DIFFERENCE_P] == 1.0
-    assert (m[verbatim_key(GUIDED)], m[verbatim_key(GENERAL)]) == (1.0, 1.0)
+    long = long_enough(log)
+    assert (m[verbatim_key(GUIDED)], m[verbatim_key(GENERAL)], m["both_verbatim"]) == (long,) * 3
+
+
+def test_a_short_remainder_repeated_whole_is_no_reproduction(rest: dict[str, str]) -> None:
+    """A remainder shorter than VERBATIM_WORDS words, given whole, shares all its words: the run
+    is recorded, but it is no reproduction (a few words can be guessed), and the item is
+    counted apart as short."""
+    log = run_contamination(reproducing(rest, under_general=False), limit=10)
+    values = {s.id: (len(words(str(s.target))), s.scores[SCORER].value) for s in log.samples}
+    shorts = [i for i, (n, _) in values.items() if n < VERBATIM_WORDS]
+    assert shorts == ["TQ1", "TQ2", "TQ4", "TQ9"]
+    for n, value in values.values():
+        assert value["guided_run"] == n and value["short"] == int(n < VERBATIM_WORDS)
+        assert value["guided_verbatim"] == int(n >= VERBATIM_WORDS)
+    m = figures(log, SCORER)
+    assert (m["short"], m[verbatim_key(GUIDED)]) == (4, 6)
 
 
 def test_refusals_and_empty_replies_score_0_and_are_counted(rest: dict[str, str]) -> None:
@@ -106,20 +130,20 @@ def test_refusals_and_empty_replies_score_0_and_are_counted(rest: dict[str, str]
     assert m[overlap_key(GUIDED)] == 0.0
     assert m[overlap_key(GENERAL)] == pytest.approx(5 / 6)
     assert m[DIFFERENCE] == pytest.approx(-5 / 6)
-    assert m[verbatim_key(GENERAL)] == pytest.approx(5 / 6)
+    assert m[verbatim_key(GENERAL)] == long_enough(log) == 3  # TQ1, left empty, is short
     values = {s.id: s.scores[SCORER].value for s in log.samples}
     assert values["TQ1"] == {
-        DIFFERENCE: 0.0, "guided_rouge_l": 0.0, "guided_run": 0, "guided_verbatim": 0,
+        DIFFERENCE: 0.0, "short": 1, "guided_rouge_l": 0.0, "guided_run": 0, "guided_verbatim": 0,
         "guided_refused": 1, "general_rouge_l": 0.0, "general_run": 0, "general_verbatim": 0,
         "general_refused": 1,
     }  # fmt: skip
-    assert "guided: refused or empty, scored 0" in log.samples[0].scores[SCORER].explanation
 
 
 def test_each_sample_asks_twice_and_keeps_both_completions(rest: dict[str, str]) -> None:
     log = run_contamination(reproducing(rest, under_general=False), limit=1)
     [sample] = log.samples
-    guided, general = (i.render("question", "question TQ1", sample.input) for i in INSTRUCTIONS)
+    ids = {"id": "TQ1", "qid": "TQ1"}
+    guided, general = (i.render("question", sample.input, **ids) for i in INSTRUCTIONS)
     # The guided prompt names the test set and the item; the general one neither.
     assert "TREC-2017 LiveQA Medical test set (question TQ1 of that test set)" in guided
     assert not any(word in general for word in ("LiveQA", "TREC", "TQ1"))
@@ -131,9 +155,6 @@ def test_each_sample_asks_twice_and_keeps_both_completions(rest: dict[str, str])
     replies = sample.store_as(Replies)
     assert replies.completions == {GUIDED: sample.target, GENERAL: GUESS}
     assert replies.stop_reasons == {GUIDED: "stop", GENERAL: "stop"}
-    score = sample.scores[SCORER]
-    assert score.metadata[GUIDED] == {"completion": sample.target, "shared": sample.target.lower()}
-    assert score.metadata[GENERAL]["completion"] == GUESS
     # Inspect View's transcript: each call under a span named for its instruction.
     spans = {e.id: e.name for e in sample.events if isinstance(e, SpanBeginEvent)}
     calls = [e for e in sample.events if isinstance(e, ModelEvent)]
@@ -141,18 +162,15 @@ def test_each_sample_asks_twice_and_keeps_both_completions(rest: dict[str, str])
     assert all(e.config.temperature == 0.0 for e in calls)
 
 
-def test_the_log_records_items_left_out_instructions_and_data(
-    rest: dict[str, str], caplog: pytest.LogCaptureFixture
-) -> None:
-    with caplog.at_level(logging.WARNING):
-        log = run_contamination(reproducing(rest, under_general=False), limit=1)
+def test_the_log_records_items_left_out_instructions_and_data(rest: dict[str, str]) -> None:
+    log = run_contamination(reproducing(rest, under_general=False), limit=1)
     meta = log.eval.metadata
-    assert meta["part"] == "question" and meta["items"] == 87
+    assert meta["part"] == "question" and log.eval.dataset.samples == 87
     assert len(meta["left_out"]) == 17 and meta["left_out"][:2] == ["TQ3", "TQ20"]
     assert (meta["min_side_words"], meta["verbatim_words"]) == (6, VERBATIM_WORDS)
     assert meta["instructions"] == [i.provenance() for i in INSTRUCTIONS]
     assert meta["data"][LIVEQA_QUESTIONS.filename]["sha256"] == LIVEQA_QUESTIONS.sha256
-    assert "17 question texts have fewer than 12 words and are left out (TQ3, TQ20" in caplog.text
+    assert meta["data_license"] == LIVEQA_QUESTIONS.license
 
 
 def test_the_reference_part(rest: dict[str, str]) -> None:
@@ -167,4 +185,5 @@ def test_the_reference_part(rest: dict[str, str]) -> None:
     assert [s.id for s in log.samples] == ["TQ1A1", "TQ1A2", "TQ1A3"]
     prompt = log.samples[1].messages[0].text
     assert "(reference answer TQ1A2 to question TQ1 of that test set)" in prompt
-    assert figures(log, SCORER)[verbatim_key(GUIDED)] == 1.0
+    # TQ1A2's remainder is 8 words: repeated whole, still no reproduction.
+    assert figures(log, SCORER)[verbatim_key(GUIDED)] == long_enough(log) == 2

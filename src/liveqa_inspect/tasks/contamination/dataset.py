@@ -4,7 +4,6 @@ every run. Texts too short to split are left out and counted, never silently dro
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, get_args
 
@@ -23,23 +22,15 @@ MIN_SIDE_WORDS = 6
 unlikely to be guessed word for word (three words are guessed as often as remembered)."""
 
 
-@dataclass(frozen=True)
-class Split:
-    shown: str
-    remainder: str
-    words: int
-    at: int
-
-
-def split_text(text: str) -> Split | None:
-    """At half the words, at a word boundary of the text as the loader gives it, so the shown part
-    keeps the line break between SUBJECT and MESSAGE; None when a half would be too short."""
+def split_text(text: str) -> tuple[str, str] | None:
+    """The shown part and the remainder, cut at half the words of the text as the loader gives it
+    (so the shown part keeps the line break between SUBJECT and MESSAGE); None when too short."""
     words = list(re.finditer(r"\S+", text))
     at = len(words) // 2
     if at < MIN_SIDE_WORDS:
         return None
     start = words[at].start()
-    return Split(text[:start].rstrip(), text[start:], len(words), at)
+    return text[:start].rstrip(), text[start:]
 
 
 def contamination_dataset(
@@ -63,7 +54,7 @@ def contamination_dataset(
         if (cut := split_text(text)) is None:
             left_out.append(str(id_))
             continue
-        meta = {"part": part, "qid": qid, "words": cut.words, "split_at": cut.at, "url": url}
-        samples.append(Sample(id=id_, input=cut.shown, target=cut.remainder, metadata=meta))
+        meta = {"part": part, "qid": qid, "url": url}
+        samples.append(Sample(id=id_, input=cut[0], target=cut[1], metadata=meta))
     name = f"live_qa_contamination_{part}"
     return MemoryDataset(samples, name=name, location=questions.location), left_out, source

@@ -1,12 +1,10 @@
-"""The probe's figures, computed here once for the log's metric and for the report. The headline
-is the paired difference, guided minus general (items resampled with both completions kept
-together), with its one-sided p. The log names only the two overlaps' means; the report prints
-their intervals too."""
+"""The probe's figures, once for the log's metrics and the report: of each item's epoch mean, the
+overlaps and their paired difference (the headline) with its p; of every completion, the counts."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
@@ -16,16 +14,8 @@ from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED
 
 
-@dataclass(frozen=True)
-class Instructed:
-    overlap: Estimate  # mean ROUGE-L with the remainder, a refusal counting 0
-    verbatim: float
-    refused: int  # items refused or empty; of an epoch mean, refused in any epoch counts once
-
-
-@dataclass(frozen=True)
-class Figures:
-    instructions: dict[str, Instructed]
+class Figures(NamedTuple):
+    overlaps: dict[str, Estimate]  # mean ROUGE-L with the remainder, a refusal counting 0
     difference: Estimate
     p: float  # one-sided, of a difference above 0; NaN below two items
 
@@ -44,27 +34,35 @@ def paired_difference(guided: np.ndarray, general: np.ndarray) -> tuple[Estimate
 
 
 def completion_stats(scores: list[SampleScore]) -> Figures:
-    overlaps = {name: column(scores, names.overlap_key(name)) for name in (GUIDED, GENERAL)}
-    instructions = {
-        name: Instructed(
-            bootstrap.mean_estimate(overlap),
-            float(column(scores, names.verbatim_key(name)).mean()) if scores else math.nan,
-            int((column(scores, names.refused_key(name)) > 0).sum()),
-        )
-        for name, overlap in overlaps.items()
-    }
-    return Figures(instructions, *paired_difference(overlaps[GUIDED], overlaps[GENERAL]))
+    guided, general = (column(scores, names.overlap_key(name)) for name in (GUIDED, GENERAL))
+    means = {GUIDED: bootstrap.mean_estimate(guided), GENERAL: bootstrap.mean_estimate(general)}
+    return Figures(means, *paired_difference(guided, general))
 
 
 @metric
 def completion_figures() -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         found = completion_stats(scores)
-        result = {names.overlap_key(n): i.overlap.value for n, i in found.instructions.items()}
-        result.update({**found.difference.named(names.DIFFERENCE), names.DIFFERENCE_P: found.p})
-        for name, instructed in found.instructions.items():
-            result[names.verbatim_key(name)] = instructed.verbatim
-            result[names.refused_key(name)] = instructed.refused
-        return result
+        means = {names.overlap_key(name): mean.value for name, mean in found.overlaps.items()}
+        return {**means, **found.difference.named(names.DIFFERENCE), names.DIFFERENCE_P: found.p}
+
+    return compute
+
+
+def reproduced(scores: list[SampleScore]) -> dict[str, int]:
+    """Per completion: a share of an item's epoch mean would round one epoch of two to 0 or 1."""
+    guided, general = (column(scores, names.verbatim_key(name)) for name in (GUIDED, GENERAL))
+    refused = {names.refused_key(name): column(scores, names.refused_key(name)).sum()
+               for name in (GUIDED, GENERAL)}  # fmt: skip
+    counted = {names.COMPLETIONS: len(scores), names.SHORT: column(scores, names.SHORT).sum(),
+               names.verbatim_key(GUIDED): guided.sum(), names.verbatim_key(GENERAL): general.sum(),
+               names.verbatim_key(names.BOTH): (guided * general).sum(), **refused}  # fmt: skip
+    return {key: int(value) for key, value in counted.items()}
+
+
+@metric(scores="unreduced")
+def reproductions() -> Metric:
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return dict(reproduced(scores))
 
     return compute

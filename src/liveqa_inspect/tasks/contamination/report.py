@@ -1,6 +1,5 @@
-"""The report on live_qa_contamination logs. Every figure is `completion_stats` of the log's
-reduced scores, as its metric computes it, so the report prints the log's figures, and the
-intervals of the two means the log does not hold."""
+"""The report on live_qa_contamination logs: the log's figures, by its metrics' own functions (of
+the reduced scores, and of every epoch's for the counts), and the intervals of the two means."""
 
 from __future__ import annotations
 
@@ -9,24 +8,24 @@ import textwrap
 from collections.abc import Sequence
 from dataclasses import replace
 
+from inspect_ai.log import EvalSample
 from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect.report.comparison import labels, setting, warnings
-from liveqa_inspect.report.loading import LoadedLog
+from liveqa_inspect.report.loading import LoadedLog, ReportError
 from liveqa_inspect.report.plots import Chart, IntervalChart, Scatter
 from liveqa_inspect.report.tables import Block, Table, estimate_cell, figure_table
-from liveqa_inspect.stats.names import overlap_key, run_key
+from liveqa_inspect.stats import names
 from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED
-from liveqa_inspect.tasks.contamination.metrics import Figures, column, completion_stats
+from liveqa_inspect.tasks.contamination.metrics import Figures, column, completion_stats, reproduced
+from liveqa_inspect.tasks.contamination.solver import Replies
 from liveqa_inspect.versioned import label as text_label
 
 KIND = "contamination"
 FLAG_P = 0.05  # Golchin & Surdeanu's threshold on the difference's p
 NAMED = {GUIDED: "guided (the test set named)", GENERAL: "general (control)"}
 LONGEST_RUNS = 5
-SHOWN_CHARS = 60
-"""Of each text in a table cell: the end of the shown part (where the completion picks up), the
-start of the completion and of the remainder."""
+SHOWN_CHARS = 60  # of a text in a table cell
 REFERENCES_NOTE = (
     "note: the reference answers were copied from public health websites (their URLs are in the "
     "samples): a model that completes them may have read those sites, not this test set."
@@ -45,6 +44,20 @@ def excerpt(text: str, end: bool = False) -> str:
     return textwrap.shorten(text, SHOWN_CHARS, placeholder=" …") or "(empty)"
 
 
+def completions(log: LoadedLog) -> list[EvalSample]:
+    return [sample for sample in log.log.samples or [] if log.scorer in (sample.scores or {})]
+
+
+def counted(log: LoadedLog) -> dict[str, int]:
+    scores = [SampleScore(score=s.scores[log.scorer], sample_id=s.id) for s in completions(log)]
+    if any(names.SHORT not in score.score.value for score in scores):  # type: ignore[operator]
+        raise ReportError(
+            f"{log.path} was written by an earlier version of this package, which counted a "
+            "short remainder repeated whole as a reproduction, and not per completion: re-run it"
+        )
+    return reproduced(scores)
+
+
 def instructions(log: LoadedLog) -> str:
     return ", ".join(text_label(given) for given in log.log.eval.metadata["instructions"])
 
@@ -60,114 +73,93 @@ def header(log: LoadedLog) -> list[str]:
         f"{log.task} report: {log.path}",
         f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
         f"instructions: {instructions(log)}",
-        f"items: {log.scored} probed, {len(meta['left_out'])} left out as shorter than "
+        *log.counts("items"),
+        f"left out of the items: {len(meta['left_out'])} texts shorter than "
         f"{2 * int(meta['min_side_words'])} words" + (f" ({left_out})" if left_out else ""),
     ]
 
 
-def verdict(found: Figures) -> str:
-    p, n = p_value(found.p), found.difference.n
-    significant = "the guided completions overlap the remainders more than the general ones "
-    reasons = [f"{significant}(one-sided p = {p} <= {FLAG_P:g})"] if found.p <= FLAG_P else []
-    reasons += [
-        f"{round(i.verbatim * n)} of the {n} {name} completions reproduce their remainder"
-        for name, i in found.instructions.items()
-        if i.verbatim > 0
-    ]
-    if not reasons:
-        return (
-            f"not flagged: no significant difference (one-sided p = {p}) and no completion "
-            "reproduces its remainder. This is no proof the model never saw these texts."
-        )
-    return (f"flagged: {'; '.join(reasons)}. Evidence the model has seen these texts, not proof "
-            "that its scores are inflated.")  # fmt: skip
+def verdict(found: Figures, counts: dict[str, int]) -> str:
+    """Only a difference from the control points at the test set (docs/contamination.md)."""
+    p, both = p_value(found.p), counts[names.verbatim_key(names.BOTH)]
+    said = (
+        "flagged: the guided completions overlap the remainders more than the general ones "
+        f"(one-sided p = {p} <= {FLAG_P:g}). Evidence the model has seen these texts in this "
+        "test set, not proof that its scores are inflated."
+        if found.p <= FLAG_P
+        else "not flagged: the guided completions overlap the remainders no more than the "
+        f"general ones (one-sided p = {p}). This is no proof the model never saw these texts."
+    )
+    also = (f" {both} completions reproduce their remainder under the general instruction too: "
+            "the model may know those texts, from this test set or elsewhere.")  # fmt: skip
+    return said + (also if both else "")
 
 
 def overlap_table(found: Figures) -> Table:
-    rows = {NAMED[name]: i.overlap for name, i in found.instructions.items()}
-    rows["difference, guided - general"] = found.difference
+    rows = {NAMED[name]: overlap for name, overlap in found.overlaps.items()}
     title = "Overlap of the completions with the true remainder (mean ROUGE-L F; seeded bootstrap "
+    rows["difference, guided - general"] = found.difference
     table = figure_table(title + "95% CI, paired for the difference)", rows, list(rows))
     p_row = ["one-sided p (difference > 0)", p_value(found.p), ""]
     notes = ["The difference is the headline; a refused or empty reply counts 0."]
     return replace(table, rows=[*table.rows, p_row], notes=notes)
 
 
-def reproduction_table(found: Figures, words: int) -> Table:
+def reproduction_table(counts: dict[str, int], words: int) -> Table:
     return Table(
-        "Reproduced verbatim or nearly, and refused",
-        ["instruction", "verbatim share", "refused or empty"],
-        [[name, i.verbatim, i.refused] for name, i in found.instructions.items()],
-        [f"Verbatim or nearly: the completion shares a run of at least {words} consecutive words "
-         "with the remainder, or the whole remainder when it is shorter."],
+        f"Reproduced (a run of {words} words or more shared with the remainder) and refused, "
+        f"of the {counts[names.COMPLETIONS]} completions of each instruction",
+        ["instruction", "reproduced", "refused or empty"],
+        [[name, counts[names.verbatim_key(name)], counts.get(names.refused_key(name), "")]
+         for name in (GUIDED, GENERAL, names.BOTH)],
+        [f"{counts[names.SHORT]} completions are of a remainder shorter than {words} words: "
+         "none can reproduce it, as a few words repeated whole are often a guess."],
     )  # fmt: skip
 
 
-def runs_table(log: LoadedLog, scores: list[SampleScore]) -> Table:
-    """Each item under the instruction with the longer run (guided on a tie), longest first."""
+def runs_table(log: LoadedLog) -> Table:
+    """Each completion's longer run of its two (guided on a tie), longest first."""
     runs = []
-    for score in scores:
-        value: dict[str, float] = score.score.value  # type: ignore[assignment]
-        name = max((GUIDED, GENERAL), key=lambda n: value[run_key(n)])
-        if run := int(value[run_key(name)]):
-            runs.append((run, name, score))
-    first = {sample.id: sample for sample in reversed(log.log.samples or [])}  # epoch 1's texts
-    rows = []
-    for run, name, score in sorted(runs, key=lambda r: -r[0])[:LONGEST_RUNS]:
-        sample = first[score.sample_id]  # type: ignore[index]
-        completion = str((score.score.metadata or {})[name]["completion"])
-        rows.append([str(sample.id), name, run, excerpt(str(sample.input), end=True),
-                     excerpt(completion), excerpt(str(sample.target))])  # fmt: skip
+    for sample in completions(log):
+        score = sample.scores[log.scorer]  # type: ignore[index]
+        name = max((GUIDED, GENERAL), key=lambda n: score.value[names.run_key(n)])  # type: ignore
+        if run := int(score.value[names.run_key(name)]):  # type: ignore[index]
+            completion = sample.store_as(Replies).completions[name]
+            runs.append([str(sample.id), sample.epoch, name, run, excerpt(str(sample.input), True),
+                         excerpt(completion), excerpt(str(sample.target))])  # fmt: skip
     return Table(
-        f"The longest runs shared with the remainder (at most {LONGEST_RUNS} items)",
-        ["id", "instruction", "run", "shown (its end)", "completion", "remainder"],
-        rows,
-        ["Each item under the instruction whose completion shares the longer run."],
+        f"The longest runs shared with the remainder (at most {LONGEST_RUNS} completions)",
+        ["id", "epoch", "instruction", "run", "shown (its end)", "completion", "remainder"],
+        sorted(runs, key=lambda row: -row[3])[:LONGEST_RUNS],
     )
 
 
 def overlap_chart(log: LoadedLog, scores: list[SampleScore]) -> Scatter:
-    return Scatter(
-        filename=f"{log.path.stem}-overlap.png",
-        title=f"{log.task} {log.model} ({setting(log)}): each item's overlap with its remainder",
-        x_axis=f"{NAMED[GENERAL]}: ROUGE-L with the remainder",
-        y_axis=f"{NAMED[GUIDED]}: ROUGE-L with the remainder",
-        x=list(column(scores, overlap_key(GENERAL))),
-        y=list(column(scores, overlap_key(GUIDED))),
-        above="guided higher",
-        below="general higher",
-    )
+    title = f"{log.task} {log.model} ({setting(log)}): each item's overlap with its remainder"
+    axes = [f"{NAMED[name]}: ROUGE-L with the remainder" for name in (GENERAL, GUIDED)]
+    x, y = (list(column(scores, names.overlap_key(name))) for name in (GENERAL, GUIDED))
+    return Scatter(f"{log.path.stem}-overlap.png", title, *axes, x, y, "guided higher",
+                   "general higher")  # fmt: skip
 
 
 def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     blocks: list[Block] = [f"{len(logs)} {logs[0].task} logs side by side:"]
-    blocks += [f"{n}. {log.path} ({log.model})" for n, log in enumerate(logs, start=1)]
+    for n, log in enumerate(logs, start=1):
+        blocks += [f"{n}. {log.path} ({log.model}; {setting(log)})", *log.counts("items")]
     blocks += warnings(logs)
-    found = [completion_stats(log.scores()) for log in logs]
-    rows = []
-    for label, log, f in zip(labels(logs), logs, found, strict=True):
-        guided, general = f.instructions[GUIDED], f.instructions[GENERAL]
-        rows.append([label, log.log.eval.metadata["part"], guided.overlap.value,
-                     general.overlap.value, estimate_cell(f.difference), p_value(f.p),
-                     guided.verbatim, general.verbatim, guided.refused, general.refused,
-                     f.difference.n])  # fmt: skip
+    found = [(completion_stats(log.scores()), counted(log)) for log in logs]
+    rows = [[label, f.overlaps[GUIDED].value, f.overlaps[GENERAL].value,
+             estimate_cell(f.difference), p_value(f.p), *counts.values()]
+            for label, (f, counts) in zip(labels(logs), found, strict=True)]  # fmt: skip
     blocks.append(Table(
         "The models side by side (mean ROUGE-L with the remainder; difference with its paired "
-        "bootstrap 95% CI)",
-        ["model", "part", "guided", "general", "difference", "p", "verbatim guided",
-         "verbatim general", "refused guided", "refused general", "items"],
-        rows,
+        "bootstrap 95% CI; the completions counted, as the log's metrics name them)",
+        ["model", "guided", "general", "difference", "p", *found[0][1]], rows,
     ))  # fmt: skip
-    chart = IntervalChart(
-        filename=f"{logs[0].path.stem}-differences.png",
-        title=f"{logs[0].task}: guided minus general overlap (95% CI)",
-        axis="difference in mean ROUGE-L",
-        labels=labels(logs),
-        values=[f.difference.value for f in found],
-        lows=[f.difference.low for f in found],
-        highs=[f.difference.high for f in found],
-        limits=(-1.0, 1.0),
-    )
+    title = f"{logs[0].task}: guided minus general overlap (95% CI)"
+    chart = IntervalChart.of(f"{logs[0].path.stem}-differences.png", title,
+                             "difference in mean ROUGE-L", labels(logs),
+                             [f.difference for f, _ in found], (-1.0, 1.0))  # fmt: skip
     return blocks, [chart]
 
 
@@ -175,10 +167,10 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     if len(logs) > 1:
         return side_by_side(logs)
     [log] = logs
-    scores = log.scores()
+    scores, counts = log.scores(), counted(log)
     found = completion_stats(scores)
-    blocks = [*header(log), verdict(found)]
+    blocks = [*header(log), verdict(found, counts)]
     blocks += [REFERENCES_NOTE] if log.log.eval.metadata["part"] == "reference" else []
     words = int(log.log.eval.metadata["verbatim_words"])
-    blocks += [overlap_table(found), reproduction_table(found, words), runs_table(log, scores)]
+    blocks += [overlap_table(found), reproduction_table(counts, words), runs_table(log)]
     return blocks, [overlap_chart(log, scores)]

@@ -1,6 +1,5 @@
-"""The same shown text under each instruction, in conversations apart, so the control never sees
-the guided question or its reply; each call under a span named for its instruction, so Inspect
-View shows the two side by side."""
+"""The shown text under each instruction in conversations apart, so the control never sees the
+guided one; each call under a span named for its instruction, for Inspect View."""
 
 from __future__ import annotations
 
@@ -9,7 +8,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import StoreModel, span
 from pydantic import Field
 
-from liveqa_inspect.tasks.contamination.instructions import INSTRUCTIONS, item_name
+from liveqa_inspect.tasks.contamination.instructions import INSTRUCTIONS
 
 
 class Replies(StoreModel):
@@ -21,19 +20,18 @@ class Replies(StoreModel):
 def guided_and_general() -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         part = str(state.metadata["part"])
-        item = item_name(part, str(state.sample_id), str(state.metadata["qid"]))
         replies = state.store_as(Replies)
+        ids = {"id": str(state.sample_id), "qid": str(state.metadata["qid"])}
         exchanges: list[ChatMessage] = []
         for instruction in INSTRUCTIONS:
-            async with span(instruction.name):
-                prompt = instruction.render(part, item, state.input_text)
+            async with span(name := instruction.name):
+                prompt = instruction.render(part, state.input_text, **ids)
                 state.messages = [ChatMessageUser(content=prompt)]
                 state = await generate(state)
             exchanges += state.messages
             # Reassigned, not mutated in place, so the store records the change.
-            name, output = instruction.name, state.output
-            replies.completions = {**replies.completions, name: output.completion}
-            replies.stop_reasons = {**replies.stop_reasons, name: output.stop_reason}
+            replies.completions = {**replies.completions, name: state.output.completion}
+            replies.stop_reasons = {**replies.stop_reasons, name: state.output.stop_reason}
         state.messages = exchanges  # both exchanges, in the log
         return state
 

@@ -3,7 +3,6 @@ its completions of half-shown texts are compared with the true remainders."""
 
 from __future__ import annotations
 
-import logging
 from pathlib import Path
 
 from inspect_ai import Task, task
@@ -11,7 +10,7 @@ from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect._version import EVAL_VERSION
-from liveqa_inspect.judging.task import scorer_name
+from liveqa_inspect.judging.task import data_provenance, scorer_name
 from liveqa_inspect.stats.names import DIFFERENCE
 from liveqa_inspect.tasks.contamination.dataset import MIN_SIDE_WORDS, Part, contamination_dataset
 from liveqa_inspect.tasks.contamination.instructions import INSTRUCTIONS
@@ -19,8 +18,7 @@ from liveqa_inspect.tasks.contamination.scorer import VERBATIM_WORDS, completion
 from liveqa_inspect.tasks.contamination.solver import guided_and_general
 
 PROBE_CONFIG = GenerateConfig(temperature=0.0, max_tokens=1024)
-"""Temperature 0, as Golchin & Surdeanu: the model's likeliest continuation; 1024 tokens hold the
-longest remainder (607 words)."""
+"""Temperature 0, as Golchin & Surdeanu; 1024 tokens hold the longest remainder (607 words)."""
 
 
 @task
@@ -28,18 +26,12 @@ def live_qa_contamination(part: Part = "question", data: str | None = None) -> T
     """Whether the model completes LiveQA texts better when told they come from the test set.
 
     Args:
-        part: Which texts to probe: "question" (the consumer's own SUBJECT and MESSAGE, public
-            mainly through this test set) or "reference" (each expert reference answer, copied
-            from public health websites).
+        part: "question" (each consumer's own words, public mainly through this test set) or
+            "reference" (each expert reference answer, copied from public health websites).
         data: A folder holding the upstream XML, or the file itself, instead of the download;
             or a .jsonl or .csv file of your own questions (docs/own-questions.md).
     """
     dataset, left_out, source = contamination_dataset(part, Path(data) if data else None)
-    if left_out:
-        logging.getLogger(__name__).warning(
-            f"live_qa_contamination: {len(left_out)} {part} texts have fewer than "
-            f"{2 * MIN_SIDE_WORDS} words and are left out ({', '.join(left_out)})."
-        )
     scorer = completion_overlap()
     return Task(
         dataset=dataset,
@@ -50,12 +42,10 @@ def live_qa_contamination(part: Part = "question", data: str | None = None) -> T
         headline_metric=HeadlineMetric(scorer=scorer_name(scorer), metric=DIFFERENCE),
         metadata={
             "part": part,
-            "items": len(dataset),
             "left_out": left_out,
             "min_side_words": MIN_SIDE_WORDS,
             "verbatim_words": VERBATIM_WORDS,
             "instructions": [instruction.provenance() for instruction in INSTRUCTIONS],
-            "data": {source.filename: source.provenance()},
-            "data_license": source.license,
+            **data_provenance(source),
         },
     )
