@@ -4,6 +4,7 @@ in place of the user's own constraint."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 
 import pytest
 from inspect_ai.model import GenerateConfig, Model, get_model
@@ -25,20 +26,30 @@ from liveqa_inspect.judging.prompts import (
     gbnf,
     parse_verdict,
 )
+from tests.openai_server import OpenAIServer
 
 PROMPTS = [LIVEQA_JUDGE, EXPERT_QA_JUDGE, CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE]
-UNREACHABLE = "http://127.0.0.1:9/v1"
-"""A server the user runs, as far as the provider knows: nothing is sent in these tests."""
 
 
-def judge(name: str, **config: object) -> Model:
-    return get_model(
-        name,
-        base_url=UNREACHABLE,
-        api_key="test",
-        config=GenerateConfig(**config),  # type: ignore[arg-type]
-        memoize=False,
-    )
+Judge = Callable[..., Model]
+
+
+@pytest.fixture(scope="module")
+def judge() -> Iterator[Judge]:
+    """Judges on a server the user runs, as far as the provider knows: it is asked only whether
+    it is there (gguf/ checks once); no generation is sent in these tests."""
+    with OpenAIServer(lambda *_: "") as server:
+
+        def made(name: str, **config: object) -> Model:
+            return get_model(
+                name,
+                base_url=server.base_url,
+                api_key="test",
+                config=GenerateConfig(**config),  # type: ignore[arg-type]
+                memoize=False,
+            )
+
+        yield made
 
 
 def sent(model: Model, prompt: JudgePrompt, attempt: int = 0) -> GenerateConfig:
@@ -81,18 +92,18 @@ def test_every_reply_the_grammar_allows_is_read_as_its_level(prompt: JudgePrompt
 
 
 @pytest.mark.parametrize("api", ["gguf/local-judge", "llama-cpp-python/local-judge"])
-def test_a_llama_cpp_judge_is_sent_the_grammar_of_the_prompts_scale(api: str) -> None:
+def test_a_llama_cpp_judge_is_sent_the_grammar_of_the_prompts_scale(api: str, judge: Judge) -> None:
     config = sent(judge(api), CLAIM_CORRECTNESS_JUDGE, attempt=1)
     assert config.extra_body == {"grammar": gbnf(CLAIM_CORRECTNESS_SCALE)}
     assert (config.temperature, config.seed, config.max_tokens) == (0.0, 43, None)
 
 
-def test_other_judges_are_sent_no_grammar() -> None:
+def test_other_judges_are_sent_no_grammar(judge: Judge) -> None:
     config = sent(judge("openai-api/local/gpt-4o"), LIVEQA_JUDGE)
     assert (config.extra_body, config.temperature, config.seed) == (None, 0.0, 42)
 
 
-def test_the_users_own_constraint_is_kept_and_their_other_fields_too() -> None:
+def test_the_users_own_constraint_is_kept_and_their_other_fields_too(judge: Judge) -> None:
     own = 'root ::= "<reasoning>ok</reasoning>\\n<score>1</score>"'
     kept = sent(judge("gguf/j", extra_body={"grammar": own}), LIVEQA_JUDGE)
     assert kept.extra_body is None  # not passed: the role's own extra_body goes as it is
