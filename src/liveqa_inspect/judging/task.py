@@ -61,7 +61,7 @@ def judge_epochs() -> ScoreReducer:
 
 def data_provenance(*assets: Asset) -> dict[str, Any]:
     """The pinned files a log's items come from: every task records them, and the report knows
-    this package's logs by them (report/refusals.py)."""
+    this package's logs by them (report/loading.py)."""
     return {
         "data": {asset.filename: asset.provenance() for asset in assets},
         "data_license": ", ".join(sorted({asset.license for asset in assets})),

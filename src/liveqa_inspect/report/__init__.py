@@ -2,6 +2,4 @@
 with the metrics' own functions (report/loading.py); nothing here is imported by the tasks, so
 its imports stay out of an eval."""
 
-from liveqa_inspect.report.cli import main
-
-__all__ = ["main"]
+from liveqa_inspect.report.cli import main as main

@@ -1,7 +1,5 @@
 """`liveqa-report LOG [LOG ...]`: print a report of one or several logs and write its figures.
-
-Its exit statuses, and the refusals behind them, are listed in docs/report.md (Errors).
-"""
+Its exit statuses, and the refusals behind them, are listed in docs/report.md (Errors)."""
 
 from __future__ import annotations
 

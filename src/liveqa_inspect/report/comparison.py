@@ -18,6 +18,7 @@ NOT_SETTINGS = ("question", "part", "aspect", "split", "subset", "data", "judgme
 NOT_SETTINGS += ("judge_cache", "reference_metrics")
 """Task arguments not compared as such: the items' (`setting`), files (compared by contents),
 the panel rule (the judge's), a cache and more scorers (no score moves)."""
+Logs = Sequence[LoadedLog]
 
 
 def subject(log: LoadedLog) -> str:
@@ -32,7 +33,7 @@ def judge_line(log: LoadedLog) -> str:
     return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
 
 
-def labels(logs: Sequence[LoadedLog]) -> list[str]:
+def labels(logs: Logs) -> list[str]:
     """A unique row label for each log: its subject, `#2`, `#3` on repeats (one model under two
     judges); in a wording comparison, the model and its wording."""
     if wording_only(logs):
@@ -85,7 +86,7 @@ def settings(log: LoadedLog) -> dict[str, str]:
     return found | getattr(section(log.task), "settings", lambda _: {})(log)
 
 
-def differing_settings(logs: Sequence[LoadedLog]) -> dict[str, list[str]]:
+def differing_settings(logs: Logs) -> dict[str, list[str]]:
     """Each setting not the same in every log, with each log's value, whatever the report kind."""
     each = [settings(log) for log in logs]
     names = dict.fromkeys(name for found in each for name in found)
@@ -93,14 +94,14 @@ def differing_settings(logs: Sequence[LoadedLog]) -> dict[str, list[str]]:
     return {name: given for name, given in values.items() if len(set(given)) > 1}
 
 
-def wording_only(logs: Sequence[LoadedLog]) -> bool:
+def wording_only(logs: Logs) -> bool:
     """Whether the logs are one model's live_qa runs that differ in the question wording alone:
     ConStat's check of memorised wording (docs/contamination.md), not a mismatch."""
     one_model = len({log.model for log in logs}) == 1
     return logs[0].task == "live_qa" and one_model and list(differing_settings(logs)) == [ITEMS]
 
 
-def warnings(logs: Sequence[LoadedLog]) -> list[str]:
+def warnings(logs: Logs) -> list[str]:
     """One WARNING line for each setting the logs differ in, else the note of a wording
     comparison; logs measuring a judge must also put the same human levels on an answer."""
     if wording_only(logs):
@@ -133,28 +134,12 @@ def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:
     return any(first.metadata[i]["human_level"] != other.metadata[i]["human_level"] for i in shared)
 
 
-def coverage(logs: Sequence[LoadedLog]) -> list[str]:
-    """A note when the logs do not hold the same sample ids: differences use the shared ones."""
-    first, notes = set(logs[0].values), []
-    for log in logs[1:]:
-        shared = len(first & set(log.values))
-        if shared != len(first) or shared != len(log.values):
-            notes.append(
-                f"note: {log.path.name} shares {shared} of its {len(log.values)} samples with "
-                f"{logs[0].path.name} ({len(first)}); its difference is over the shared ones."
-            )
-    return notes
-
-
-def row_noun(logs: Sequence[LoadedLog]) -> str:
+def row_noun(logs: Logs) -> str:
     return "judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind
 
 
 def per_log(
-    logs: Sequence[LoadedLog],
-    title: str,
-    headers: Sequence[str],
-    cells: Callable[[LoadedLog], Sequence[Cell]],
+    logs: Logs, title: str, headers: Sequence[str], cells: Callable[..., list[Cell]]
 ) -> Table:
     """A table of a row per log: its label, its `cells`, and its scored and unscored counts."""
     named = zip(labels(logs), logs, strict=True)
@@ -163,10 +148,7 @@ def per_log(
 
 
 def difference_table(
-    logs: Sequence[LoadedLog],
-    difference: Callable[[LoadedLog, LoadedLog], Estimate],
-    figure: str,
-    over: str,
+    logs: Logs, difference: Callable[..., Estimate], figure: str, over: str
 ) -> Table:
     """Each later log's `difference` from the first over the items both hold (`over`)."""
     names, rows = labels(logs), []
@@ -177,10 +159,17 @@ def difference_table(
     return Table(title, [row_noun(logs), figure, "95% CI", "shared"], rows)
 
 
-def comparison(
-    logs: Sequence[LoadedLog], noun: str, side_by_side: Table, differences: Table
-) -> list[Block]:
-    """The logs numbered, then the warnings and notes before the tables they qualify."""
+def comparison(logs: Logs, noun: str, side_by_side: Table, differences: Table) -> list[Block]:
+    """The logs numbered, then the warnings and notes before the tables they qualify: a note when
+    a log does not hold the first's sample ids, as its difference is over the shared ones."""
     blocks: list[Block] = [f"{len(logs)} {noun} logs, compared with the first:"]
     blocks += [f"{n}. {log.path} ({subject(log)})" for n, log in enumerate(logs, start=1)]
-    return [*blocks, *warnings(logs), *coverage(logs), side_by_side, differences]
+    blocks += warnings(logs)
+    first = set(logs[0].values)
+    for log in logs[1:]:
+        if (ids := set(log.values)) != first:
+            blocks.append(
+                f"note: {log.path.name} shares {len(first & ids)} of its {len(ids)} samples with "
+                f"{logs[0].path.name} ({len(first)}); its difference is over the shared ones."
+            )
+    return [*blocks, side_by_side, differences]

@@ -15,7 +15,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect import TASKS
-from liveqa_inspect.report.refusals import ReportError, refusal, refuse_mixed
+from liveqa_inspect.data.own_set import OwnSet
 from liveqa_inspect.stats.names import VERDICTS
 from liveqa_inspect.stats.values import to_float
 from liveqa_inspect.versioned import label
@@ -26,13 +26,19 @@ JUDGE_KINDS = ("judge", "robustness")
 """The kinds of log that measure a judge against human levels."""
 Judge = tuple[str | None, tuple[str, ...]]
 """A panel's rule (None for one model) and its models."""
+PACKAGE = "liveqa_inspect"
+PROVENANCE_KEYS = ("data", "data_license")  # judging/task.data_provenance's, in every task's log
+
+
+class ReportError(Exception):
+    """A log this report cannot describe; the message, for the command line, says why and what
+    to do (docs/report.md, Errors)."""
 
 
 def section(task: str) -> ModuleType:
-    """The report section of a task's logs (the registry, `liveqa_inspect.TASKS`): its `KIND` and
-    `report(logs)`; optionally `HEADLINE`, the key of a score's value of several figures that the
-    counts read (else the headline metric's name), and `settings(log)`, the settings beyond the
-    frame's that change a score (report/comparison.py)."""
+    """The report section of a task's logs (`liveqa_inspect.TASKS`): its `KIND` and `report(logs)`;
+    optionally `HEADLINE`, the key of a multi-figure score's value that the counts read (else the
+    headline metric's), and `settings(log)`, the settings beyond the frame's (comparison.py)."""
     return importlib.import_module(f"liveqa_inspect.tasks.{TASKS[task][1]}")
 
 
@@ -88,11 +94,8 @@ class LoadedLog:
     @property
     def between_levels(self) -> bool:
         """Whether a scored value falls between levels: a table counting levels then says how."""
-        return any(
-            min(abs(value - level) for level in self.scale) > 1e-9
-            for value in self.values.values()
-            if not math.isnan(value)
-        )
+        scored = [value for value in self.values.values() if not math.isnan(value)]
+        return any(min(abs(value - level) for level in self.scale) > 1e-9 for value in scored)
 
     @property
     def model(self) -> str:
@@ -113,9 +116,8 @@ class LoadedLog:
     def scores(self, scorer: str | None = None, unscored: bool = False) -> list[SampleScore]:
         """A scorer's reduced scores (the headline scorer's unless named) as Inspect hands them
         to its metrics, for the metrics' own functions to compute every figure from."""
-        name = scorer or self.scorer
+        name, meta = scorer or self.scorer, self.metadata
         if name not in self._scores:  # every table of a report asks again
-            meta: dict[Any, Any] = self.metadata
             self._scores[name] = [  # a reduced score is a Score (with its sample id)
                 SampleScore(score=s, sample_id=s.sample_id, sample_metadata=meta.get(s.sample_id))
                 for s in reduced(self.log, name)
@@ -157,6 +159,41 @@ def reduced(log: EvalLog, scorer: str) -> list[Any]:
     return found.samples
 
 
+def refuse(log: EvalLog, path: Path, task: str, kind: Kind) -> None:
+    # This package wrote the log: its task's registry name says so, or (a task run from its
+    # file) the eval's metadata carries the provenance every task records.
+    named = (log.eval.task_registry_name or log.eval.task).startswith(f"{PACKAGE}/")
+    if not named and not all(key in (log.eval.metadata or {}) for key in PROVENANCE_KEYS):
+        raise ReportError(
+            f"{path} is a log of a task named '{task}' that {PACKAGE} did not write (task "
+            f"'{log.eval.task_registry_name or log.eval.task}', without {PACKAGE}'s provenance "
+            "in its metadata): its figures would not mean what this report prints"
+        )
+    if log.status != "success":
+        raise ReportError(
+            f"{path} has status '{log.status}', not 'success': figures of an unfinished or "
+            "failed run cover only some samples, so they are not reported (finish it with "
+            "`inspect eval-retry`)"
+        )
+    if kind != "contamination" and not isinstance((log.eval.metadata or {}).get("scale"), list):
+        raise ReportError(
+            f"{path} records no rating scale: it was written before version 3-A of this "
+            "package; re-run it, or re-score it with `inspect score`"
+        )
+    failed = [s.error for s in log.samples or [] if s.error is not None]
+    if failed and len(failed) == len(log.samples or []):
+        raise ReportError(
+            f"{path}: all {len(failed)} of its samples errored, so nothing was scored (the "
+            f"first: {failed[0].message.splitlines()[0]}); fix the cause and re-run them with "
+            "`inspect eval-retry`"
+        )
+    if log.results is None or not log.samples:
+        raise ReportError(
+            f"{path} holds no results or no samples: the report needs both (do not run with "
+            "--no-log-samples)"
+        )
+
+
 def load(path: str | Path) -> LoadedLog:
     """Read one log, refusing any whose figures would not mean what the report prints."""
     path = Path(path)
@@ -169,8 +206,7 @@ def load(path: str | Path) -> LoadedLog:
         known = ", ".join(TASKS)
         raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
     reads = section(task)
-    if (why := refusal(log, path, task, reads.KIND)) is not None:
-        raise ReportError(why)
+    refuse(log, path, task, reads.KIND)
     assert log.results is not None and log.samples
     # The scorer whose figures the report is about: the one the task's headline names.
     headline = log.eval.headline_metric
@@ -214,6 +250,35 @@ def load(path: str | Path) -> LoadedLog:
 
 
 def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
-    logs = [load(path) for path in paths]
-    refuse_mixed(logs)
+    """A log compared with itself says nothing, and a model's mean and a judge's agreement share
+    no table: every log once, all of one kind, of one question set."""
+    logs, seen = [load(path) for path in paths], dict[object, Path]()
+    for log in logs:
+        twice = f"{log.path} is given twice: a log compared with itself says nothing; give each "
+        if log.path.resolve() in seen:
+            raise ReportError(twice + "log once")
+        # A copy at another path is the same log: the same run and metadata, the same scores.
+        reduced = [(r.scorer, r.samples) for r in log.log.reductions or []]
+        run = (log.log.eval.eval_id, repr((log.log.eval.metadata, reduced)))
+        if run in seen:
+            raise ReportError(f"{twice}log once ({seen[run]} is the same log)")
+        seen |= {log.path.resolve(): log.path, run: log.path}
+    if len({log.kind for log in logs}) > 1:
+        listed = "; ".join(f"{log.path} ({log.task})" for log in logs)
+        raise ReportError(
+            "cannot report model logs (live_qa, expert_qa), judge logs (live_qa_judge, "
+            "expert_qa_claims), robustness logs (live_qa_judge_robustness) and contamination "
+            f"logs (live_qa_contamination) together: {listed}. Run the report once for each kind"
+        )
+    own = [OwnSet.of_log(log.log.eval.metadata) for log in logs]
+    if any(own) and len({own_set and own_set.sha256 for own_set in own}) > 1:
+        listed = "; ".join(
+            f"{log.path} ({own_set or ', '.join(log.log.eval.metadata['data'])})"
+            for log, own_set in zip(logs, own, strict=True)
+        )
+        raise ReportError(
+            f"the logs are of different question sets ({listed}): their figures are not one "
+            "benchmark, so they are not ranked together. Report each set's logs apart (logs of "
+            "one set, the same sha256, compare as usual)"
+        )
     return logs

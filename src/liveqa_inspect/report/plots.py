@@ -19,27 +19,23 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-DPI = 120
 TITLE_CHARS_PER_INCH = 8
 """Titles wrap at this many characters an inch: a panel's judge names run long, and a title
 wider than its figure is cut off at both ends."""
-
-
-def title(figure: Figure, text: str) -> str:
-    return textwrap.fill(text, int(figure.get_figwidth() * TITLE_CHARS_PER_INCH))
 
 
 def canvas(width: float, height: float) -> tuple[Figure, Axes]:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(width, height), dpi=DPI)
+    figure = Figure(figsize=(width, height), dpi=120)
     FigureCanvasAgg(figure)
     return figure, figure.add_subplot()
 
 
 def save(figure: Figure, text: str, path: Path) -> None:
-    figure.axes[0].set_title(title(figure, text), fontsize=10)
+    wrapped = textwrap.fill(text, int(figure.get_figwidth() * TITLE_CHARS_PER_INCH))
+    figure.axes[0].set_title(wrapped, fontsize=10)
     figure.tight_layout()
     figure.savefig(path, format="png")
 
@@ -85,9 +81,7 @@ class IntervalChart:
             axes.text(1.01, row, fmt(value), transform=axes.get_yaxis_transform(), va="center")
         axes.set_yticks(rows, list(self.labels))
         axes.invert_yaxis()
-        axes.set_xlabel(self.axis)
-        if self.limits is not None:
-            axes.set_xlim(*self.limits)
+        axes.set(xlabel=self.axis, xlim=self.limits)  # None: the data's own limits
         axes.grid(axis="x", alpha=0.3)
         save(figure, self.title, path)
 

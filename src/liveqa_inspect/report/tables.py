@@ -1,8 +1,6 @@
 """A report as blocks of text lines and titled tables, rendered for a terminal or as Markdown.
-
 Numbers are formatted here, once: three decimals, `n/a` for NaN (an undefined figure, such as
-the rho of a judge that gives one level to everything, must not read as a number).
-"""
+the rho of a judge that gives one level to everything, must not read as a number)."""
 
 from __future__ import annotations
 
@@ -63,34 +61,31 @@ def cell(value: Cell) -> str:
     return fmt(value) if isinstance(value, float) else str(value)
 
 
-def render_table(table: Table, markdown: bool) -> list[str]:
-    """Columns of figures (numbers, intervals, n/a) align right; in Markdown a `|` in an excerpt
-    is escaped, as it would end its cell."""
-    rows = [[cell(value) for value in row] for row in table.rows]
-    if markdown:
-        rows = [[text.replace("|", "\\|") for text in row] for row in rows]
-    columns = list(zip(*rows, strict=True)) or [() for _ in table.headers]
-    figures = [all(not text or re.match(r"n/a|-?\d|\[", text) for text in c) for c in columns]
-    body = tabulate(
-        rows,
-        headers=list(table.headers),
-        tablefmt="pipe" if markdown else "simple",
-        disable_numparse=True,
-        colalign=["left"] + ["right" if right else "left" for right in figures[1:]],
-    )
-    title = f"**{table.title}**" if markdown else table.title
-    notes = [f"_{note}_" if markdown else note for note in table.notes]
-    return [title, "", *body.splitlines(), *([""] + notes if notes else [])]
-
-
 def render(blocks: Sequence[Block], markdown: bool = False) -> str:
-    """Consecutive lines stay together; a table stands apart with a blank line either side."""
+    """Consecutive lines stay together; a table stands apart with a blank line either side. Its
+    columns of figures (numbers, intervals, n/a) align right; in Markdown a `|` in an excerpt is
+    escaped, as it would end its cell."""
     lines: list[str] = []
     for block in blocks:
-        if isinstance(block, Table):
-            lines += ["", *render_table(block, markdown), ""]
-        else:  # a Markdown line break keeps header lines apart
+        if not isinstance(block, Table):  # a Markdown line break keeps header lines apart
             lines.append(block + "  " if markdown and block else block)
+            continue
+        rows = [
+            [cell(value).replace("|", "\\|" if markdown else "|") for value in row]
+            for row in block.rows
+        ]
+        columns = list(zip(*rows, strict=True)) or [() for _ in block.headers]
+        figures = [all(not text or re.match(r"n/a|-?\d|\[", text) for text in c) for c in columns]
+        body = tabulate(
+            rows,
+            headers=list(block.headers),
+            tablefmt="pipe" if markdown else "simple",
+            disable_numparse=True,
+            colalign=["left"] + ["right" if right else "left" for right in figures[1:]],
+        )
+        notes = [f"_{note}_" if markdown else note for note in block.notes]
+        title = f"**{block.title}**" if markdown else block.title
+        lines += ["", title, "", *body.splitlines(), *([""] + notes if notes else []), ""]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines).strip("\n"))
 
 

@@ -21,7 +21,7 @@ from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.task import provenance
 from liveqa_inspect.report import main
 from liveqa_inspect.report.loading import load
-from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, canvas, title
+from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, canvas, save
 from liveqa_inspect.report.stats import mean_difference
 from liveqa_inspect.stats.agreement import FIGURES, agreement, confusion
 from liveqa_inspect.stats.names import ALPHA, DETECTION_FIGURES, MAJORITY_SHARE, confusion_key
@@ -648,10 +648,11 @@ def test_the_command_refuses_without_a_traceback(tmp_path: Path) -> None:
     assert result.stderr.startswith("error: cannot read")
 
 
-def test_a_long_title_wraps_within_its_figure() -> None:
+def test_a_long_title_wraps_within_its_figure(tmp_path: Path) -> None:
     """A panel's judge names made the heatmap's title wider than the figure, cut at both ends."""
-    figure, _ = canvas(5.8, 5.0)
+    figure, axes = canvas(5.8, 5.0)
     names = "+".join(f"openai/gpt-4o-2024-05-13-juror{n}" for n in range(3))
-    lines = title(figure, f"live_qa_judge: {names} vs human (n=581)").splitlines()
+    save(figure, f"live_qa_judge: {names} vs human (n=581)", tmp_path / "title.png")
+    lines = axes.get_title().splitlines()
     assert len(lines) > 1
     assert max(len(line) for line in lines) <= 5.8 * TITLE_CHARS_PER_INCH
