@@ -1,10 +1,7 @@
-"""`gguf/...`: a GGUF file answering or judging through a llama.cpp server it starts (server.py)
-or one the user runs (docs/local-models.md). A started server's `base_url` is `local-gguf:FILE
-#sha256=...`, not its port: it is in Inspect's cache key, so a cached verdict is replayed only for
-the same weights, and `inspect eval-retry` hands a role's back here, where a file whose digest has
-changed is refused. The evaluated model's is not logged (Inspect logs only a URL the user gave),
-so a log whose samples two files answered is named when its task ends (`MixedWeights`).
-"""
+"""`gguf/...`: a GGUF file on a llama.cpp server it starts, or one the user runs. A started
+server's `base_url` is `local-gguf:FILE#sha256=...`, not its port: Inspect's cache key then names
+the weights, and `inspect eval-retry` hands a role's back here, where a changed file is refused.
+The evaluated model's is not logged, so a log answered by two files is named at its end."""
 
 from __future__ import annotations
 
@@ -22,8 +19,13 @@ from typing_extensions import override
 
 from liveqa_inspect._inspect_private import OpenAICompatibleAPI
 from liveqa_inspect.errors import LiveQAError
-from liveqa_inspect.providers.model_files import ModelFile, model_file
-from liveqa_inspect.providers.server import START_TIMEOUT, LocalServer, server_for
+from liveqa_inspect.providers.server import (
+    START_TIMEOUT,
+    LocalServer,
+    ModelFile,
+    model_file,
+    server_for,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -68,9 +70,8 @@ def check_same_weights(recorded: str | None, model: ModelFile) -> None:
         )
 
 
-@cache
+@cache  # once a model name per process, however many roles use it
 def warn_smoke_test(model: str) -> None:
-    """Once a model name per process, however many roles use it."""
     logger.warning(
         f"SmolLM2-135M ({model}) has 135M parameters: its answers and its verdicts carry no "
         "meaning. This run is a first run and a smoke test of the pipeline, not a measurement."
@@ -79,9 +80,8 @@ def warn_smoke_test(model: str) -> None:
 
 @cache
 def name_mixed_weights() -> None:
-    """Registered once a server starts: Inspect announces a hook registered at import on every
-    run of every task ("hooks enabled: 1")."""
-    hooks(name="gguf_weights", description="Names the GGUF files one log's samples ran on.")(
+    """Once a server starts: Inspect announces a hook registered at import on every run."""
+    hooks(name="gguf_weights", description="Names the GGUF files a log's samples ran on.")(
         MixedWeights
     )
 
@@ -161,11 +161,9 @@ class MixedWeights(Hooks):
                 if digest is not None:
                     files[model][digest] += 1
         for model, counts in files.items():
-            each = "; ".join(
-                f"sha256 {sha} in {n} of {len(samples)} samples" for sha, n in counts.items()
-            )
-            if len(counts) > 1:
+            each = [f"sha256 {sha} in {n} of {len(samples)} samples" for sha, n in counts.items()]
+            if len(each) > 1:
                 logger.warning(
-                    f"{model} ran on {len(counts)} different files in this log ({each}): its "
-                    "samples hold the answers of different weights."
+                    f"{model} ran on {len(each)} different files in this log ({'; '.join(each)}): "
+                    "its samples hold the answers of different weights."
                 )

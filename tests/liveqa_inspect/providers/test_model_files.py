@@ -10,7 +10,7 @@ import pytest
 
 from liveqa_inspect.errors import LiveQAError
 from liveqa_inspect.providers.gguf import check_same_weights, identity, user_server
-from liveqa_inspect.providers.model_files import model_file
+from liveqa_inspect.providers.server import model_file
 from tests.liveqa_inspect.providers.local import SMOLLM2, SMOLLM2_SHA256, needs_smollm2
 
 
