@@ -44,7 +44,6 @@ class OwnSet:
 
     @classmethod
     def of_log(cls, metadata: dict[str, Any] | None) -> OwnSet | None:
-        """The own set a log's metadata records; None for a log of a pinned set."""
         for name, source in ((metadata or {}).get("data") or {}).items():
             if isinstance(source, dict) and source.get("question_set") == OWN_SET:
                 return cls(name, source["sha256"], source["rows"], source["questions"])
@@ -100,8 +99,7 @@ def own_set(path: Path, question: str) -> tuple[MemoryDataset, OwnSet]:
 
 
 def _csv_lines(path: Path) -> list[int]:
-    """The line each data row starts on, of the rows csv_dataset keeps (not those of blank cells
-    only)."""
+    """The line each row csv_dataset keeps (not one of blank cells only) starts on."""
     starts, start = [], 1
     with path.open(encoding="utf-8-sig", newline="") as f:
         reader = csv.reader(f, dialect="unix")

@@ -45,19 +45,6 @@ def user_server(base_url: str | None) -> str | None:
     return None if url is None or url.startswith(LAUNCHED) else url
 
 
-def check_answers(url: str) -> None:
-    """Once, before the run: requests to a closed port are retried until the run is killed."""
-    try:
-        httpx.get(f"{url.rstrip('/')}/models", timeout=10.0)
-    except (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol) as error:
-        raise LiveQAError(
-            f"No server answers at {url} ({error}). Start it, or correct the URL "
-            "(--model-base-url, the role's base_url, or GGUF_BASE_URL)."
-        ) from None
-    except httpx.HTTPError:
-        pass  # something answered: the run's own requests say what, if anything, is wrong
-
-
 def check_same_weights(recorded: str | None, model: ModelFile) -> None:
     """A run retried or resumed from a log must use the weights the log names."""
     if recorded is None or not recorded.startswith(LAUNCHED):
@@ -108,15 +95,17 @@ class GGUFAPI(OpenAICompatibleAPI):
             self.server = server_for(model, server_options, start_timeout)
             url = self.server.url
             name_mixed_weights()
-        else:
-            check_answers(url)
-        super().__init__(
-            model_name=model_name,
-            base_url=url,
-            api_key=api_key or "no-key",
-            config=config or GenerateConfig(),
-            service=SERVICE,
-        )
+        else:  # asked once: requests to a closed port are retried until the run is killed
+            try:
+                httpx.get(f"{url.rstrip('/')}/models", timeout=10.0)
+            except (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol) as error:
+                raise LiveQAError(
+                    f"No server answers at {url} ({error}). Start it, or correct the URL "
+                    "(--model-base-url, the role's base_url, or GGUF_BASE_URL)."
+                ) from None
+            except httpx.HTTPError:
+                pass  # something answered: the run's own requests say what, if anything, is wrong
+        super().__init__(model_name, url, api_key or "no-key", config or GenerateConfig(), SERVICE)
         if self.server is not None:
             # The client is made (above) with the server's address; from here on `base_url` is
             # read only by the log and the cache key, which should name the weights, not a port.

