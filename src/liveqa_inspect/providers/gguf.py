@@ -36,7 +36,7 @@ SHA256 = "model_sha256"  # in the metadata of each output of a started server
 
 
 def identity(model: ModelFile) -> str:
-    return f"{LAUNCHED}{model.name}{DIGEST}{model.sha256}"
+    return f"{LAUNCHED}{model.path.name}{DIGEST}{model.sha256}"
 
 
 def user_server(base_url: str | None) -> str | None:
@@ -127,7 +127,7 @@ class GGUFAPI(OpenAICompatibleAPI):
                 raise
         output = result[0] if isinstance(result, tuple) else result
         if isinstance(output, ModelOutput):
-            weights = {"model_file": server.model.name, SHA256: server.model.sha256}
+            weights = {"model_file": server.model.path.name, SHA256: server.model.sha256}
             output.metadata = {**(output.metadata or {}), **weights}
         return result
 

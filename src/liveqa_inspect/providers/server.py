@@ -49,13 +49,9 @@ class ModelFile:
     sha256: str
 
     @property
-    def name(self) -> str:
-        return self.path.name
-
-    @property
     def is_smollm2_135m(self) -> bool:
         """The embedded model, or another copy or quantisation of it: too small to mean much."""
-        return "smollm2-135m" in self.name.lower()
+        return "smollm2-135m" in self.path.name.lower()
 
 
 def model_file(name: str) -> ModelFile:
@@ -130,7 +126,7 @@ class LocalServer:
 
     def describe(self) -> str:
         return (
-            f"The llama.cpp server for {self.model.name} (sha256 {self.model.sha256[:12]}, "
+            f"The llama.cpp server for {self.model.path.name} (sha256 {self.model.sha256[:12]}, "
             f"{HOST}:{self.port}, pid {self.process.pid})"
         )
 
