@@ -36,7 +36,7 @@ class Asset:
 
     @property
     def filename(self) -> str:
-        return Path(self.path).name
+        return self.path.rsplit("/", 1)[-1]
 
     @property
     def url(self) -> str:
