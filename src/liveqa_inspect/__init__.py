@@ -10,12 +10,16 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from liveqa_inspect.tasks.contamination.task import live_qa_contamination
-    from liveqa_inspect.tasks.expert_qa.claims_task import expert_qa_claims
-    from liveqa_inspect.tasks.expert_qa.task import expert_qa
-    from liveqa_inspect.tasks.live_qa.task import live_qa
-    from liveqa_inspect.tasks.live_qa_judge.task import live_qa_judge
-    from liveqa_inspect.tasks.robustness.task import live_qa_judge_robustness
+    from liveqa_inspect.tasks.contamination.task import (
+        live_qa_contamination as live_qa_contamination,
+    )
+    from liveqa_inspect.tasks.expert_qa.claims_task import expert_qa_claims as expert_qa_claims
+    from liveqa_inspect.tasks.expert_qa.task import expert_qa as expert_qa
+    from liveqa_inspect.tasks.live_qa.task import live_qa as live_qa
+    from liveqa_inspect.tasks.live_qa_judge.task import live_qa_judge as live_qa_judge
+    from liveqa_inspect.tasks.robustness.task import (
+        live_qa_judge_robustness as live_qa_judge_robustness,
+    )
 
 TASKS: dict[str, tuple[str, str]] = {
     # task: (its module under tasks/, the report section reading its logs)
@@ -27,14 +31,7 @@ TASKS: dict[str, tuple[str, str]] = {
     "live_qa_judge_robustness": ("robustness.task", "robustness.report"),
 }
 
-__all__ = [
-    "expert_qa",
-    "expert_qa_claims",
-    "live_qa",
-    "live_qa_contamination",
-    "live_qa_judge",
-    "live_qa_judge_robustness",
-]
+__all__ = list(TASKS)
 
 
 def __getattr__(name: str) -> object:

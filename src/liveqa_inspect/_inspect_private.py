@@ -1,12 +1,8 @@
-"""Inspect's private APIs this package needs, each in this one place, with why no public one does
-(inspect_ai is pinned below 0.4; tests/liveqa_inspect/test_inspect_private.py fails on a change).
-
-`PrerequisiteError`: Inspect's CLI prints it as its message alone; our errors are one (errors.py).
-`set_exception_hook`: Inspect installs its hook once a process, in `eval()` only after loading the
-entry points: run first (_registry.py), its later call cannot wrap ours. `OpenAICompatibleAPI`:
-the base of Inspect's llama-cpp-python, vLLM and SGLang providers and of `gguf/`, which relies on
-it making its client from `base_url` once, when constructed.
-"""
+"""Inspect's private APIs this package needs, in one place, each with why no public one does
+(tests/liveqa_inspect/test_inspect_private.py fails on a change). `PrerequisiteError`: the CLI
+prints it as its message alone (errors.py). `set_exception_hook`: installed once a process, in
+`eval()` after the entry points load, so run first (_registry.py) it cannot wrap ours.
+`OpenAICompatibleAPI`: the base of `gguf/`, which relies on it making its client once."""
 
 from __future__ import annotations
 

@@ -79,8 +79,7 @@ def read_jsonl(
                 f"{path} line {number}: the key {shown(error.args[0])} appears twice in one "
                 "object; JSON keeps only one of them, so the line is refused. Keep one."
             ) from error
-        except json.JSONDecodeError as error:
-            raise DataError(f"{path} line {number}: not valid JSON ({error}).") from error
-        except RecursionError as error:
-            raise DataError(f"{path} line {number}: not valid JSON (nested too deeply).") from error
+        except (json.JSONDecodeError, RecursionError) as error:
+            why = "nested too deeply" if isinstance(error, RecursionError) else error
+            raise DataError(f"{path} line {number}: not valid JSON ({why}).") from error
         yield number, value

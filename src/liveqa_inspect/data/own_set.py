@@ -6,8 +6,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import json
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from itertools import count
 from pathlib import Path
 from typing import Any
@@ -44,7 +44,6 @@ class OwnSet:
 
     @classmethod
     def of_log(cls, metadata: dict[str, Any] | None) -> OwnSet | None:
-        """The own set a log's metadata records; None for a log of a pinned set."""
         for name, source in ((metadata or {}).get("data") or {}).items():
             if isinstance(source, dict) and source.get("question_set") == OWN_SET:
                 return cls(name, source["sha256"], source["rows"], source["questions"])
@@ -55,15 +54,14 @@ def own_set(path: Path, question: str) -> tuple[MemoryDataset, OwnSet]:
     """The questions of a `.jsonl` (an object a line) or a `.csv` (a row a reference, the rows of
     one id one question); `question` is recorded, the text asked as written."""
     as_csv = path.suffix.lower() == ".csv"
+    key = "reference" if as_csv else "references"
     try:
         with path.open("rb") as f:
             sha256 = hashlib.file_digest(f, "sha256").hexdigest()
-        if as_csv:
-            reader = _reader(path, iter(_csv_lines(path)), "reference", question)
-            rows = csv_dataset(str(path), reader)
-        else:  # a blank line is refused as not JSON, so the nth record is on line n
-            reader = _reader(path, count(1), "references", question)
-            rows = json_dataset(str(path), reader, encoding="utf-8-sig")
+        # Inspect's loaders give no line: a blank JSONL line is refused, so record n is on line n
+        lines = iter(_csv_lines(path)) if as_csv else count(1)
+        load = csv_dataset if as_csv else partial(json_dataset, encoding="utf-8-sig")
+        rows = load(str(path), lambda record: _sample(record, key, path, next(lines), question))
     except jsonlines.InvalidLineError as error:
         cause = error.__cause__
         bad = f"not valid JSON ({cause.msg})" if isinstance(cause, json.JSONDecodeError) else ""
@@ -75,23 +73,33 @@ def own_set(path: Path, question: str) -> tuple[MemoryDataset, OwnSet]:
         raise DataError(f"{path}: cannot be read as {path.suffix.lower()} ({error}).") from error
     except ValueError as error:  # a CSV row with more or fewer cells than the header names
         raise DataError(str(error)) from error
-    samples = _questions(list(rows), path, as_csv)
-    if not samples:
+    questions: dict[Any, Sample] = {}  # in CSV the rows of one id, each row's reference a target
+    for row in rows:
+        first = questions.setdefault(row.id, row)
+        if first is not row:
+            where = f"{path} line {row.metadata['line']}: the id {row.id}"
+            if not as_csv:
+                raise DataError(
+                    f"{where} is used twice (first on line {first.metadata['line']}); give each "
+                    "question its own id."
+                )
+            if row.input != first.input:
+                raise DataError(
+                    f"{where} has another question than on line {first.metadata['line']}; the "
+                    "rows of one id repeat its question exactly."
+                )
+            first.target = [*first.target, *row.target]
+    if not questions:
         raise DataError(f"{path} holds no questions (docs/own-questions.md shows the format).")
-    source = OwnSet(path.name, sha256, len(rows), len(samples))
-    return MemoryDataset(samples, name=path.stem, location=rows.location), source
-
-
-def _reader(
-    path: Path, lines: Iterator[int], key: str, question: str
-) -> Callable[[dict[str, Any]], Sample]:
-    """The record-to-sample function of Inspect's loader, told each record's line by `lines`."""
-    return lambda record: _sample(record, key, path, next(lines), question)
+    for sample in questions.values():  # shaped as a LiveQA sample's: live_qa_contamination reads it
+        ids = [f"{sample.id}A{n}" for n in range(1, len(sample.target) + 1)]
+        sample.metadata["references"] = [{"aid": aid, "url": ""} for aid in ids]
+    source = OwnSet(path.name, sha256, len(rows), len(questions))
+    return MemoryDataset(list(questions.values()), name=path.stem, location=rows.location), source
 
 
 def _csv_lines(path: Path) -> list[int]:
-    """The line each data row starts on, of the rows csv_dataset keeps (not those of blank cells
-    only): its record-to-sample function is given no line number."""
+    """The line each row csv_dataset keeps (not one of blank cells only) starts on."""
     starts, start = [], 1
     with path.open(encoding="utf-8-sig", newline="") as f:
         reader = csv.reader(f, dialect="unix")
@@ -129,27 +137,3 @@ def _sample(record: dict[str, Any], key: str, path: Path, line: int, question: s
             "question_types": [types] if isinstance(types, str) else types,
         },
     )
-
-
-def _questions(rows: list[Sample], path: Path, as_csv: bool) -> list[Sample]:
-    """A question an id: in CSV the rows of one id, each row's reference a target."""
-    questions: dict[Any, Sample] = {}
-    for row in rows:
-        first = questions.setdefault(row.id, row)
-        if first is not row:
-            where = f"{path} line {row.metadata['line']}: the id {row.id}"
-            if not as_csv:
-                raise DataError(
-                    f"{where} is used twice (first on line {first.metadata['line']}); give each "
-                    "question its own id."
-                )
-            if row.input != first.input:
-                raise DataError(
-                    f"{where} has another question than on line {first.metadata['line']}; the "
-                    "rows of one id repeat its question exactly."
-                )
-            first.target = [*first.target, *row.target]
-    for sample in questions.values():  # shaped as a LiveQA sample's: live_qa_contamination reads it
-        ids = [f"{sample.id}A{n}" for n in range(1, len(sample.target) + 1)]
-        sample.metadata["references"] = [{"aid": aid, "url": ""} for aid in ids]
-    return list(questions.values())

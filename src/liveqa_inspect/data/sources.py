@@ -143,9 +143,8 @@ def _verified(asset: Asset, path: Path, cached: bool) -> Verified:
 
 
 def _download(asset: Asset, dest: Path) -> None:
-    """Around Inspect's `download` (which saves only a verified file): one request first, as it
-    retries a refused connection for a minute where offline waiting cannot help; and the folders
-    it makes before trying go again unless a file was saved."""
+    """Inspect's `download`, after one request (it retries a refused connection for a minute,
+    where offline waiting cannot help), and without the folders it made if nothing was saved."""
     try:
         httpx.head(asset.url, timeout=4.0)
     except httpx.HTTPError as error:  # anything but being offline is the download's to retry

@@ -1,10 +1,7 @@
-"""`gguf/...`: a GGUF file answering or judging through a llama.cpp server it starts (server.py)
-or one the user runs (docs/local-models.md). A started server's `base_url` is `local-gguf:FILE
-#sha256=...`, not its port: it is in Inspect's cache key, so a cached verdict is replayed only for
-the same weights, and `inspect eval-retry` hands a role's back here, where a file whose digest has
-changed is refused. The evaluated model's is not logged (Inspect logs only a URL the user gave),
-so a log whose samples two files answered is named when its task ends (`MixedWeights`).
-"""
+"""`gguf/...`: a GGUF file on a llama.cpp server it starts, or one the user runs. A started
+server's `base_url` is `local-gguf:FILE#sha256=...`, not its port: Inspect's cache key then names
+the weights, and `inspect eval-retry` hands a role's back here, where a changed file is refused.
+The evaluated model's is not logged, so a log answered by two files is named at its end."""
 
 from __future__ import annotations
 
@@ -22,8 +19,13 @@ from typing_extensions import override
 
 from liveqa_inspect._inspect_private import OpenAICompatibleAPI
 from liveqa_inspect.errors import LiveQAError
-from liveqa_inspect.providers.model_files import ModelFile, model_file
-from liveqa_inspect.providers.server import START_TIMEOUT, LocalServer, server_for
+from liveqa_inspect.providers.server import (
+    START_TIMEOUT,
+    LocalServer,
+    ModelFile,
+    model_file,
+    server_for,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -34,26 +36,13 @@ SHA256 = "model_sha256"  # in the metadata of each output of a started server
 
 
 def identity(model: ModelFile) -> str:
-    return f"{LAUNCHED}{model.name}{DIGEST}{model.sha256}"
+    return f"{LAUNCHED}{model.path.name}{DIGEST}{model.sha256}"
 
 
 def user_server(base_url: str | None) -> str | None:
     """The URL of a server the user runs, if they named one (not one this provider started)."""
     url = base_url or os.environ.get("GGUF_BASE_URL")
     return None if url is None or url.startswith(LAUNCHED) else url
-
-
-def check_answers(url: str) -> None:
-    """Once, before the run: requests to a closed port are retried until the run is killed."""
-    try:
-        httpx.get(f"{url.rstrip('/')}/models", timeout=10.0)
-    except (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol) as error:
-        raise LiveQAError(
-            f"No server answers at {url} ({error}). Start it, or correct the URL "
-            "(--model-base-url, the role's base_url, or GGUF_BASE_URL)."
-        ) from None
-    except httpx.HTTPError:
-        pass  # something answered: the run's own requests say what, if anything, is wrong
 
 
 def check_same_weights(recorded: str | None, model: ModelFile) -> None:
@@ -68,9 +57,8 @@ def check_same_weights(recorded: str | None, model: ModelFile) -> None:
         )
 
 
-@cache
+@cache  # once a model name per process, however many roles use it
 def warn_smoke_test(model: str) -> None:
-    """Once a model name per process, however many roles use it."""
     logger.warning(
         f"SmolLM2-135M ({model}) has 135M parameters: its answers and its verdicts carry no "
         "meaning. This run is a first run and a smoke test of the pipeline, not a measurement."
@@ -79,9 +67,8 @@ def warn_smoke_test(model: str) -> None:
 
 @cache
 def name_mixed_weights() -> None:
-    """Registered once a server starts: Inspect announces a hook registered at import on every
-    run of every task ("hooks enabled: 1")."""
-    hooks(name="gguf_weights", description="Names the GGUF files one log's samples ran on.")(
+    """Once a server starts: Inspect announces a hook registered at import on every run."""
+    hooks(name="gguf_weights", description="Names the GGUF files a log's samples ran on.")(
         MixedWeights
     )
 
@@ -108,15 +95,17 @@ class GGUFAPI(OpenAICompatibleAPI):
             self.server = server_for(model, server_options, start_timeout)
             url = self.server.url
             name_mixed_weights()
-        else:
-            check_answers(url)
-        super().__init__(
-            model_name=model_name,
-            base_url=url,
-            api_key=api_key or "no-key",
-            config=config or GenerateConfig(),
-            service=SERVICE,
-        )
+        else:  # asked once: requests to a closed port are retried until the run is killed
+            try:
+                httpx.get(f"{url.rstrip('/')}/models", timeout=10.0)
+            except (httpx.ConnectError, httpx.ConnectTimeout, httpx.UnsupportedProtocol) as error:
+                raise LiveQAError(
+                    f"No server answers at {url} ({error}). Start it, or correct the URL "
+                    "(--model-base-url, the role's base_url, or GGUF_BASE_URL)."
+                ) from None
+            except httpx.HTTPError:
+                pass  # something answered: the run's own requests say what, if anything, is wrong
+        super().__init__(model_name, url, api_key or "no-key", config or GenerateConfig(), SERVICE)
         if self.server is not None:
             # The client is made (above) with the server's address; from here on `base_url` is
             # read only by the log and the cache key, which should name the weights, not a port.
@@ -138,7 +127,7 @@ class GGUFAPI(OpenAICompatibleAPI):
                 raise
         output = result[0] if isinstance(result, tuple) else result
         if isinstance(output, ModelOutput):
-            weights = {"model_file": server.model.name, SHA256: server.model.sha256}
+            weights = {"model_file": server.model.path.name, SHA256: server.model.sha256}
             output.metadata = {**(output.metadata or {}), **weights}
         return result
 
@@ -161,11 +150,9 @@ class MixedWeights(Hooks):
                 if digest is not None:
                     files[model][digest] += 1
         for model, counts in files.items():
-            each = "; ".join(
-                f"sha256 {sha} in {n} of {len(samples)} samples" for sha, n in counts.items()
-            )
-            if len(counts) > 1:
+            each = [f"sha256 {sha} in {n} of {len(samples)} samples" for sha, n in counts.items()]
+            if len(each) > 1:
                 logger.warning(
-                    f"{model} ran on {len(counts)} different files in this log ({each}): its "
-                    "samples hold the answers of different weights."
+                    f"{model} ran on {len(each)} different files in this log ({'; '.join(each)}): "
+                    "its samples hold the answers of different weights."
                 )

