@@ -8,6 +8,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from liveqa_inspect.report.cost import cost_table
+from liveqa_inspect.report.directory import logs_by_task
 from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all, section
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.tables import Block, figure_line, render
@@ -18,7 +20,9 @@ EXIT_REFUSED = 2
 
 
 def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-    return section(logs[0].task).report(logs)
+    """The section's report, then what its models cost (report/cost.py), for every kind."""
+    blocks, charts = section(logs[0].task).report(logs)
+    return [*blocks, cost_table(logs)], charts
 
 
 def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:
@@ -48,7 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "logs of one kind (models, judges, contamination probes, robustness) side by side, with "
         "each one's paired difference from the first (docs/report.md).",
     )
-    parser.add_argument("logs", nargs="+", metavar="LOG", help="an Inspect .eval or .json log")
+    parser.add_argument(
+        "logs", nargs="+", metavar="LOG", help="an Inspect .eval or .json log, or a folder of logs"
+    )
     parser.add_argument(
         "--markdown", action="store_true", help="print the tables as Markdown (for a README)"
     )
@@ -56,18 +62,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--out", type=Path, metavar="DIR", help="where the PNGs go (default: beside the first log)"
     )
     args = parser.parse_args(argv)
+    folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
     try:
-        logs = load_all(args.logs)
-        blocks, charts = build(logs)
+        groups, skipped = logs_by_task(folder) if folder else ([load_all(args.logs)], [])
+        if not groups:
+            raise ReportError(f"no log in {folder} can be reported: " + "; ".join(skipped))
+        reports = [build(logs) for logs in groups]
     except ReportError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_REFUSED
-    print(render(blocks, markdown=args.markdown), flush=True)
-    try:
-        written = write_charts(charts, args.out or logs[0].path.parent)
-    except ReportError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return EXIT_NO_FIGURES
-    print()
-    print(render([figure_line(path, args.markdown) for path in written], args.markdown))
+    if skipped:
+        print(render(skipped, args.markdown) + "\n")
+    for logs, (blocks, charts) in zip(groups, reports, strict=True):
+        heading = [f"== {logs[0].task}: {len(logs)} log(s) ==", ""] if folder else []
+        print(render([*heading, *blocks], markdown=args.markdown), flush=True)
+        try:
+            written = write_charts(charts, args.out or logs[0].path.parent)
+        except ReportError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return EXIT_NO_FIGURES
+        print()
+        print(render([figure_line(path, args.markdown) for path in written], args.markdown))
     return EXIT_OK
