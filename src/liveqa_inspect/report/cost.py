@@ -39,9 +39,9 @@ def projection(log: LoadedLog, run: str) -> str | None:
         return None
     usage = log.log.stats.model_usage.values()
     if any(used.total_cost is None for used in usage):
-        return f"{run}: no projected cost of the whole set of {planned} (a model unpriced)"
+        return f"{run}: no projected cost of all {planned} samples (a model has no price)"
     total = sum(used.total_cost or 0.0 for used in usage) * planned / ran
-    return f"{run}: the whole set of {planned} samples would cost about ${total:.2f}"
+    return f"{run}: all {planned} samples would cost about ${total:.2f}"
 
 
 def cost_table(logs: Sequence[LoadedLog]) -> Table:

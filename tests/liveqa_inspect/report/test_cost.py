@@ -51,7 +51,7 @@ def test_a_limited_run_shows_each_role_and_model_its_cost_and_the_whole_set_s(
         ["model mockllm/cost-subject", "3", "3", "", "", "0.0090", "0.003000"],
         ["model mockllm/cost-judge", "3", "3", "", "", "0.0240", "0.008000"],
     ]
-    assert "mockllm/cost-subject: the whole set of 104 samples would cost about $1.14" in printed
+    assert "mockllm/cost-subject: all 104 samples would cost about $1.14" in printed
     assert HOW_TO_PRICE not in printed
 
 

@@ -1,0 +1,82 @@
+"""`liveqa-report DIR`: every log of a folder, task by task, saying what it skipped and why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from inspect_ai import Task, eval, eval_set
+from inspect_ai.dataset import Sample
+
+from liveqa_inspect import live_qa, live_qa_judge
+from liveqa_inspect.report import main
+from tests.helpers import (
+    QUIET,
+    judge_script,
+    report,
+    scripted_model,
+    section,
+    subject_script,
+    verdict,
+)
+
+
+def test_a_folder_is_reported_task_by_task_with_what_was_skipped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    judge = scripted_model(judge_script, "judge")
+    runs = [
+        (live_qa(reference_metrics=False), scripted_model(subject_script), {"grader": judge}),
+        (live_qa_judge(), scripted_model(lambda *_: verdict("1"), "judged"), None),
+        (Task(dataset=[Sample(input="x", target="y")]), scripted_model(lambda *_: "y"), None),
+    ]
+    for task, model, roles in runs:
+        [log] = eval(task, model=model, model_roles=roles, limit=2, log_dir=str(tmp_path), **QUIET)
+        assert log.status == "success", log.error
+    (tmp_path / "notes.txt").write_text("not a log")
+    printed = report(capsys, str(tmp_path))
+    assert "== live_qa: 1 log(s) ==" in printed
+    assert "== live_qa_judge: 1 log(s) ==" in printed
+    [skipped] = [line for line in printed.splitlines() if line.startswith("skipped")]
+    assert "is a log of task 'task': this report reads only live_qa" in skipped
+    costs = [table for table in printed.tables if table.title.startswith("Tokens")]
+    assert [table.rows[0][:2] for table in costs] == [
+        ["mockllm/model", "role grader"],
+        ["mockllm/judged", "model mockllm/judged"],
+    ]
+
+
+def test_an_eval_set_over_two_models_is_reported_from_its_folder(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    models = [
+        scripted_model(lambda *_, said=answer: said, name)
+        for name, answer in (("first", "ANSWER-A"), ("second", "ANSWER-B"))
+    ]
+    done, logs = eval_set(
+        live_qa(reference_metrics=False),
+        log_dir=str(tmp_path),
+        model=models,
+        model_roles={"grader": scripted_model(judge_script, "judge")},
+        limit=3,
+        **QUIET,
+    )
+    assert done and len(logs) == 2
+    printed = report(capsys, str(tmp_path))
+    assert "== live_qa: 2 log(s) ==" in printed
+    assert "skipped" not in printed
+    assert {row[0] for row in section(printed, "Tokens")} == {"mockllm/first", "mockllm/second"}
+
+
+def test_a_folder_without_a_reportable_log_is_refused_saying_why(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    [log] = eval(
+        Task(dataset=[Sample(input="x", target="y")]), model=scripted_model(lambda *_: "y"),
+        log_dir=str(tmp_path), **QUIET,
+    )  # fmt: skip
+    assert log.status == "success"
+    assert main([str(tmp_path)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"error: no log in {tmp_path} can be reported: ")
+    assert "is a log of task 'task'" in error
