@@ -8,7 +8,7 @@ from inspect_ai.solver import TaskState
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
-from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.panel import Panel
 from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE
 from liveqa_inspect.judging.scorer import agreement_metrics, grading_scorer
 from liveqa_inspect.judging.solvers import given_answer
@@ -62,15 +62,15 @@ def expert_qa_claims(
         judge_cache: Cache the judge's replies.
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
-    check_panel(panel)
-    true_or_false(judge_cache=judge_cache)
     correctness = aspect == "correctness"
-    judge = claim_correctness_scorer if correctness else claim_support_scorer
+    scorer = claim_correctness_scorer if correctness else claim_support_scorer
+    judge = scorer(cache=judge_cache, panel=panel)  # refuses a bad panel first
+    true_or_false(judge_cache=judge_cache)
     # The data first: its loader refuses a bad split or subset in words, not as a missing key,
     # and a bad argument stops the run before the passage overlap starts its worker process.
     dataset = expert_qa_claims_dataset(aspect, split, subset, field, data)
     return judged_task(
-        judge(cache=judge_cache, panel=panel),
+        judge,
         CLAIM_CORRECTNESS_JUDGE if correctness else CLAIM_SUPPORT_JUDGE,
         [EXPERT_QA_FILES[(split, subset)]],
         measures_judge=True,

@@ -34,9 +34,7 @@ def parse_questions(path: Path, content: bytes | None = None) -> list[dict[str, 
 
 
 def _text(element: etree._Element | None) -> str:
-    if element is None:
-        return ""
-    return normalise("".join(element.itertext()))
+    return "" if element is None else normalise("".join(element.itertext()))
 
 
 def _question_record(element: etree._Element) -> dict[str, Any]:
@@ -71,11 +69,6 @@ def _question_record(element: etree._Element) -> dict[str, Any]:
             for ref in element.iter(*_REFERENCE_TAGS)
         ],
     }
-
-
-def check_question(question: str) -> None:
-    """Refuse an unknown wording before any data is downloaded or parsed."""
-    one_of("question", question, QUESTION_FIELDS)
 
 
 def question_text(record: dict[str, Any], question: str) -> str:
@@ -123,7 +116,7 @@ def question_set(
 ) -> tuple[MemoryDataset, Asset | OwnSet]:
     """The 104 test questions, worded as `question` asks (`location` names the copy read), or a
     team's own questions given as a .jsonl or .csv file; and the file as the log records it."""
-    check_question(question)
+    one_of("question", question, QUESTION_FIELDS)
     path = Path(data) if data is not None else None
     if path is not None and path.suffix.lower() in SUFFIXES:
         if question == "paraphrase":
