@@ -1,8 +1,7 @@
 """ExpertQA (Malaviya et al., NAACL 2024) as Inspect samples: its long-form questions and its
 expert-judged claims (docs/expert_qa.md, docs/expert_qa_claims.md). Every record is checked for
 the shape either loader relies on, so a changed upstream format stops the run. Quirks of the
-pinned files absorbed here: a few answers have no usefulness label, or an empty revision.
-"""
+pinned files absorbed here: a few answers have no usefulness label, or an empty revision."""
 
 from __future__ import annotations
 
@@ -202,8 +201,7 @@ def expert_qa_claims_dataset(
     field: str | list[str] | None = None,
     data: str | Path | None = None,
 ) -> MemoryDataset:
-    """Every claim is checked, also those a field filter drops, so a bad label is reported
-    whatever the filter."""
+    """Every claim is checked, also those a field filter drops: a bad label is always reported."""
     one_of("aspect", aspect, ASPECTS, sep=",")
     path, where, records = split_records(split, subset, data)
     samples = [

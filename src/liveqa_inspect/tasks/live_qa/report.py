@@ -12,7 +12,7 @@ from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
 from liveqa_inspect.report.tables import Block, Cell, Table, fmt, interval
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
-from liveqa_inspect.stats.names import VERDICTS
+from liveqa_inspect.stats.names import VERDICTS, level_name
 from liveqa_inspect.stats.values import score_values
 from liveqa_inspect.tasks.live_qa.metrics import level_shares
 
@@ -37,10 +37,9 @@ def headline(log: LoadedLog) -> Estimate:
 
 
 def differences(logs: Sequence[LoadedLog]) -> Table:
-    """Each log's mean difference from the first, paired question by question (resampling
-    per-question differences resamples questions with each pair kept). A paraphrase log asks the
-    questions without a NIST paraphrase as their summary: beside another wording, theirs is no
-    difference of wording, so they are left out, and said to be."""
+    """Each log's mean difference from the first, paired question by question. A paraphrase log
+    asks the questions without a NIST paraphrase as their summary: beside another wording, theirs
+    is no difference of wording, so they are left out, and said to be."""
     reworded = len({compare.wording(log) for log in logs}) > 1
     flagged = [i for i in logs[0].values if any(m.metadata.get(i, {}).get(FALLBACK) for m in logs)]
     left_out = flagged if reworded else []
@@ -57,17 +56,12 @@ def differences(logs: Sequence[LoadedLog]) -> Table:
 
 
 def level_table(log: LoadedLog) -> Table:
-    note = (
-        "A level between levels (a panel's or an epoch mean) counts at its nearest level, the "
-        "lower one if halfway."
-    )
-    shares = level_shares(score_values(log.scores()), log.scale)
-    return Table(
-        "Level distribution (share of the scored samples)",
-        ["level", "share"],
-        [[f"{level:g}", share] for level, share in shares.items()],
-        [note] if log.between_levels else (),
-    )
+    shares = level_shares(score_values(log.scores()), log.scale).items()
+    rows = [[level_name(level), share] for level, share in shares]
+    note = "A level between levels (a panel's or an epoch mean) counts at its nearest level"
+    notes = [f"{note}, the lower one if halfway."] if log.between_levels else []
+    title = "Level distribution (share of the scored samples)"
+    return Table(title, ["level", "share"], rows, notes)
 
 
 def panel_table(log: LoadedLog) -> list[Table]:

@@ -1,8 +1,7 @@
 """live_qa_judge's samples: one human-judged answer each, with the LiveQA question it answers, from
 NIST's 2017 assessments (docs/live_qa_judge.md) or a team's own JSONL. An exact duplicate (same
 question, answer and grade) is one judgment, kept at its first line: counting a repeat again would
-weight that answer twice in every agreement figure.
-"""
+weight that answer twice in every agreement figure."""
 
 from __future__ import annotations
 
@@ -135,8 +134,7 @@ def live_qa_judge_dataset(
     judgments: str | Path | None = None,
     include_junk: bool = True,
 ) -> MemoryDataset:
-    """NIST's judged answers (or the user's own), each its question's own sample re-keyed to the
-    answer; `location` names the judgments read: NIST's URL when downloaded, else the file."""
+    """Each judged answer is its question's sample re-keyed; `location` names the judgments read."""
     one_of("question", question, QUESTION_FIELDS)
     if data is not None and Path(data).is_file():
         raise ArgumentError(

@@ -130,8 +130,7 @@ def confusion(log: LoadedLog) -> tuple[Table, Heatmap]:
 
 
 def judge_table(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> Table:
-    """The judges side by side; for claims correctness judges also how well each finds the wrong
-    claims, which kappa hides when nearly every claim is correct."""
+    """The judges side by side; for claims correctness judges, how well each finds wrong claims."""
     names = [*JUDGE_TABLE, *(COMPARED_EXTRAS if all(map(finds_wrong_claims, logs)) else ())]
     found = {
         log.path: {**judge, **wrong_claims(log)} for log, judge in zip(logs, judges, strict=True)
