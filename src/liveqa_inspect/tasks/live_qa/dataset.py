@@ -73,11 +73,9 @@ def _question_record(element: etree._Element) -> dict[str, Any]:
 
 def question_text(record: dict[str, Any], question: str) -> str:
     """The wording put to the model; HELM asks the NLM summary, the others are kept to compare."""
-    if question == "summary":
-        return str(record["summary"])
-    if question == "paraphrase":
+    if question != "original":
         # A few questions have no NIST paraphrase; they are asked as summarised, and flagged.
-        return str(record["paraphrase"] or record["summary"])
+        return str(record[question] or record["summary"])
     subject, message = record["subject"], record["message"]
     return f"{subject}\n\n{message}" if subject else str(message)
 
