@@ -128,10 +128,8 @@ async def grade(
     ]
     jurors = [await asks[0]] if len(asks) == 1 else await collect(*asks)
     level = combine([juror["level"] for juror in jurors], panel)
-    explanation = explain(jurors, level, prompt)
-    metadata = {**about, "jurors": jurors}
+    said = {"answer": answer, "explanation": explain(jurors, level, prompt)}
+    said["metadata"] = {**about, "jurors": jurors}
     if isinstance(level, str):
-        return Score.unscored(
-            reason=level, answer=answer, explanation=explanation, metadata=metadata
-        )
-    return Score(value=level, answer=answer, explanation=explanation, metadata=metadata)
+        return Score.unscored(reason=level, **said)
+    return Score(value=level, **said)

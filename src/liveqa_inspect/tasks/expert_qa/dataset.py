@@ -204,10 +204,6 @@ def expert_qa_claims_dataset(
     """Every claim is checked, also those a field filter drops: a bad label is always reported."""
     one_of("aspect", aspect, ASPECTS, sep=",")
     path, where, records = split_records(split, subset, data)
-    samples = [
-        sample
-        for line, record in records
-        for sample in record_to_samples(record, line, path, aspect, split, subset)
-    ]
+    samples = [s for n, r in records for s in record_to_samples(r, n, path, aspect, split, subset)]
     name = f"expert_qa_claims_{aspect}_{split}_{subset}"
     return MemoryDataset(filtered(samples, records, field=field), name=name, location=where)
