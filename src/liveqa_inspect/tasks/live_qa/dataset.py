@@ -19,8 +19,6 @@ from liveqa_inspect.errors import ArgumentError, DataError
 QuestionField = Literal["summary", "paraphrase", "original"]
 QUESTION_FIELDS: tuple[str, ...] = get_args(QuestionField)
 
-_REFERENCE_TAGS = ("ReferenceAnswer", "RefAnswer")
-
 
 def parse_questions(path: Path, content: bytes | None = None) -> list[dict[str, Any]]:
     """Every NLM-QUESTION of the file (or of its verified `content`) as a plain record. Only the
@@ -66,7 +64,7 @@ def _question_record(element: etree._Element) -> dict[str, Any]:
                 "url": _text(ref.find("AnswerURL")),
                 "comment": _text(ref.find("COMMENT")),
             }
-            for ref in element.iter(*_REFERENCE_TAGS)
+            for ref in element.iter("ReferenceAnswer", "RefAnswer")
         ],
     }
 
