@@ -96,8 +96,7 @@ def record_to_sample(record: dict[str, Any], question: str = "summary") -> Sampl
             "question_type": record["types"][0] if record["types"] else "none",
             "keywords": record["keywords"],
             "references": [
-                {"aid": ref["aid"], "url": ref["url"], "comment": ref["comment"]}
-                for ref in record["references"]
+                {k: ref[k] for k in ("aid", "url", "comment")} for ref in record["references"]
             ],
         },
     )

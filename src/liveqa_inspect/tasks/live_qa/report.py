@@ -86,8 +86,8 @@ def other_scorers(log: LoadedLog) -> list[Table]:
     return [Table("Other scorers", ["scorer", *names], rows)] if others else []
 
 
-def group_table(log: LoadedLog, key: str, title: str) -> Table:
-    rows = [[label, e.n, e.value, interval(e.low, e.high)] for label, e in group_means(log, key)]
+def group_table(key: str, title: str, means: list[tuple[str, Estimate]]) -> Table:
+    rows = [[label, e.n, e.value, interval(e.low, e.high)] for label, e in means]
     notes = [SEVERAL_TYPES] if key == "question_types" else []
     return Table(
         f"{title} (mean over each group's scored samples; seeded bootstrap 95% CI)",
@@ -128,8 +128,9 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         *panel_table(log),
     ]
     for key, title in GROUPS.get(log.task, {}).items():
-        blocks.append(group_table(log, key, title))
-        rows = [(f"{label} (n={e.n})", e) for label, e in group_means(log, key)]
+        means = group_means(log, key)
+        blocks.append(group_table(key, title, means))
+        rows = [(f"{label} (n={e.n})", e) for label, e in means]
         name = f"{log.path.stem}-{key}.png"
         charts.append(chart(name, f"{log.task} {log.model}: {title.lower()} (95% CI)", rows))
     return [*blocks, *other_scorers(log)], charts

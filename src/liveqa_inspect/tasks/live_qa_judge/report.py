@@ -129,9 +129,7 @@ def confusion(log: LoadedLog) -> tuple[Table, Heatmap]:
 def judge_table(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> Table:
     """The judges side by side; for claims correctness judges, how well each finds wrong claims."""
     names = [*JUDGE_TABLE, *(COMPARED_EXTRAS if all(map(finds_wrong_claims, logs)) else ())]
-    found = {
-        log.path: {**judge, **wrong_claims(log)} for log, judge in zip(logs, judges, strict=True)
-    }
+    found = {log.path: {**j, **wrong_claims(log)} for log, j in zip(logs, judges, strict=True)}
     title = "Judges (value [95% CI: each log's seeded bootstrap])"
     headers = [JUDGE_TABLE.get(name, name) for name in names]
     return compare.per_log(logs, title, headers, lambda log: figure_cells(found[log.path], names))
