@@ -87,8 +87,8 @@ def expert_qa_claims(
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
     correctness = aspect == "correctness"
-    scorer = claim_correctness_scorer if correctness else claim_support_scorer
-    judge = scorer(cache=judge_cache, panel=panel)  # refuses a bad panel first
+    grader = claim_correctness_scorer if correctness else claim_support_scorer
+    judge = grader(cache=judge_cache, panel=panel)  # refuses a bad panel first
     true_or_false(judge_cache=judge_cache)
     # The data first: its loader refuses a bad split or subset in words, not as a missing key,
     # and a bad argument stops the run before the passage overlap starts its worker process.
