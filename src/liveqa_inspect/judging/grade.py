@@ -32,11 +32,9 @@ _DEFAULTS = JUDGE_DEFAULTS.model_dump(exclude_none=True)
 def call_config(
     judge: Model, prompt: JudgePrompt, attempt: int, epoch: int, repeat: int, user: GenerateConfig
 ) -> GenerateConfig:
-    """The config sent with one request, which wins over the model's own (`user`): our defaults
-    where the user set nothing, but no temperature for a judge asked to reason (reasoning APIs
-    refuse or ignore it); a seed, the user's or ours, moved with each attempt, epoch and repeat of
-    a model in the panel, so each is a new draw; and a llama.cpp judge's verdict grammar, unless
-    the user constrains the reply already."""
+    """Our defaults where the user set nothing, but no temperature for a reasoning judge (its API
+    refuses or ignores it); the seed moved with each attempt, epoch and repeat of a model, so each
+    is a new draw; a llama.cpp judge's grammar unless the user constrains the reply already."""
     reasons = user.reasoning_effort not in (None, "none") or bool(user.reasoning_tokens)
     fill = {
         key: value
@@ -60,7 +58,6 @@ async def ask_juror(
     user = resolved_config(juror)
     configs = [call_config(juror, prompt, n, epoch, repeat, user) for n in range(JUDGE_ATTEMPTS)]
     replies: list[str] = []
-    verdict = None
     for attempt, config in enumerate(configs):
         scopes = {"epoch": str(epoch), "attempt": str(attempt)}
         policy = CachePolicy(per_epoch=False, scopes=scopes) if cache else False
@@ -74,13 +71,12 @@ async def ask_juror(
             cause = (last.exception() if last is not None else None) or error
             raise RuntimeError(f"The judge {juror} failed: {cause}") from error
         replies.append(output.completion)
-        verdict = parse_verdict(output.completion, prompt.scale)
-        if verdict is not None:
+        if verdict := parse_verdict(output.completion, prompt.scale):
             break
     return {
         "model": str(juror),
-        "level": None if verdict is None else verdict.level,
-        "reasoning": None if verdict is None else verdict.reasoning,
+        "level": verdict and verdict.level,
+        "reasoning": verdict and verdict.reasoning,
         "attempts": len(replies),
         "replies": replies,
         "config": user.merge(configs[0]).model_dump(exclude_none=True),
@@ -93,15 +89,14 @@ def explain(jurors: Sequence[Mapping[str, Any]], level: float | str, prompt: Jud
         return str(jurors[0]["reasoning"])
     failed = isinstance(level, str) and len(jurors) > 1
     lines = [f"The panel gave no level ({level})."] if failed else []
+    unread = f"(no <score> tags all holding one of {prompt.scale.describe()}). Last reply:"
     for juror in jurors:
         if juror["level"] is None:
-            lines.append(
-                f"{juror['model']}: no readable verdict in {juror['attempts']} attempts (no "
-                f"<score> tags all holding one of {prompt.scale.describe()}). Last reply:\n"
-                + juror["replies"][-1]
-            )
+            said = f"no readable verdict in {juror['attempts']} attempts {unread}\n"
+            said += juror["replies"][-1]
         else:
-            lines.append(f"{juror['model']}: {level_name(juror['level'])}. {juror['reasoning']}")
+            said = f"{level_name(juror['level'])}. {juror['reasoning']}"
+        lines.append(f"{juror['model']}: {said}")
     return "\n\n".join(lines)
 
 
@@ -133,10 +128,8 @@ async def grade(
     ]
     jurors = [await asks[0]] if len(asks) == 1 else await collect(*asks)
     level = combine([juror["level"] for juror in jurors], panel)
-    explanation = explain(jurors, level, prompt)
-    metadata = {**about, "jurors": jurors}
+    said = {"answer": answer, "explanation": explain(jurors, level, prompt)}
+    said["metadata"] = {**about, "jurors": jurors}
     if isinstance(level, str):
-        return Score.unscored(
-            reason=level, answer=answer, explanation=explanation, metadata=metadata
-        )
-    return Score(value=level, answer=answer, explanation=explanation, metadata=metadata)
+        return Score.unscored(reason=level, **said)
+    return Score(value=level, **said)

@@ -4,6 +4,7 @@ report computes its figures from the samples, so no reader depends on a name."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 
 MEAN, KAPPA = "mean", "kappa_quadratic"
 MEAN_CI: tuple[str, str] = ("ci_low", "ci_high")
@@ -38,11 +39,6 @@ def confusion_key(human: float, judge: float) -> str:
     return f"human_{level_name(human)}/judge_{level_name(judge)}"
 
 
-def floor_key(metric: str) -> str:
-    """A reference metric's Spearman rho with the human level: the no-model floor."""
-    return f"{metric}_spearman_rho"
-
-
 def unscored_key(reason: str) -> str:
     return f"{UNSCORED}/{reason}"
 
@@ -57,22 +53,15 @@ def juror_key(juror: str, figure: str) -> str:
     return f"juror/{juror}/{figure}"
 
 
-def overlap_key(instruction: str) -> str:
-    return f"{instruction}_rouge_l"
-
-
-def run_key(instruction: str) -> str:
-    return f"{instruction}_run"
-
-
-def verbatim_key(instruction: str) -> str:
-    return f"{instruction}_verbatim"
-
-
-def refused_key(instruction: str) -> str:
-    return f"{instruction}_refused"
-
-
 def pair_key(subject: str, figure: str) -> str:
-    """A figure over a perturbation's pairs, or a summary's: `padding_unchanged`, `robustness_n`."""
+    """A figure of a subject: a perturbation's pairs' (`padding_unchanged`), a summary's
+    (`robustness_n`), an instruction's (`guided_rouge_l`), a reference metric's floor."""
     return f"{subject}_{figure}"
+
+
+floor_key = partial(pair_key, figure="spearman_rho")
+"""A reference metric's Spearman rho with the human level: the no-model floor."""
+overlap_key = partial(pair_key, figure="rouge_l")
+run_key = partial(pair_key, figure="run")
+verbatim_key = partial(pair_key, figure="verbatim")
+refused_key = partial(pair_key, figure="refused")

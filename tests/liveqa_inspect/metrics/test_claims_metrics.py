@@ -20,7 +20,7 @@ from liveqa_inspect.stats.names import (
     INCORRECT_RECALL,
 )
 from liveqa_inspect.tasks.expert_qa.claims_metrics import majority_share, wrong_claim_detection
-from liveqa_inspect.tasks.expert_qa.passage_overlap import claim_passage_overlap, passage_overlap
+from liveqa_inspect.tasks.expert_qa.claims_task import claim_passage_overlap, passage_overlap
 from tests.helpers import QUIET, human_metadata
 
 pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_evals

@@ -41,8 +41,6 @@ def detection(judge: np.ndarray, human: np.ndarray) -> dict[str, float]:
 
 @metric
 def wrong_claim_detection() -> Metric:
-    """incorrect_precision, incorrect_recall, incorrect_f1 and incorrect_auroc (see `detection`)."""
-
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         return detection(score_values(scores), human_levels(scores))
 
@@ -58,8 +56,6 @@ def majority(human: np.ndarray) -> float:
 
 @metric
 def majority_share() -> Metric:
-    """Share of the commonest expert level among the scored claims (see `majority`)."""
-
     def compute(scores: list[SampleScore]) -> float:
         return majority(human_levels(scores))
 

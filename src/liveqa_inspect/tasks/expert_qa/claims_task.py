@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from inspect_ai import Task, task
-from inspect_ai.scorer import Scorer, Target, scorer
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
-from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.panel import Panel
 from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE
 from liveqa_inspect.judging.scorer import agreement_metrics, grading_scorer
 from liveqa_inspect.judging.solvers import given_answer
 from liveqa_inspect.judging.task import judged_task
+from liveqa_inspect.overlap import worker
+from liveqa_inspect.stats.agreement import reference_spearman
 from liveqa_inspect.tasks.expert_qa.claims_metrics import majority_share, wrong_claim_detection
 from liveqa_inspect.tasks.expert_qa.dataset import Aspect, Split, Subset, expert_qa_claims_dataset
-from liveqa_inspect.tasks.expert_qa.passage_overlap import claim_passage_overlap
 
 CORRECTNESS = list(CLAIM_CORRECTNESS_JUDGE.scale.levels)
 
@@ -40,6 +41,29 @@ def claim_support_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
     return grading_scorer(CLAIM_SUPPORT_JUDGE, support_fields, None, cache, panel)
 
 
+def passage_overlap(claim: str, passages: list[str]) -> float:
+    if not passages:
+        raise ValueError("claim_passage_overlap needs a sample with at least one passage")
+    from liveqa_inspect.overlap.text_overlap import rouge_l  # loaded when the worker starts
+
+    return max(rouge_l(passage, claim) for passage in passages)
+
+
+@scorer(metrics=[reference_spearman()])
+def claim_passage_overlap() -> Scorer:
+    """A judge-free score of a claim, its best ROUGE-L against its own evidence passages: its rank
+    correlation with the experts' support label (`rouge_l_spearman_rho`) is a support judge's
+    floor. No model is asked."""
+    worker.started()
+
+    async def score(state: TaskState, target: Target) -> Score:
+        claim = state.metadata["claim"]
+        overlap = await worker.run(passage_overlap, claim, state.metadata["passages"])
+        return Score(value={"rouge_l": overlap}, answer=claim)
+
+    return score
+
+
 @task
 def expert_qa_claims(
     aspect: Aspect = "correctness",
@@ -62,15 +86,15 @@ def expert_qa_claims(
         judge_cache: Cache the judge's replies.
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
-    check_panel(panel)
-    true_or_false(judge_cache=judge_cache)
     correctness = aspect == "correctness"
-    judge = claim_correctness_scorer if correctness else claim_support_scorer
+    grader = claim_correctness_scorer if correctness else claim_support_scorer
+    judge = grader(cache=judge_cache, panel=panel)  # refuses a bad panel first
+    true_or_false(judge_cache=judge_cache)
     # The data first: its loader refuses a bad split or subset in words, not as a missing key,
     # and a bad argument stops the run before the passage overlap starts its worker process.
     dataset = expert_qa_claims_dataset(aspect, split, subset, field, data)
     return judged_task(
-        judge(cache=judge_cache, panel=panel),
+        judge,
         CLAIM_CORRECTNESS_JUDGE if correctness else CLAIM_SUPPORT_JUDGE,
         [EXPERT_QA_FILES[(split, subset)]],
         measures_judge=True,

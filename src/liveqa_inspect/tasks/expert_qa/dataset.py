@@ -1,8 +1,7 @@
 """ExpertQA (Malaviya et al., NAACL 2024) as Inspect samples: its long-form questions and its
 expert-judged claims (docs/expert_qa.md, docs/expert_qa_claims.md). Every record is checked for
 the shape either loader relies on, so a changed upstream format stops the run. Quirks of the
-pinned files absorbed here: a few answers have no usefulness label, or an empty revision.
-"""
+pinned files absorbed here: a few answers have no usefulness label, or an empty revision."""
 
 from __future__ import annotations
 
@@ -41,23 +40,25 @@ def parse_records(path: Path, content: bytes | None = None) -> Records:
     return [(n, _checked(r, f"{path} line {n}")) for n, r in read_jsonl(path, content=content)]
 
 
+def _require(ok: object, where: str, problem: str) -> None:
+    if not ok:
+        raise DataError(f"{where}: {problem}.")
+
+
 def _checked(record: object, where: str) -> dict[str, Any]:
     if not isinstance(record, dict):
         raise DataError(f"{where}: expected a JSON object.")
-    if not isinstance(record.get("question"), str):
-        raise DataError(f"{where}: 'question' is not a string.")
+    _require(isinstance(record.get("question"), str), where, "'question' is not a string")
     answers, metadata = record.get("answers"), record.get("metadata")
-    if not isinstance(answers, dict) or len(answers) != 1:
-        raise DataError(f"{where}: 'answers' must map exactly one system to its answer.")
-    if not isinstance(metadata, dict):
-        raise DataError(f"{where}: 'metadata' is not an object.")
-    if missing := [key for key in _METADATA_KEYS if not isinstance(metadata.get(key), str)]:
-        raise DataError(f"{where}: metadata lacks string {', '.join(missing)}.")
+    one = isinstance(answers, dict) and len(answers) == 1
+    _require(one, where, "'answers' must map exactly one system to its answer")
+    _require(isinstance(metadata, dict), where, "'metadata' is not an object")
+    missing = [key for key in _METADATA_KEYS if not isinstance(metadata.get(key), str)]
+    _require(not missing, where, f"metadata lacks string {', '.join(missing)}")
     [answer] = answers.values()
-    if not isinstance(answer, dict) or not isinstance(answer.get("answer_string"), str):
-        raise DataError(f"{where}: the answer is not an object with a string 'answer_string'.")
-    if not isinstance(answer.get("claims"), list):
-        raise DataError(f"{where}: the answer has no 'claims' list.")
+    shaped = isinstance(answer, dict) and isinstance(answer.get("answer_string"), str)
+    _require(shaped, where, "the answer is not an object with a string 'answer_string'")
+    _require(isinstance(answer.get("claims"), list), where, "the answer has no 'claims' list")
     return record
 
 
@@ -93,15 +94,12 @@ def record_to_sample(
 def _passages(claim: dict[str, Any], where: str) -> dict[str, list[str]] | None:
     """A support sample's passages and their URLs; None when no evidence item has a passage."""
     evidence = claim.get("evidence")
-    if not isinstance(evidence, list):
-        raise DataError(f"{where}: 'evidence' is not a list.")
+    _require(isinstance(evidence, list), where, "'evidence' is not a list")
     found: dict[str, list[str]] = {"passages": [], "passage_urls": []}
     for item in evidence:
         match = _EVIDENCE.fullmatch(item) if isinstance(item, str) else None
-        if match is None:
-            raise DataError(
-                f"{where}: evidence {str(item)[:80]!r} is not '[n] URL[\\n\\npassage]'."
-            )
+        problem = f"evidence {str(item)[:80]!r} is not '[n] URL[\\n\\npassage]'"
+        _require(match, where, problem)
         if passage := normalise(match.group(3)):
             found["passages"].append(passage)
             found["passage_urls"].append(match.group(2))
@@ -117,23 +115,18 @@ def record_to_samples(
     samples = []
     for index, claim in enumerate(answer["claims"]):
         where = f"{path} line {line} claim {index}"
-        if not isinstance(claim, dict) or not isinstance(claim.get("claim_string"), str):
-            raise DataError(f"{where}: the claim is not an object with a string 'claim_string'.")
+        shaped = isinstance(claim, dict) and isinstance(claim.get("claim_string"), str)
+        _require(shaped, where, "the claim is not an object with a string 'claim_string'")
         text = normalise(claim["claim_string"])
-        if not text:
-            # The judging path scores an empty text 0 unasked, which is no level of these scales.
-            raise DataError(f"{where}: 'claim_string' is empty; there is no claim to judge.")
-        if aspect not in claim:
-            raise DataError(
-                f"{where}: the claim has no '{aspect}' key; the upstream format changed."
-            )
+        # The judging path scores an empty text 0 unasked, which is no level of these scales.
+        _require(text, where, "'claim_string' is empty; there is no claim to judge")
+        missing = f"the claim has no '{aspect}' key; the upstream format changed"
+        _require(aspect in claim, where, missing)
         label = claim[aspect]
-        if label is not None and (not isinstance(label, str) or label not in LABELS[aspect]):
-            raise DataError(
-                f"{where}: unknown {aspect} label {label!r}; expected one of "
-                f"{', '.join(LABELS[aspect])} or null. "
-                "The file may have changed upstream; report it."
-            )
+        known = label is None or (isinstance(label, str) and label in LABELS[aspect])
+        listed = f"{', '.join(LABELS[aspect])} or null"
+        problem = f"unknown {aspect} label {label!r}; expected one of {listed}"
+        _require(known, where, f"{problem}. The file may have changed upstream; report it")
         level = None if label is None else LABELS[aspect][label]
         extra = _passages(claim, where) if level is not None and aspect == "support" else {}
         if level is None or extra is None:
@@ -146,13 +139,13 @@ def record_to_samples(
             "claim": text,
             "claim_index": index,
             "aspect": aspect,
-            "expert_label": claim[aspect],
+            "expert_label": label,
             "human_level": level,
             "worthiness": claim.get("worthiness"),
             **extra,
         }
         sample_id = f"{split}_{subset}_{line}_c{index}"
-        samples.append(Sample(id=sample_id, input=text, target=claim[aspect], metadata=metadata))
+        samples.append(Sample(id=sample_id, input=text, target=label, metadata=metadata))
     return samples
 
 
@@ -208,14 +201,9 @@ def expert_qa_claims_dataset(
     field: str | list[str] | None = None,
     data: str | Path | None = None,
 ) -> MemoryDataset:
-    """Every claim is checked, also those a field filter drops, so a bad label is reported
-    whatever the filter."""
+    """Every claim is checked, also those a field filter drops: a bad label is always reported."""
     one_of("aspect", aspect, ASPECTS, sep=",")
     path, where, records = split_records(split, subset, data)
-    samples = [
-        sample
-        for line, record in records
-        for sample in record_to_samples(record, line, path, aspect, split, subset)
-    ]
+    samples = [s for n, r in records for s in record_to_samples(r, n, path, aspect, split, subset)]
     name = f"expert_qa_claims_{aspect}_{split}_{subset}"
     return MemoryDataset(filtered(samples, records, field=field), name=name, location=where)

@@ -11,7 +11,7 @@ from inspect_ai.solver import TaskState, generate, prompt_template
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE
-from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.panel import Panel
 from liveqa_inspect.judging.prompts import EXPERT_QA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import answer_fields, grading_scorer
 from liveqa_inspect.judging.task import judged_task
@@ -60,12 +60,12 @@ def expert_qa(
         judge_cache: Cache judge replies, so re-scoring with the same judge costs nothing.
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
-    check_panel(panel)
+    judge = expert_qa_scorer(cache=judge_cache, panel=panel)  # refuses a bad panel first
     true_or_false(judge_cache=judge_cache)
     # The data first: its loader refuses a bad split or subset in words, not as a missing key.
     dataset = expert_qa_dataset(split, subset, field, question_type, data)
     return judged_task(
-        expert_qa_scorer(cache=judge_cache, panel=panel),
+        judge,
         EXPERT_QA_JUDGE,
         [EXPERT_QA_FILES[(split, subset)]],
         measures_judge=False,

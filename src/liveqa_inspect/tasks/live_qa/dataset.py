@@ -19,8 +19,6 @@ from liveqa_inspect.errors import ArgumentError, DataError
 QuestionField = Literal["summary", "paraphrase", "original"]
 QUESTION_FIELDS: tuple[str, ...] = get_args(QuestionField)
 
-_REFERENCE_TAGS = ("ReferenceAnswer", "RefAnswer")
-
 
 def parse_questions(path: Path, content: bytes | None = None) -> list[dict[str, Any]]:
     """Every NLM-QUESTION of the file (or of its verified `content`) as a plain record. Only the
@@ -34,9 +32,7 @@ def parse_questions(path: Path, content: bytes | None = None) -> list[dict[str, 
 
 
 def _text(element: etree._Element | None) -> str:
-    if element is None:
-        return ""
-    return normalise("".join(element.itertext()))
+    return "" if element is None else normalise("".join(element.itertext()))
 
 
 def _question_record(element: etree._Element) -> dict[str, Any]:
@@ -68,23 +64,16 @@ def _question_record(element: etree._Element) -> dict[str, Any]:
                 "url": _text(ref.find("AnswerURL")),
                 "comment": _text(ref.find("COMMENT")),
             }
-            for ref in element.iter(*_REFERENCE_TAGS)
+            for ref in element.iter("ReferenceAnswer", "RefAnswer")
         ],
     }
 
 
-def check_question(question: str) -> None:
-    """Refuse an unknown wording before any data is downloaded or parsed."""
-    one_of("question", question, QUESTION_FIELDS)
-
-
 def question_text(record: dict[str, Any], question: str) -> str:
     """The wording put to the model; HELM asks the NLM summary, the others are kept to compare."""
-    if question == "summary":
-        return str(record["summary"])
-    if question == "paraphrase":
+    if question != "original":
         # A few questions have no NIST paraphrase; they are asked as summarised, and flagged.
-        return str(record["paraphrase"] or record["summary"])
+        return str(record[question] or record["summary"])
     subject, message = record["subject"], record["message"]
     return f"{subject}\n\n{message}" if subject else str(message)
 
@@ -107,8 +96,7 @@ def record_to_sample(record: dict[str, Any], question: str = "summary") -> Sampl
             "question_type": record["types"][0] if record["types"] else "none",
             "keywords": record["keywords"],
             "references": [
-                {"aid": ref["aid"], "url": ref["url"], "comment": ref["comment"]}
-                for ref in record["references"]
+                {k: ref[k] for k in ("aid", "url", "comment")} for ref in record["references"]
             ],
         },
     )
@@ -123,7 +111,7 @@ def question_set(
 ) -> tuple[MemoryDataset, Asset | OwnSet]:
     """The 104 test questions, worded as `question` asks (`location` names the copy read), or a
     team's own questions given as a .jsonl or .csv file; and the file as the log records it."""
-    check_question(question)
+    one_of("question", question, QUESTION_FIELDS)
     path = Path(data) if data is not None else None
     if path is not None and path.suffix.lower() in SUFFIXES:
         if question == "paraphrase":

@@ -1,6 +1,5 @@
 """The model-grading judge's metrics beyond Inspect's built-ins, over the samples the judge could
-grade (Inspect drops the unscored ones; the `verdicts` scorer counts them). The report calls the
-same functions on the same scores, and computes the per-group figures, each with its n."""
+grade (Inspect drops the unscored ones; the `verdicts` scorer counts them)."""
 
 from __future__ import annotations
 
@@ -36,8 +35,6 @@ def bootstrap_ci() -> Metric:
 
 @metric
 def level_share(levels: list[float]) -> Metric:
-    """Share of graded samples at each level."""
-
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         shares = level_shares(score_values(scores), levels)
         return {share_key(level): share for level, share in shares.items()}

@@ -12,7 +12,7 @@ from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
 from liveqa_inspect.report.tables import Block, Cell, Table, fmt, interval
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
-from liveqa_inspect.stats.names import VERDICTS
+from liveqa_inspect.stats.names import VERDICTS, level_name
 from liveqa_inspect.stats.values import score_values
 from liveqa_inspect.tasks.live_qa.metrics import level_shares
 
@@ -37,10 +37,9 @@ def headline(log: LoadedLog) -> Estimate:
 
 
 def differences(logs: Sequence[LoadedLog]) -> Table:
-    """Each log's mean difference from the first, paired question by question (resampling
-    per-question differences resamples questions with each pair kept). A paraphrase log asks the
-    questions without a NIST paraphrase as their summary: beside another wording, theirs is no
-    difference of wording, so they are left out, and said to be."""
+    """Each log's mean difference from the first, paired question by question. A paraphrase log
+    asks the questions without a NIST paraphrase as their summary: beside another wording, theirs
+    is no difference of wording, so they are left out, and said to be."""
     reworded = len({compare.wording(log) for log in logs}) > 1
     flagged = [i for i in logs[0].values if any(m.metadata.get(i, {}).get(FALLBACK) for m in logs)]
     left_out = flagged if reworded else []
@@ -57,17 +56,12 @@ def differences(logs: Sequence[LoadedLog]) -> Table:
 
 
 def level_table(log: LoadedLog) -> Table:
-    note = (
-        "A level between levels (a panel's or an epoch mean) counts at its nearest level, the "
-        "lower one if halfway."
-    )
-    shares = level_shares(score_values(log.scores()), log.scale)
-    return Table(
-        "Level distribution (share of the scored samples)",
-        ["level", "share"],
-        [[f"{level:g}", share] for level, share in shares.items()],
-        [note] if log.between_levels else (),
-    )
+    shares = level_shares(score_values(log.scores()), log.scale).items()
+    rows = [[level_name(level), share] for level, share in shares]
+    note = "A level between levels (a panel's or an epoch mean) counts at its nearest level"
+    notes = [f"{note}, the lower one if halfway."] if log.between_levels else []
+    title = "Level distribution (share of the scored samples)"
+    return Table(title, ["level", "share"], rows, notes)
 
 
 def panel_table(log: LoadedLog) -> list[Table]:
@@ -92,8 +86,8 @@ def other_scorers(log: LoadedLog) -> list[Table]:
     return [Table("Other scorers", ["scorer", *names], rows)] if others else []
 
 
-def group_table(log: LoadedLog, key: str, title: str) -> Table:
-    rows = [[label, e.n, e.value, interval(e.low, e.high)] for label, e in group_means(log, key)]
+def group_table(key: str, title: str, means: list[tuple[str, Estimate]]) -> Table:
+    rows = [[label, e.n, e.value, interval(e.low, e.high)] for label, e in means]
     notes = [SEVERAL_TYPES] if key == "question_types" else []
     return Table(
         f"{title} (mean over each group's scored samples; seeded bootstrap 95% CI)",
@@ -134,8 +128,9 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         *panel_table(log),
     ]
     for key, title in GROUPS.get(log.task, {}).items():
-        blocks.append(group_table(log, key, title))
-        rows = [(f"{label} (n={e.n})", e) for label, e in group_means(log, key)]
+        means = group_means(log, key)
+        blocks.append(group_table(key, title, means))
+        rows = [(f"{label} (n={e.n})", e) for label, e in means]
         name = f"{log.path.stem}-{key}.png"
         charts.append(chart(name, f"{log.task} {log.model}: {title.lower()} (95% CI)", rows))
     return [*blocks, *other_scorers(log)], charts

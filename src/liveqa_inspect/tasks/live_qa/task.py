@@ -10,7 +10,7 @@ from inspect_ai.solver import generate, prompt_template
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE
-from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.panel import Panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import answer_fields, grading_scorer
 from liveqa_inspect.judging.task import SUBJECT_CONFIG, judged_task
@@ -51,13 +51,13 @@ def live_qa(
         panel: How the levels of a judge panel (the grader role bound to several models)
             combine: "mean", "median" or "majority".
     """
-    check_panel(panel)
+    judge = live_qa_scorer(cache=judge_cache, panel=panel)  # refuses a bad panel first
     true_or_false(judge_cache=judge_cache, reference_metrics=reference_metrics)
     # The data first: a bad argument then stops the run before the reference scorer starts its
     # worker process.
     dataset, source = question_set(question, Path(data) if data else None)
     return judged_task(
-        live_qa_scorer(cache=judge_cache, panel=panel),
+        judge,
         LIVEQA_JUDGE,
         [source],
         measures_judge=False,

@@ -1,1 +1,0 @@
-"""live_qa_judge."""

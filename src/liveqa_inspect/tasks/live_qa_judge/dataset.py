@@ -1,8 +1,7 @@
 """live_qa_judge's samples: one human-judged answer each, with the LiveQA question it answers, from
 NIST's 2017 assessments (docs/live_qa_judge.md) or a team's own JSONL. An exact duplicate (same
 question, answer and grade) is one judgment, kept at its first line: counting a repeat again would
-weight that answer twice in every agreement figure.
-"""
+weight that answer twice in every agreement figure."""
 
 from __future__ import annotations
 
@@ -12,10 +11,11 @@ from pathlib import Path
 
 from inspect_ai.dataset import MemoryDataset
 
+from liveqa_inspect.arguments import one_of
 from liveqa_inspect.data.lines import read_jsonl, read_lines
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, fetch, location
 from liveqa_inspect.errors import ArgumentError, DataError, shown
-from liveqa_inspect.tasks.live_qa.dataset import check_question, parse_questions, record_to_sample
+from liveqa_inspect.tasks.live_qa.dataset import QUESTION_FIELDS, parse_questions, record_to_sample
 
 HUMAN_LEVELS: dict[int, float] = {4: 1.0, 3: 0.7, 2: 0.3, 1: 0.0, -2: 0.0}
 """NIST's grades on the judge's four levels; junk (-2) is the lowest."""
@@ -64,21 +64,19 @@ def _too_long(answer: str) -> str:
 
 
 def _parse_nist_line(path: Path, number: int, text: str) -> Judgment:
-    def error(problem: str) -> DataError:
-        return DataError(f"{path} line {number}: {problem}. {_NIST_FORMAT}")
+    def require(ok: object, problem: str) -> None:
+        if not ok:
+            raise DataError(f"{path} line {number}: {problem}. {_NIST_FORMAT}")
 
     parts = text.split(" ", 2)
-    if len(parts) < 3:
-        raise error(f"missing {'grade and answer_text' if len(parts) == 1 else 'answer_text'}")
+    require(len(parts) == 3, f"missing {'grade and ' if len(parts) == 1 else ''}answer_text")
     question, grade, answer = parts
-    if not _QUESTION_NUMBER.fullmatch(question) or int(question) < 1:
-        raise error(f"question number {shown(question)} is not a positive integer")
-    if not _NIST_GRADE.fullmatch(grade) or int(grade) not in HUMAN_LEVELS:
-        raise error(f"grade {shown(grade)} is not one of 1, 2, 3, 4 or -2")
-    if not answer.strip():
-        raise error("answer_text is empty")
-    if len(answer) > MAX_ANSWER_CHARS:
-        raise error(f"answer_text {_too_long(answer)}")
+    positive = _QUESTION_NUMBER.fullmatch(question) and int(question) >= 1
+    require(positive, f"question number {shown(question)} is not a positive integer")
+    known = _NIST_GRADE.fullmatch(grade) and int(grade) in HUMAN_LEVELS
+    require(known, f"grade {shown(grade)} is not one of 1, 2, 3, 4 or -2")
+    require(answer.strip(), "answer_text is empty")
+    require(len(answer) <= MAX_ANSWER_CHARS, f"answer_text {_too_long(answer)}")
     return Judgment(f"TQ{int(question)}", answer, int(grade), int(grade) == -2, number)
 
 
@@ -99,21 +97,21 @@ def _parse_user_record(path: Path, number: int, record: object) -> Judgment:
             f"got {type(record).__name__}."
         )
 
-    def error(name: str, problem: str) -> DataError:
-        return DataError(f"{where}: field '{name}' {problem}.")
+    def require(ok: object, name: str, problem: str) -> None:
+        if not ok:
+            raise DataError(f"{where}: field '{name}' {problem}.")
 
-    if missing := [key for key in ("question_id", "answer", "grade") if key not in record]:
-        raise error(missing[0], "is missing")
+    for key in ("question_id", "answer", "grade"):
+        require(key in record, key, "is missing")
     question_id, answer, grade = record["question_id"], record["answer"], record["grade"]
-    if not isinstance(question_id, str) or not _QUESTION_ID.fullmatch(question_id):
-        raise error("question_id", f"must be a qid such as 'TQ12', got {shown(question_id)}")
-    if not isinstance(answer, str) or not answer.strip():
-        raise error("answer", f"must be a non-empty string, got {shown(answer)}")
-    if len(answer) > MAX_ANSWER_CHARS:
-        raise error("answer", _too_long(answer))
+    qid = isinstance(question_id, str) and _QUESTION_ID.fullmatch(question_id)
+    require(qid, "question_id", f"must be a qid such as 'TQ12', got {shown(question_id)}")
+    text = isinstance(answer, str) and answer.strip()
+    require(text, "answer", f"must be a non-empty string, got {shown(answer)}")
+    require(len(answer) <= MAX_ANSWER_CHARS, "answer", _too_long(answer))
     # bool is an int subclass, and 3.0 == 3: both are refused so a grade is never guessed at.
-    if isinstance(grade, bool) or not isinstance(grade, int) or grade not in USER_GRADES:
-        raise error("grade", f"must be an integer 1-4, got {shown(grade)}")
+    whole = not isinstance(grade, bool) and isinstance(grade, int) and grade in USER_GRADES
+    require(whole, "grade", f"must be an integer 1-4, got {shown(grade)}")
     return Judgment(question_id, answer, grade, False, number)
 
 
@@ -136,9 +134,8 @@ def live_qa_judge_dataset(
     judgments: str | Path | None = None,
     include_junk: bool = True,
 ) -> MemoryDataset:
-    """NIST's judged answers (or the user's own), each its question's own sample re-keyed to the
-    answer; `location` names the judgments read: NIST's URL when downloaded, else the file."""
-    check_question(question)
+    """Each judged answer is its question's sample re-keyed; `location` names the judgments read."""
+    one_of("question", question, QUESTION_FIELDS)
     if data is not None and Path(data).is_file():
         raise ArgumentError(
             f"data={data} is a file, but live_qa_judge reads two: pass a folder holding both "
@@ -174,4 +171,3 @@ def live_qa_judge_dataset(
         }
         samples.append(sample)
     return MemoryDataset(samples, name="live_qa_judge", location=where)
-

@@ -17,7 +17,7 @@ from liveqa_inspect.report.stats import group_members
 from liveqa_inspect.report.tables import Block, Table, figure_cells, figure_table, fmt
 from liveqa_inspect.stats import agreement as agree
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
-from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1, KAPPA
+from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1, KAPPA, level_name
 from liveqa_inspect.stats.values import human_levels, score_values
 from liveqa_inspect.tasks.expert_qa.claims_metrics import detection, majority
 
@@ -113,29 +113,23 @@ def field_table(log: LoadedLog) -> Table | None:
 
 def confusion(log: LoadedLog) -> tuple[Table, Heatmap]:
     matrix = agree.confusion_matrix(log.scores(), log.scale)
-    levels = [f"{level:g}" for level in log.scale]
+    levels = [level_name(level) for level in log.scale]
     rows = [
         [level, *(f"{n:g}" for n in row), f"{row.sum():g}"]
         for level, row in zip(levels, matrix, strict=True)
     ]
-    note = (
-        "A judge level between two levels (a panel's or an epoch mean) counts in the column of its "
-        "nearest level, the lower one if halfway."
-    )
+    note = "A judge level between two levels (a panel's or an epoch mean) counts in the column of"
+    notes = [f"{note} its nearest level, the lower one if halfway."] if log.between_levels else []
     title = "Confusion matrix (rows: human level, columns: judge level)"
-    notes = [note] if log.between_levels else []
     table = Table(title, ["human \\ judge", *levels, "total"], rows, notes)
     title = f"{log.task}: {log.judge_label} vs human (n={log.scored})"
     return table, Heatmap(f"{log.path.stem}-confusion.png", title, log.scale, matrix)
 
 
 def judge_table(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> Table:
-    """The judges side by side; for claims correctness judges also how well each finds the wrong
-    claims, which kappa hides when nearly every claim is correct."""
+    """The judges side by side; for claims correctness judges, how well each finds wrong claims."""
     names = [*JUDGE_TABLE, *(COMPARED_EXTRAS if all(map(finds_wrong_claims, logs)) else ())]
-    found = {
-        log.path: {**judge, **wrong_claims(log)} for log, judge in zip(logs, judges, strict=True)
-    }
+    found = {log.path: {**j, **wrong_claims(log)} for log, j in zip(logs, judges, strict=True)}
     title = "Judges (value [95% CI: each log's seeded bootstrap])"
     headers = [JUDGE_TABLE.get(name, name) for name in names]
     return compare.per_log(logs, title, headers, lambda log: figure_cells(found[log.path], names))
@@ -154,7 +148,7 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         axis, labels = "quadratic weighted kappa", compare.labels(logs)
         chart = IntervalChart.of(f"{log.path.stem}-judges.png", title, axis, labels, kappas)
         return blocks, [*charts, chart]
-    judge, scale = judges[0], ", ".join(f"{level:g}" for level in log.scale)
+    judge, scale = judges[0], ", ".join(map(level_name, log.scale))
     title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"
     blocks: list[Block] = [
         f"{log.task} report: {log.path}",

@@ -7,7 +7,7 @@ from inspect_ai.scorer import Scorer, scorer
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
-from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.panel import Panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import agreement_metrics, answer_fields, grading_scorer
 from liveqa_inspect.judging.solvers import given_answer
@@ -43,12 +43,12 @@ def live_qa_judge(
         judge_cache: Cache the judge's replies.
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
-    check_panel(panel)
+    judge = judge_agreement_scorer(cache=judge_cache, panel=panel)  # refuses a bad panel first
     true_or_false(include_junk=include_junk, judge_cache=judge_cache)
     # The data first: a bad argument then stops the run before the floor starts its worker.
     dataset = live_qa_judge_dataset(question, data, judgments, include_junk)
     return judged_task(
-        judge_agreement_scorer(cache=judge_cache, panel=panel),
+        judge,
         LIVEQA_JUDGE,
         [LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS],
         measures_judge=True,
