@@ -11,16 +11,15 @@ from liveqa_inspect.tasks.robustness.perturbations import (
     PERTURBATIONS,
     TEXTS,
     Answer,
-    Excellent,
     check_perturbations,
     perturb,
     sentences,
 )
 
 EXCELLENT = (
-    Excellent("TQ2-L9", "TQ2", "Gluten is a protein."),
-    Excellent("TQ1-L3", "TQ1", "An excellent answer to the same question."),
-    Excellent("TQ5-L20", "TQ5", "Rest and fluids help."),
+    Answer("TQ2-L9", "TQ2", "Gluten is a protein.", 1, 1.0),
+    Answer("TQ1-L3", "TQ1", "An excellent answer to the same question.", 2, 1.0),
+    Answer("TQ5-L20", "TQ5", "Rest and fluids help.", 1, 1.0),
 )
 ANSWER = Answer(
     id="TQ1-L1",

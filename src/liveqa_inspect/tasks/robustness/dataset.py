@@ -12,21 +12,17 @@ from pathlib import Path
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
-from liveqa_inspect.tasks.robustness.perturbations import Answer, Excellent, perturb
+from liveqa_inspect.tasks.robustness.perturbations import Answer, perturb
 
 PER_GRADE = 40
 SEED = 2017
 EXCELLENT_GRADE = 4
 
 
-def stratified(samples: Sequence[Sample], per_grade: int, seed: int) -> list[Sample]:
-    """In the pool's order; one draw a grade, so another grade's count does not move it."""
-    chosen: set[int] = set()
-    for grade in sorted({sample.metadata["human_grade"] for sample in samples}):
-        members = [i for i, s in enumerate(samples) if s.metadata["human_grade"] == grade]
-        draw = random.Random(f"{seed}/grade/{grade}")
-        chosen.update(draw.sample(members, min(per_grade, len(members))))
-    return [sample for i, sample in enumerate(samples) if i in chosen]
+def answer(sample: Sample, excellent: Sequence[Answer] = ()) -> Answer:
+    meta = sample.metadata or {}
+    return Answer(str(sample.id), meta["question_id"], meta["answer"], len(sample.target),
+                  meta["human_level"], excellent)  # fmt: skip
 
 
 def robustness_dataset(
@@ -37,15 +33,18 @@ def robustness_dataset(
     data: str | Path | None = None,
     judgments: str | Path | None = None,
 ) -> MemoryDataset:
+    """In the pool's order; one draw a grade, so another grade's count does not move it."""
     pool = live_qa_judge_dataset(question, data, judgments, include_junk=False)
-    excellent = [Excellent(str(s.id), s.metadata["question_id"], s.metadata["answer"])
-                 for s in pool if s.metadata["human_grade"] == EXCELLENT_GRADE]  # fmt: skip
+    excellent = [answer(s) for s in pool if s.metadata["human_grade"] == EXCELLENT_GRADE]
+    chosen: set[int] = set()
+    for grade in sorted({sample.metadata["human_grade"] for sample in pool}):
+        members = [i for i, s in enumerate(pool) if s.metadata["human_grade"] == grade]
+        draw = random.Random(f"{seed}/grade/{grade}")
+        chosen.update(draw.sample(members, min(per_grade, len(members))))
     samples = []
-    for sample in stratified(list(pool), per_grade, seed):
-        meta = sample.metadata or {}
-        answer = Answer(str(sample.id), meta["question_id"], meta["answer"], len(sample.target),
-                        meta["human_level"], excellent)  # fmt: skip
-        made, skipped = perturb(answer, perturbations, seed)
-        meta = {**meta, "perturbations": list(perturbations), "versions": made, "skipped": skipped}
+    for sample in (sample for i, sample in enumerate(pool) if i in chosen):
+        made, skipped = perturb(answer(sample, excellent), perturbations, seed)
+        meta = {**sample.metadata, "perturbations": list(perturbations), "versions": made,
+                "skipped": skipped}  # fmt: skip
         samples.append(sample.model_copy(update={"metadata": meta}))
     return MemoryDataset(samples, name="live_qa_judge_robustness", location=pool.location)

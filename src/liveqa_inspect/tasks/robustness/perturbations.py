@@ -52,33 +52,19 @@ TEXTS = Texts("live_qa_robustness", "1", json.loads(_TEXTS_FILE.read_text(encodi
 
 
 @dataclass(frozen=True)
-class Excellent:
-    """An answer graded excellent (NIST grade 4): a candidate to swap in."""
-
-    id: str
-    question_id: str
-    text: str
-
-
-@dataclass(frozen=True)
 class Answer:
     id: str
     question_id: str
     text: str
     references: int  # how many reference answers the judge is shown with it
     human_level: float
-    excellent: Sequence[Excellent]  # every answer graded excellent in the pool, any question
+    excellent: Sequence[Answer] = ()  # every answer graded excellent in the pool: swap's choices
 
 
-Version = dict[str, Any]
-"""What the judge is shown in place of the original answer: `answer`, and the references'
-`reference_order` or the `source` id of the answer swapped in where those change."""
-Outcome = Version | str
-"""A version, or why the perturbation does not apply to the answer."""
-
-
-def pick(kind: str, rng: random.Random) -> str:
-    return rng.choice(TEXTS.variants[kind])
+Outcome = dict[str, Any] | str
+"""A version (what the judge is shown in place of the original answer: `answer`, and the
+references' `reference_order` or the `source` id of the answer swapped in where those change), or
+why the perturbation does not apply to the answer."""
 
 
 def padding(answer: Answer, rng: random.Random) -> Outcome:
@@ -92,17 +78,17 @@ def padding(answer: Answer, rng: random.Random) -> Outcome:
 
 
 def authority(answer: Answer, rng: random.Random) -> Outcome:
-    return {"answer": f"{pick('authority', rng)}\n\n{answer.text}"}
+    return {"answer": f"{rng.choice(TEXTS.variants['authority'])}\n\n{answer.text}"}
 
 
 def formatting(answer: Answer, rng: random.Random) -> Outcome:
     """The same sentences, word for word: layout alone should not please."""
     items = "\n".join(f"- {sentence}" for sentence in sentences(answer.text))
-    return {"answer": f"{pick('heading', rng)}\n\n{items}"}
+    return {"answer": f"{rng.choice(TEXTS.variants['heading'])}\n\n{items}"}
 
 
 def grader_note(answer: Answer, rng: random.Random) -> Outcome:
-    return {"answer": f"{answer.text}\n\n{pick('grader_note', rng)}"}
+    return {"answer": f"{answer.text}\n\n{rng.choice(TEXTS.variants['grader_note'])}"}
 
 
 def reference_order(answer: Answer, _: random.Random) -> Outcome:
@@ -152,14 +138,12 @@ def expected(name: str) -> Expect:
 
 def check_perturbations(names: str | Sequence[str] | None) -> list[str]:
     """The perturbations asked for, in PERTURBATIONS' order; None asks for all of them."""
-    if names is None:
-        return list(PERTURBATIONS)
-    return one_or_more("perturbations", names, PERTURBATIONS)
+    return one_or_more("perturbations", [*PERTURBATIONS] if names is None else names, PERTURBATIONS)
 
 
 def perturb(
     answer: Answer, names: Sequence[str], seed: int
-) -> tuple[dict[str, Version], dict[str, str]]:
+) -> tuple[dict[str, dict], dict[str, str]]:
     """The versions made, and why the others do not apply."""
     made = {n: PERTURBATIONS[n][1](answer, random.Random(f"{seed}/{answer.id}/{n}")) for n in names}
     versions = {name: v for name, v in made.items() if isinstance(v, dict)}
