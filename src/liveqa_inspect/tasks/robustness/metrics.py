@@ -2,8 +2,7 @@
 (docs/judge_robustness.md says what each is). A pair is compared at the levels its two values
 count at (`level_index`), so it moved or it did not; the shift uses the values. An answer's pairs
 are not independent (a judge that misreads an answer misreads its versions too), so an interval
-resamples answers, each with all its pairs.
-"""
+resamples answers, each with all its pairs."""
 
 from __future__ import annotations
 
@@ -29,13 +28,21 @@ Scores = Sequence[SampleScore]
 
 @dataclass(frozen=True)
 class Pooled:
-    """The share of `n` pairs read that moved as expected, and the pairs left out; for a
-    perturbation, its pairs' mean shift."""
+    """The share of `n` pairs read that moved as expected, the pairs left out, and for a
+    perturbation its pairs' mean shift."""
 
     share: Estimate
     n: int
     left_out: int
     shift: Estimate | None = None
+
+    def named(self, name: str) -> dict[str, float]:
+        counts = {keys.pair_key(name, keys.PAIRS): float(self.n),
+                  keys.pair_key(name, keys.UNREADABLE): float(self.left_out)}  # fmt: skip
+        if self.shift is None:  # a summary, named as itself
+            return self.share.named(name) | counts
+        share = self.share.named(keys.pair_key(name, SHARE[expected(name)]))
+        return counts | share | self.shift.named(keys.pair_key(name, keys.SHIFT))
 
 
 def level(score: SampleScore, version: str) -> float:
@@ -104,8 +111,7 @@ def as_judged(scores: Scores, version: str) -> list[SampleScore]:
 
 def unread_epochs(scores: Scores) -> int:
     """Epochs left out of a version's mean: live_qa's `unread_epochs`, over every version."""
-    versions = [ORIGINAL, *asked(scores)]
-    epochs = epoch_figures([g for version in versions for g in as_judged(scores, version)])
+    epochs = epoch_figures([g for v in [ORIGINAL, *asked(scores)] for g in as_judged(scores, v)])
     return 0 if epochs is None else epochs.unread
 
 
@@ -115,27 +121,11 @@ def juror_scores(scores: Scores) -> dict[str, list[SampleScore]]:
     jurors = graded[ORIGINAL][0]
 
     def alone(s: SampleScore, i: int, j: int) -> SampleScore:
-        versions = s.score.value  # type: ignore[union-attr]
-        value = {v: float(graded[v][1][i, j]) if graded[v][0] else math.nan for v in versions}
+        value = {v: float(graded[v][1][i, j]) if graded[v][0] else math.nan for v in s.score.value}
         return SampleScore(score=Score(value=value), sample_metadata=s.sample_metadata)
 
-    return {
-        juror: [alone(s, i, j) for i, s in enumerate(scores)]
-        for j, juror in enumerate(jurors if len(jurors) > 1 else [])
-    }
-
-
-def named(figures: dict[str, Pooled]) -> dict[str, float]:
-    result: dict[str, float] = {}
-    for name, found in figures.items():
-        counts = {keys.pair_key(name, keys.PAIRS): float(found.n),
-                  keys.pair_key(name, keys.UNREADABLE): float(found.left_out)}  # fmt: skip
-        if found.shift is None:  # a summary, named as itself
-            result |= found.share.named(name) | counts
-        else:
-            result |= counts | found.share.named(keys.pair_key(name, SHARE[expected(name)]))
-            result |= found.shift.named(keys.pair_key(name, keys.SHIFT))
-    return result
+    panel = jurors if len(jurors) > 1 else []
+    return {juror: [alone(s, i, j) for i, s in enumerate(scores)] for j, juror in enumerate(panel)}
 
 
 @metric
@@ -143,12 +133,14 @@ def robustness(levels: list[float]) -> Metric:
     """The figures, the epochs left out, and for a panel every figure of each juror alone
     (`juror/<model>/robustness`)."""
 
+    def named(scores: Scores) -> dict[str, float]:
+        found = robustness_figures(scores, levels)
+        return {k: v for name, each in found.items() for k, v in each.named(name).items()}
+
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        result = named(robustness_figures(scores, levels))
-        result[keys.UNREAD_EPOCHS] = float(unread_epochs(scores))
+        result = named(scores) | {keys.UNREAD_EPOCHS: float(unread_epochs(scores))}
         for juror, alone in juror_scores(scores).items():
-            figures = named(robustness_figures(alone, levels))
-            result |= {keys.juror_key(juror, key): value for key, value in figures.items()}
+            result |= {keys.juror_key(juror, key): value for key, value in named(alone).items()}
         return result
 
     return compute
