@@ -62,15 +62,13 @@ def pairs(scores: Scores, name: str, scale: np.ndarray) -> list[np.ndarray]:
 
 
 def asked(scores: Scores) -> list[str]:
-    """The perturbations the samples asked for, in the task's order: a metric cannot see the
-    task's arguments."""
+    """In the task's order, read off the samples: a metric cannot see the task's arguments."""
     found = {n for s in scores for n in (s.sample_metadata or {}).get("perturbations", [])}
     return [name for name in PERTURBATIONS if name in found]
 
 
 def outcomes(scores: Scores, names: Sequence[str], scale: np.ndarray) -> list:
-    """For each answer, over its pairs of `names` (expected alike): those as expected, those read
-    and those left out."""
+    """Per answer, over its pairs of `names` (expected alike): as expected, read, left out."""
     hits, counts, left = (np.zeros(len(scores)) for _ in range(3))
     for name in names:
         read, unread, move, _ = pairs(scores, name, scale)
@@ -130,8 +128,7 @@ def juror_scores(scores: Scores) -> dict[str, list[SampleScore]]:
 
 @metric
 def robustness(levels: list[float]) -> Metric:
-    """The figures, the epochs left out, and for a panel every figure of each juror alone
-    (`juror/<model>/robustness`)."""
+    """The figures, the epochs left out, and for a panel each juror's (`juror/<model>/...`)."""
 
     def named(scores: Scores) -> dict[str, float]:
         found = robustness_figures(scores, levels)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any, Literal
@@ -62,9 +62,8 @@ class Answer:
 
 
 Outcome = dict[str, Any] | str
-"""A version (what the judge is shown in place of the original answer: `answer`, and the
-references' `reference_order` or the `source` id of the answer swapped in where those change), or
-why the perturbation does not apply to the answer."""
+"""A version (the `answer` the judge is shown instead, and the references' `reference_order` or
+the swapped-in answer's `source` where those change), or why the perturbation does not apply."""
 
 
 def padding(answer: Answer, rng: random.Random) -> Outcome:
@@ -123,17 +122,14 @@ def swap(answer: Answer, rng: random.Random) -> Outcome:
     return {"answer": chosen.text, "source": chosen.id}
 
 
-PERTURBATIONS: dict[str, tuple[Expect, Callable[[Answer, random.Random], Outcome]]] = {
-    make.__name__: (expect, make)
-    for expect, makes in (("hold", (padding, authority, formatting, grader_note, reference_order)),
-                          ("lower", (truncation, swap)))  # fmt: skip
-    for make in makes
-}
-"""In the order logs and reports list them: those that should hold first."""
+HOLD = (padding, authority, formatting, grader_note, reference_order)
+PERTURBATIONS = {make.__name__: make for make in (*HOLD, truncation, swap)}
+"""In the order logs and reports list them: those that should hold first, then those that should
+lower the level."""
 
 
 def expected(name: str) -> Expect:
-    return PERTURBATIONS[name][0]
+    return "hold" if PERTURBATIONS[name] in HOLD else "lower"
 
 
 def check_perturbations(names: str | Sequence[str] | None) -> list[str]:
@@ -145,6 +141,6 @@ def perturb(
     answer: Answer, names: Sequence[str], seed: int
 ) -> tuple[dict[str, dict], dict[str, str]]:
     """The versions made, and why the others do not apply."""
-    made = {n: PERTURBATIONS[n][1](answer, random.Random(f"{seed}/{answer.id}/{n}")) for n in names}
+    made = {n: PERTURBATIONS[n](answer, random.Random(f"{seed}/{answer.id}/{n}")) for n in names}
     versions = {name: v for name, v in made.items() if isinstance(v, dict)}
     return versions, {name: v for name, v in made.items() if isinstance(v, str)}

@@ -101,8 +101,7 @@ def perturbation_table(log: LoadedLog, found: Figures) -> Table:
 
 
 def moved_table(log: LoadedLog) -> Table:
-    """The pairs that moved against expectation (moved, and not the way they should), largest
-    shift first."""
+    """Pairs that moved, and not the way they should: the largest shift first."""
     scores, rows = log.scores(), []
     for name in metrics.asked(scores):
         read, _, move, _ = metrics.pairs(scores, name, np.asarray(log.scale))

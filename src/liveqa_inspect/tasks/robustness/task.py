@@ -7,7 +7,7 @@ task's; a score holds a level per version, so the headline, epoch reducer and Vi
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai import viewer as view
@@ -36,17 +36,6 @@ _SHARED = ("judge_models", "panel", "prompt")
 """What every version's grading records alike: kept once, at the top of the score's metadata."""
 
 
-def explain(state: TaskState, graded: Mapping[str, Score]) -> str:
-    lines = [human_note(state)]
-    for name, score in graded.items():
-        level = to_float(score.value)
-        shown = "unreadable" if math.isnan(level) else f"{level:g}"
-        lines.append(f"{name} ({shown}): {score.explanation}")
-    skipped = state.metadata.get("skipped") or {}
-    lines += [f"{name} not applied: {why}." for name, why in skipped.items()]
-    return "\n\n".join(lines)
-
-
 @scorer(metrics=[robustness(list(LIVEQA_SCALE.levels))])
 def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
     """The judge's level for a human-judged answer and for each of its perturbed versions."""
@@ -62,12 +51,16 @@ def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer
         asks = [grade(judges, LIVEQA_JUDGE, fields, answer=str(fields["answer"]), panel=panel,
                       cache=cache, epoch=state.epoch) for fields in shown.values()]  # fmt: skip
         graded = dict(zip(shown, await collect(*asks), strict=True))
+        levels = {name: to_float(score.value) for name, score in graded.items()}
+        said = {n: "unreadable" if math.isnan(v) else f"{v:g}" for n, v in levels.items()}
+        lines = [f"{n} ({said[n]}): {score.explanation}" for n, score in graded.items()]
+        lines += [f"{n} not applied: {why}." for n, why in state.metadata["skipped"].items()]
         first = graded[ORIGINAL].metadata or {}
         return Score(
-            value={name: to_float(score.value) for name, score in graded.items()},
+            value=levels,
             answer=graded[ORIGINAL].answer,
             reason=graded[ORIGINAL].reason,
-            explanation=explain(state, graded),
+            explanation="\n\n".join([human_note(state), *lines]),
             metadata={
                 **{key: first[key] for key in _SHARED},
                 "perturbation_texts": TEXTS.provenance(),
