@@ -43,8 +43,7 @@ def robustness_dataset(
         chosen.update(draw.sample(members, min(per_grade, len(members))))
     samples = []
     for sample in (sample for i, sample in enumerate(pool) if i in chosen):
-        made, skipped = perturb(answer(sample, excellent), perturbations, seed)
-        meta = {**sample.metadata, "perturbations": list(perturbations), "versions": made,
-                "skipped": skipped}  # fmt: skip
+        made = perturb(answer(sample, excellent), perturbations, seed)
+        meta = {**sample.metadata, "perturbations": list(perturbations), **made}
         samples.append(sample.model_copy(update={"metadata": meta}))
     return MemoryDataset(samples, name="live_qa_judge_robustness", location=pool.location)

@@ -28,8 +28,7 @@ Scores = Sequence[SampleScore]
 
 @dataclass(frozen=True)
 class Pooled:
-    """The share of `n` pairs read that moved as expected, the pairs left out, and for a
-    perturbation its pairs' mean shift."""
+    """A share of pairs as expected, of `n` read and `left_out`; a perturbation's mean shift."""
 
     share: Estimate
     n: int

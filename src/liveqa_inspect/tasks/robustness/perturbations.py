@@ -137,10 +137,8 @@ def check_perturbations(names: str | Sequence[str] | None) -> list[str]:
     return one_or_more("perturbations", [*PERTURBATIONS] if names is None else names, PERTURBATIONS)
 
 
-def perturb(
-    answer: Answer, names: Sequence[str], seed: int
-) -> tuple[dict[str, dict], dict[str, str]]:
-    """The versions made, and why the others do not apply."""
+def perturb(answer: Answer, names: Sequence[str], seed: int) -> dict[str, dict]:
+    """The `versions` made, and why the others do not apply (`skipped`): the sample's metadata."""
     made = {n: PERTURBATIONS[n](answer, random.Random(f"{seed}/{answer.id}/{n}")) for n in names}
     versions = {name: v for name, v in made.items() if isinstance(v, dict)}
-    return versions, {name: v for name, v in made.items() if isinstance(v, str)}
+    return {"versions": versions, "skipped": {n: v for n, v in made.items() if n not in versions}}
