@@ -49,7 +49,7 @@ def level(score: SampleScore, version: str) -> float:
     return to_float(score.score.value.get(version, math.nan))  # type: ignore[union-attr]
 
 
-def pairs(scores: Scores, name: str, scale: np.ndarray) -> list[np.ndarray]:
+def pairs(scores: Scores, name: str, scale: Sequence[float]) -> list[np.ndarray]:
     """Each answer's pair: read (both levels read), left out (made, not read), its move (-1, 0 or
     1 between the levels counted at; meaningless where not read) and its shift."""
     original, perturbed = (np.array([level(s, v) for s in scores]) for v in (ORIGINAL, name))
@@ -66,7 +66,7 @@ def asked(scores: Scores) -> list[str]:
     return [name for name in PERTURBATIONS if name in found]
 
 
-def outcomes(scores: Scores, names: Sequence[str], scale: np.ndarray) -> list:
+def outcomes(scores: Scores, names: Sequence[str], scale: Sequence[float]) -> list:
     """Per answer, over its pairs of `names` (expected alike): as expected, read, left out."""
     hits, counts, left = (np.zeros(len(scores)) for _ in range(3))
     for name in names:
@@ -85,10 +85,10 @@ def pooled(hits: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> np.ndarray
 
 def robustness_figures(scores: Scores, scale: Sequence[float]) -> dict[str, Pooled]:
     """The summaries, then each perturbation's figures."""
-    levels, names = np.asarray(scale, dtype=float), asked(scores)
+    names = asked(scores)
 
     def pooled_figures(group: Sequence[str], shift: Estimate | None = None) -> Pooled:
-        hits, counts, left = outcomes(scores, group, levels)
+        hits, counts, left = outcomes(scores, group, scale)
         graded = counts > 0
         share = estimate(lambda rows: pooled(hits[graded], counts[graded], rows), int(graded.sum()))
         return Pooled(share, int(counts.sum()), int(left.sum()), shift)
@@ -96,7 +96,7 @@ def robustness_figures(scores: Scores, scale: Sequence[float]) -> dict[str, Pool
     figures = {summary: pooled_figures([n for n in names if expected(n) == way])
                for summary, way in SUMMARIES.items()}  # fmt: skip
     for name in names:  # a shift is NaN where either level is: the mean leaves it out
-        figures[name] = pooled_figures([name], mean_estimate(pairs(scores, name, levels)[3]))
+        figures[name] = pooled_figures([name], mean_estimate(pairs(scores, name, scale)[3]))
     return figures
 
 
@@ -112,8 +112,8 @@ def unread_epochs(scores: Scores) -> int:
     return 0 if epochs is None else epochs.unread
 
 
-def juror_scores(scores: Scores) -> dict[str, list[SampleScore]]:
-    """For a panel, each juror's scores as if it had judged alone; empty for one judge."""
+def juror_figures(scores: Scores, scale: Sequence[float]) -> dict[str, dict[str, Pooled]]:
+    """For a panel, each juror's figures as if it had judged alone; empty for one judge."""
     graded = {v: juror_levels(as_judged(scores, v)) for v in [ORIGINAL, *asked(scores)]}
     jurors = graded[ORIGINAL][0]
 
@@ -122,21 +122,22 @@ def juror_scores(scores: Scores) -> dict[str, list[SampleScore]]:
         return SampleScore(score=Score(value=value), sample_metadata=s.sample_metadata)
 
     panel = jurors if len(jurors) > 1 else []
-    return {juror: [alone(s, i, j) for i, s in enumerate(scores)] for j, juror in enumerate(panel)}
+    return {juror: robustness_figures([alone(s, i, j) for i, s in enumerate(scores)], scale)
+            for j, juror in enumerate(panel)}  # fmt: skip
 
 
 @metric
 def robustness(levels: list[float]) -> Metric:
     """The figures, the epochs left out, and for a panel each juror's (`juror/<model>/...`)."""
 
-    def named(scores: Scores) -> dict[str, float]:
-        found = robustness_figures(scores, levels)
+    def named(found: dict[str, Pooled]) -> dict[str, float]:
         return {k: v for name, each in found.items() for k, v in each.named(name).items()}
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        result = named(scores) | {keys.UNREAD_EPOCHS: float(unread_epochs(scores))}
-        for juror, alone in juror_scores(scores).items():
-            result |= {keys.juror_key(juror, key): value for key, value in named(alone).items()}
+        result = named(robustness_figures(scores, levels))
+        result[keys.UNREAD_EPOCHS] = float(unread_epochs(scores))
+        for juror, found in juror_figures(scores, levels).items():
+            result |= {keys.juror_key(juror, key): value for key, value in named(found).items()}
         return result
 
     return compute

@@ -104,7 +104,7 @@ def moved_table(log: LoadedLog) -> Table:
     """Pairs that moved, and not the way they should: the largest shift first."""
     scores, rows = log.scores(), []
     for name in metrics.asked(scores):
-        read, _, move, _ = metrics.pairs(scores, name, np.asarray(log.scale))
+        read, _, move, _ = metrics.pairs(scores, name, log.scale)
         for i in np.flatnonzero(read & (move != 0) & (move != metrics.MOVE[expected(name)])):
             score, meta = scores[i], log.metadata[scores[i].sample_id]  # type: ignore[index]
             before, after = metrics.level(score, ORIGINAL), metrics.level(score, name)
@@ -145,8 +145,7 @@ def summary_difference(summary: str, first: LoadedLog, other: LoadedLog) -> Esti
         return Estimate(math.nan)
     group = [n for n in names if expected(n) == metrics.SUMMARIES[summary]]
     scores = [{s.sample_id: s for s in log.scores()} for log in (first, other)]
-    scale = np.asarray(first.scale)
-    mine, yours = (metrics.outcomes([s[i] for i in ids], group, scale)[:2] for s in scores)
+    mine, yours = (metrics.outcomes([s[i] for i in ids], group, first.scale)[:2] for s in scores)
     return estimate(lambda rows: metrics.pooled(*yours, rows) - metrics.pooled(*mine, rows),
                     len(ids))  # fmt: skip
 
@@ -189,8 +188,7 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         return [*blocks, sensitive], [chart(logs[0], "robustness-judges", title, shares)]
     [log], [one] = logs, found
     blocks: list[Block] = [*header(log), summary_table(one), perturbation_table(log, one)]
-    jurors = {j: metrics.robustness_figures(alone, log.scale)
-              for j, alone in metrics.juror_scores(log.scores()).items()}  # fmt: skip
+    jurors = metrics.juror_figures(log.scores(), log.scale)
     if jurors:
         title = "Each juror alone (value [95% CI] n=pairs read)"
         blocks.append(side_by_side(title, {"panel": one, **jurors}))
