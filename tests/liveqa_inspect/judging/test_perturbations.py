@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from liveqa_inspect.errors import ArgumentError
-from liveqa_inspect.tasks.robustness.perturbations import (
+from liveqa_inspect.tasks.robustness.dataset import (
     PERTURBATIONS,
     TEXTS,
     Answer,

@@ -15,7 +15,7 @@ from liveqa_inspect import live_qa_judge_robustness
 from liveqa_inspect.judging.prompts import neutralise
 from liveqa_inspect.report import main
 from liveqa_inspect.report.loading import load
-from liveqa_inspect.tasks.robustness.perturbations import (
+from liveqa_inspect.tasks.robustness.dataset import (
     ORIGINAL,
     PERTURBATIONS,
     TEXTS,

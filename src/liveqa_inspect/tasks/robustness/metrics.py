@@ -18,7 +18,7 @@ from liveqa_inspect.stats import names as keys
 from liveqa_inspect.stats.bootstrap import Estimate, estimate, mean_estimate
 from liveqa_inspect.stats.levels import level_index
 from liveqa_inspect.stats.values import juror_levels, to_float
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATIONS, Expect, expected
+from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, Expect, expected
 
 SUMMARIES: dict[str, Expect] = {keys.ROBUSTNESS: "hold", keys.SENSITIVITY: "lower"}
 MOVE: dict[Expect, int] = {"hold": 0, "lower": -1}

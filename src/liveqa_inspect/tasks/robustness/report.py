@@ -17,7 +17,7 @@ from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, interval
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
 from liveqa_inspect.tasks.robustness import metrics
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATIONS, expected
+from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, expected
 from liveqa_inspect.versioned import label as text_label
 
 KIND = "robustness"

@@ -29,8 +29,8 @@ from liveqa_inspect.stats.names import ROBUSTNESS
 from liveqa_inspect.stats.values import to_float
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField
 from liveqa_inspect.tasks.robustness import dataset
+from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, TEXTS, check_perturbations
 from liveqa_inspect.tasks.robustness.metrics import robustness
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, TEXTS, check_perturbations
 
 _SHARED = ("judge_models", "panel", "prompt")
 """What every version's grading records alike: kept once, at the top of the score's metadata."""
