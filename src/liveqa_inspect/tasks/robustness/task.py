@@ -1,13 +1,11 @@
 """live_qa_judge_robustness: does a judge's verdict move when an answer changes in ways that
-should not matter, and when it changes in ways that should? Every version goes through `grade`,
-the one judging path, with live_qa's prompt, so the judge is measured on the prompt it grades
-with, and panels, retries, the cache, the seeds and the reading of verdicts are every other
-task's; a score holds a level per version, so the headline, epoch reducer and View are its own."""
+should not matter, and when it changes in ways that should? Every version is graded by `grade`,
+the one judging path, on live_qa's prompt; a score holds a level per version, so the headline,
+epoch reducer and View are its own."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai import viewer as view
@@ -98,21 +96,6 @@ def robustness_epochs() -> ScoreReducer:
     return reduce
 
 
-def versions_viewer(scorer: str, names: Sequence[str]) -> view.ViewerConfig:
-    """Each version's level side by side, shaded neutrally on the whole scale, as live_qa_judge's
-    level: a judge's rating of a human-graded answer is no better for being high."""
-    versions, levels = [ORIGINAL, *names], LIVEQA_JUDGE.scale.levels
-    colours = view.ScoreColorScale(palette="neutral", min=min(levels), max=max(levels))
-    column = view.TaskSamplesColumn
-    columns = [column(id="sampleId"), column(id="epoch"),
-               *(column.score(scorer, version) for version in versions),
-               column(id="input"), column(id="answer", visible=False)]  # fmt: skip
-    samples = view.TaskSamplesView(name="versions", columns=columns, compact_scores=True,
-                                   score_color_scales=dict.fromkeys(versions, colours))  # fmt: skip
-    grid = view.SampleScoreView(default="grid")
-    return view.ViewerConfig(task_samples_view=samples, sample_score_view=grid)
-
-
 @task
 def live_qa_judge_robustness(
     perturbations: str | list[str] | None = None,
@@ -145,7 +128,17 @@ def live_qa_judge_robustness(
     whole_number("per_grade", per_grade, least=1)
     whole_number("seed", seed, least=0)
     names = check_perturbations(perturbations)
-    name = scorer_name(judge)
+    name, versions, levels = scorer_name(judge), [ORIGINAL, *names], LIVEQA_JUDGE.scale.levels
+    # Each version's level side by side, shaded neutrally on the whole scale as live_qa_judge's
+    # level: a judge's rating of a human-graded answer is no better for being high.
+    colours = view.ScoreColorScale(palette="neutral", min=min(levels), max=max(levels))
+    column = view.TaskSamplesColumn
+    columns = [column(id="sampleId"), column(id="epoch"),
+               *(column.score(name, version) for version in versions),
+               column(id="input"), column(id="answer", visible=False)]  # fmt: skip
+    samples = view.TaskSamplesView(name="versions", columns=columns, compact_scores=True,
+                                   score_color_scales=dict.fromkeys(versions, colours))  # fmt: skip
+    grid = view.SampleScoreView(default="grid")
     return Task(
         dataset=dataset.robustness_dataset(names, per_grade, seed, question, data, judgments),
         setup=judges_ready(None),
@@ -154,7 +147,7 @@ def live_qa_judge_robustness(
         epochs=Epochs(1, robustness_epochs()),
         version=EVAL_VERSION,
         headline_metric=HeadlineMetric(scorer=name, metric=ROBUSTNESS),
-        viewer=versions_viewer(name, names),
+        viewer=view.ViewerConfig(task_samples_view=samples, sample_score_view=grid),
         metadata=provenance(LIVEQA_JUDGE, True, None, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS)
         | {"perturbation_texts": TEXTS.provenance()},
         # No task config, as live_qa_judge: the judge's defaults fill only what the user left
