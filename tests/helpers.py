@@ -37,7 +37,7 @@ from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.tables import Block, Table, cell
 from liveqa_inspect.tasks.contamination.dataset import contamination_dataset
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
-from liveqa_inspect.tasks.robustness.perturbations import sentences
+from liveqa_inspect.tasks.robustness.dataset import sentences
 
 
 def liveqa_data() -> Path:

@@ -8,7 +8,7 @@ import pytest
 from liveqa_inspect import live_qa_judge_robustness
 from liveqa_inspect.arguments import one_of, one_or_more, true_or_false, whole_number
 from liveqa_inspect.errors import ArgumentError
-from liveqa_inspect.tasks.robustness.perturbations import PERTURBATIONS, check_perturbations
+from liveqa_inspect.tasks.robustness.dataset import PERTURBATIONS, check_perturbations
 
 NAMES = ", ".join(PERTURBATIONS)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from liveqa_inspect.tasks.robustness.perturbations import TEXTS
+from liveqa_inspect.tasks.robustness.dataset import TEXTS
 from tests.commands import inspect_command, inspect_eval_logs
 from tests.helpers import figures, probe, remainders
 from tests.openai_server import OpenAIServer

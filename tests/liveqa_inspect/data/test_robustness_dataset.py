@@ -6,8 +6,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from liveqa_inspect.tasks.robustness.dataset import robustness_dataset
-from liveqa_inspect.tasks.robustness.perturbations import PERTURBATIONS
+from liveqa_inspect.tasks.robustness.dataset import PERTURBATIONS, robustness_dataset
 from tests.helpers import judgments_file
 
 ALL = list(PERTURBATIONS)

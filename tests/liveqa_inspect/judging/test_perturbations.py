@@ -7,20 +7,19 @@ from dataclasses import replace
 import pytest
 
 from liveqa_inspect.errors import ArgumentError
-from liveqa_inspect.tasks.robustness.perturbations import (
+from liveqa_inspect.tasks.robustness.dataset import (
     PERTURBATIONS,
     TEXTS,
     Answer,
-    Excellent,
     check_perturbations,
     perturb,
     sentences,
 )
 
 EXCELLENT = (
-    Excellent("TQ2-L9", "TQ2", "Gluten is a protein."),
-    Excellent("TQ1-L3", "TQ1", "An excellent answer to the same question."),
-    Excellent("TQ5-L20", "TQ5", "Rest and fluids help."),
+    Answer("TQ2-L9", "TQ2", "Gluten is a protein.", 1, 1.0),
+    Answer("TQ1-L3", "TQ1", "An excellent answer to the same question.", 2, 1.0),
+    Answer("TQ5-L20", "TQ5", "Rest and fluids help.", 1, 1.0),
 )
 ANSWER = Answer(
     id="TQ1-L1",
@@ -44,7 +43,7 @@ def test_the_texts_are_versioned_by_their_hash() -> None:
 
 
 def test_every_version_of_an_answer_is_pinned() -> None:
-    versions, skipped = perturb(ANSWER, list(PERTURBATIONS), seed=2017)
+    versions, skipped = perturb(ANSWER, list(PERTURBATIONS), seed=2017).values()
     assert skipped == {}
     text = ANSWER.text
     assert versions == {
@@ -66,16 +65,17 @@ def test_every_version_of_an_answer_is_pinned() -> None:
 def test_the_same_seed_gives_the_same_versions_and_another_seed_other_choices() -> None:
     names = list(PERTURBATIONS)
     assert perturb(ANSWER, names, seed=7) == perturb(ANSWER, names, seed=7)
-    chosen = {perturb(ANSWER, ["authority"], seed)[0]["authority"]["answer"] for seed in range(20)}
+    made = [perturb(ANSWER, ["authority"], seed)["versions"] for seed in range(20)]
+    chosen = {versions["authority"]["answer"] for versions in made}
     assert len(chosen) == len(TEXTS.variants["authority"])
     # A perturbation's draw does not depend on which others were asked for.
-    alone, _ = perturb(ANSWER, ["swap"], seed=7)
-    assert alone["swap"] == perturb(ANSWER, names, seed=7)[0]["swap"]
+    alone = perturb(ANSWER, ["swap"], seed=7)["versions"]
+    assert alone["swap"] == perturb(ANSWER, names, seed=7)["versions"]["swap"]
 
 
 def test_padding_is_content_free_filler_about_the_answer_s_length() -> None:
     long = replace(ANSWER, text="A sentence of the answer. " * 40)
-    padded = perturb(long, ["padding"], seed=1)[0]["padding"]["answer"]
+    padded = perturb(long, ["padding"], seed=1)["versions"]["padding"]["answer"]
     answer, filler = padded.split("\n\n")
     assert answer == long.text
     longest = max(map(len, TEXTS.variants["filler"]))
@@ -84,7 +84,7 @@ def test_padding_is_content_free_filler_about_the_answer_s_length() -> None:
 
 
 def test_formatting_keeps_every_sentence_word_for_word() -> None:
-    formatted = perturb(ANSWER, ["formatting"], seed=3)[0]["formatting"]["answer"]
+    formatted = perturb(ANSWER, ["formatting"], seed=3)["versions"]["formatting"]["answer"]
     heading, items = formatted.split("\n\n")
     assert heading in TEXTS.variants["heading"]
     assert [item.removeprefix("- ") for item in items.splitlines()] == sentences(ANSWER.text)
@@ -103,13 +103,13 @@ def test_formatting_keeps_every_sentence_word_for_word() -> None:
     ],
 )
 def test_a_perturbation_that_cannot_apply_says_why(change: dict, name: str, why: str) -> None:
-    versions, skipped = perturb(replace(ANSWER, **change), [name], seed=2017)
+    versions, skipped = perturb(replace(ANSWER, **change), [name], seed=2017).values()
     assert versions == {}
     assert why in skipped[name]
 
 
 def test_a_swap_never_takes_an_answer_to_the_same_question() -> None:
-    sources = {perturb(ANSWER, ["swap"], seed)[0]["swap"]["source"] for seed in range(30)}
+    sources = {perturb(ANSWER, ["swap"], seed)["versions"]["swap"]["source"] for seed in range(30)}
     assert sources == {"TQ2-L9", "TQ5-L20"}
 
 

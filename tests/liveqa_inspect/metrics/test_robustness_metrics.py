@@ -13,7 +13,7 @@ from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, 
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
 from liveqa_inspect.stats.bootstrap import mean_interval, percentile_interval, resample_rows
 from liveqa_inspect.tasks.robustness.metrics import robustness
-from liveqa_inspect.tasks.robustness.scorer import robustness_epochs
+from liveqa_inspect.tasks.robustness.task import robustness_epochs
 
 pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_evals
 

@@ -15,7 +15,7 @@ from liveqa_inspect import live_qa_judge_robustness
 from liveqa_inspect.judging.prompts import neutralise
 from liveqa_inspect.report import main
 from liveqa_inspect.report.loading import load
-from liveqa_inspect.tasks.robustness.perturbations import (
+from liveqa_inspect.tasks.robustness.dataset import (
     ORIGINAL,
     PERTURBATIONS,
     TEXTS,
@@ -209,7 +209,7 @@ def test_judges_side_by_side_with_paired_differences(
     On the same answers the differences are 0 and -1 on every resample."""
     reader = run_robustness(content_judge(humans), "content")
     constant = run_robustness(lambda *_: verdict("0.7"), "constant")
-    difference = summary_difference("sensitivity")(load(reader.location), load(constant.location))
+    difference = summary_difference("sensitivity", load(reader.location), load(constant.location))
     assert (difference.value, difference.low, difference.high) == (-1.0, -1.0, -1.0)
     assert difference.n == 8
 
@@ -254,7 +254,7 @@ def test_a_difference_over_the_answers_both_logs_hold(humans: Humans) -> None:
     first, other = load(small.location), load(large.location)
     shared = [i for i in first.values if i in other.values]
     assert 0 < len(shared) < len(other.values)
-    estimate = summary_difference("robustness")(first, other)
+    estimate = summary_difference("robustness", first, other)
     assert estimate.n == len(shared)
     assert estimate.low <= estimate.value <= estimate.high
     assert not math.isnan(estimate.value)
@@ -347,7 +347,7 @@ def test_logs_that_ran_other_perturbations_show_each_and_say_so(
     assert rows["swap (lowered)"][0] == "not run"
     assert "WARNING: the logs differ in -T perturbations=" in out
     assert "note: a paired difference pools the perturbations both logs ran." in out
-    difference = summary_difference("robustness")(load(first.location), load(second.location))
+    difference = summary_difference("robustness", load(first.location), load(second.location))
     assert (difference.value, difference.n) == (0.0, 4)
 
 

@@ -13,7 +13,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect.judging.prompts import neutralise
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATIONS, TEXTS
+from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, TEXTS
 from tests.helpers import (
     ROBUSTNESS_PER_GRADE,
     Humans,

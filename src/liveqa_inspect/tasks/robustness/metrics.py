@@ -2,8 +2,7 @@
 (docs/judge_robustness.md says what each is). A pair is compared at the levels its two values
 count at (`level_index`), so it moved or it did not; the shift uses the values. An answer's pairs
 are not independent (a judge that misreads an answer misreads its versions too), so an interval
-resamples answers, each with all its pairs.
-"""
+resamples answers, each with all its pairs."""
 
 from __future__ import annotations
 
@@ -19,7 +18,7 @@ from liveqa_inspect.stats import names as keys
 from liveqa_inspect.stats.bootstrap import Estimate, estimate, mean_estimate
 from liveqa_inspect.stats.levels import level_index
 from liveqa_inspect.stats.values import juror_levels, to_float
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATIONS, Expect, expected
+from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, Expect, expected
 
 SUMMARIES: dict[str, Expect] = {keys.ROBUSTNESS: "hold", keys.SENSITIVITY: "lower"}
 MOVE: dict[Expect, int] = {"hold": 0, "lower": -1}
@@ -29,13 +28,20 @@ Scores = Sequence[SampleScore]
 
 @dataclass(frozen=True)
 class Pooled:
-    """The share of `n` pairs read that moved as expected, and the pairs left out; for a
-    perturbation, its pairs' mean shift."""
+    """A share of pairs as expected, of `n` read and `left_out`; a perturbation's mean shift."""
 
     share: Estimate
     n: int
     left_out: int
     shift: Estimate | None = None
+
+    def named(self, name: str) -> dict[str, float]:
+        counts = {keys.pair_key(name, keys.PAIRS): float(self.n),
+                  keys.pair_key(name, keys.UNREADABLE): float(self.left_out)}  # fmt: skip
+        if self.shift is None:  # a summary, named as itself
+            return self.share.named(name) | counts
+        share = self.share.named(keys.pair_key(name, SHARE[expected(name)]))
+        return counts | share | self.shift.named(keys.pair_key(name, keys.SHIFT))
 
 
 def level(score: SampleScore, version: str) -> float:
@@ -43,7 +49,7 @@ def level(score: SampleScore, version: str) -> float:
     return to_float(score.score.value.get(version, math.nan))  # type: ignore[union-attr]
 
 
-def pairs(scores: Scores, name: str, scale: np.ndarray) -> list[np.ndarray]:
+def pairs(scores: Scores, name: str, scale: Sequence[float]) -> list[np.ndarray]:
     """Each answer's pair: read (both levels read), left out (made, not read), its move (-1, 0 or
     1 between the levels counted at; meaningless where not read) and its shift."""
     original, perturbed = (np.array([level(s, v) for s in scores]) for v in (ORIGINAL, name))
@@ -55,15 +61,13 @@ def pairs(scores: Scores, name: str, scale: np.ndarray) -> list[np.ndarray]:
 
 
 def asked(scores: Scores) -> list[str]:
-    """The perturbations the samples asked for, in the task's order: a metric cannot see the
-    task's arguments."""
+    """In the task's order, read off the samples: a metric cannot see the task's arguments."""
     found = {n for s in scores for n in (s.sample_metadata or {}).get("perturbations", [])}
     return [name for name in PERTURBATIONS if name in found]
 
 
-def outcomes(scores: Scores, names: Sequence[str], scale: np.ndarray) -> list:
-    """For each answer, over its pairs of `names` (expected alike): those as expected, those read
-    and those left out."""
+def outcomes(scores: Scores, names: Sequence[str], scale: Sequence[float]) -> list:
+    """Per answer, over its pairs of `names` (expected alike): as expected, read, left out."""
     hits, counts, left = (np.zeros(len(scores)) for _ in range(3))
     for name in names:
         read, unread, move, _ = pairs(scores, name, scale)
@@ -81,10 +85,10 @@ def pooled(hits: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> np.ndarray
 
 def robustness_figures(scores: Scores, scale: Sequence[float]) -> dict[str, Pooled]:
     """The summaries, then each perturbation's figures."""
-    levels, names = np.asarray(scale, dtype=float), asked(scores)
+    names = asked(scores)
 
     def pooled_figures(group: Sequence[str], shift: Estimate | None = None) -> Pooled:
-        hits, counts, left = outcomes(scores, group, levels)
+        hits, counts, left = outcomes(scores, group, scale)
         graded = counts > 0
         share = estimate(lambda rows: pooled(hits[graded], counts[graded], rows), int(graded.sum()))
         return Pooled(share, int(counts.sum()), int(left.sum()), shift)
@@ -92,7 +96,7 @@ def robustness_figures(scores: Scores, scale: Sequence[float]) -> dict[str, Pool
     figures = {summary: pooled_figures([n for n in names if expected(n) == way])
                for summary, way in SUMMARIES.items()}  # fmt: skip
     for name in names:  # a shift is NaN where either level is: the mean leaves it out
-        figures[name] = pooled_figures([name], mean_estimate(pairs(scores, name, levels)[3]))
+        figures[name] = pooled_figures([name], mean_estimate(pairs(scores, name, scale)[3]))
     return figures
 
 
@@ -104,51 +108,36 @@ def as_judged(scores: Scores, version: str) -> list[SampleScore]:
 
 def unread_epochs(scores: Scores) -> int:
     """Epochs left out of a version's mean: live_qa's `unread_epochs`, over every version."""
-    versions = [ORIGINAL, *asked(scores)]
-    epochs = epoch_figures([g for version in versions for g in as_judged(scores, version)])
+    epochs = epoch_figures([g for v in [ORIGINAL, *asked(scores)] for g in as_judged(scores, v)])
     return 0 if epochs is None else epochs.unread
 
 
-def juror_scores(scores: Scores) -> dict[str, list[SampleScore]]:
-    """For a panel, each juror's scores as if it had judged alone; empty for one judge."""
+def juror_figures(scores: Scores, scale: Sequence[float]) -> dict[str, dict[str, Pooled]]:
+    """For a panel, each juror's figures as if it had judged alone; empty for one judge."""
     graded = {v: juror_levels(as_judged(scores, v)) for v in [ORIGINAL, *asked(scores)]}
     jurors = graded[ORIGINAL][0]
 
     def alone(s: SampleScore, i: int, j: int) -> SampleScore:
-        versions = s.score.value  # type: ignore[union-attr]
-        value = {v: float(graded[v][1][i, j]) if graded[v][0] else math.nan for v in versions}
+        value = {v: float(graded[v][1][i, j]) if graded[v][0] else math.nan for v in s.score.value}
         return SampleScore(score=Score(value=value), sample_metadata=s.sample_metadata)
 
-    return {
-        juror: [alone(s, i, j) for i, s in enumerate(scores)]
-        for j, juror in enumerate(jurors if len(jurors) > 1 else [])
-    }
-
-
-def named(figures: dict[str, Pooled]) -> dict[str, float]:
-    result: dict[str, float] = {}
-    for name, found in figures.items():
-        counts = {keys.pair_key(name, keys.PAIRS): float(found.n),
-                  keys.pair_key(name, keys.UNREADABLE): float(found.left_out)}  # fmt: skip
-        if found.shift is None:  # a summary, named as itself
-            result |= found.share.named(name) | counts
-        else:
-            result |= counts | found.share.named(keys.pair_key(name, SHARE[expected(name)]))
-            result |= found.shift.named(keys.pair_key(name, keys.SHIFT))
-    return result
+    panel = jurors if len(jurors) > 1 else []
+    return {juror: robustness_figures([alone(s, i, j) for i, s in enumerate(scores)], scale)
+            for j, juror in enumerate(panel)}  # fmt: skip
 
 
 @metric
 def robustness(levels: list[float]) -> Metric:
-    """The figures, the epochs left out, and for a panel every figure of each juror alone
-    (`juror/<model>/robustness`)."""
+    """The figures, the epochs left out, and for a panel each juror's (`juror/<model>/...`)."""
+
+    def named(found: dict[str, Pooled]) -> dict[str, float]:
+        return {k: v for name, each in found.items() for k, v in each.named(name).items()}
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         result = named(robustness_figures(scores, levels))
         result[keys.UNREAD_EPOCHS] = float(unread_epochs(scores))
-        for juror, alone in juror_scores(scores).items():
-            figures = named(robustness_figures(alone, levels))
-            result |= {keys.juror_key(juror, key): value for key, value in figures.items()}
+        for juror, found in juror_figures(scores, levels).items():
+            result |= {keys.juror_key(juror, key): value for key, value in named(found).items()}
         return result
 
     return compute

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -15,9 +16,8 @@ from liveqa_inspect.report.loading import LoadedLog, SampleId
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, interval
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
-from liveqa_inspect.stats.names import ROBUSTNESS, SENSITIVITY
 from liveqa_inspect.tasks.robustness import metrics
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, PERTURBATIONS, expected
+from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, expected
 from liveqa_inspect.versioned import label as text_label
 
 KIND = "robustness"
@@ -25,16 +25,14 @@ HEADLINE = ORIGINAL
 """The level in a score's value that the report counts as the answer's: the original's."""
 MOVED_ROWS = 10
 EXCERPT_CHARS = 60
-LABELS = {
-    ROBUSTNESS: "robustness (unchanged where it should hold)",
-    SENSITIVITY: "sensitivity (lowered where it should lower)",
-}
 
 Figures = dict[str, metrics.Pooled]
 
 
 def label(name: str) -> str:
-    return LABELS.get(name) or f"{name} ({metrics.SHARE[expected(name)]})"
+    way = metrics.SUMMARIES.get(name) or expected(name)
+    where = f" where it should {way}" if name in metrics.SUMMARIES else ""
+    return f"{name} ({metrics.SHARE[way]}{where})"
 
 
 def side_by_side(title: str, columns: dict[str, Figures]) -> Table:
@@ -51,14 +49,10 @@ def side_by_side(title: str, columns: dict[str, Figures]) -> Table:
     return Table(title, ["figure", *columns], rows)
 
 
-def texts(log: LoadedLog) -> str:
-    given = (log.log.eval.metadata or {}).get("perturbation_texts")
-    return text_label(given) if isinstance(given, dict) else "unrecorded"
-
-
 def settings(log: LoadedLog) -> dict[str, str]:
     """Versions perturbed with other texts are not comparable, as under another prompt."""
-    return {"perturbation texts": texts(log)}
+    given = (log.log.eval.metadata or {}).get("perturbation_texts")
+    return {"perturbation texts": text_label(given) if isinstance(given, dict) else "unrecorded"}
 
 
 def header(log: LoadedLog) -> list[str]:
@@ -68,19 +62,12 @@ def header(log: LoadedLog) -> list[str]:
     return [
         f"{log.task} report: {log.path}",
         compare.judge_line(log),
-        f"perturbation texts: {texts(log)}",
+        *(f"{name}: {value}" for name, value in settings(log).items()),
         f"{compare.setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
         f"epochs: {log.epochs}",
         log.counts("answers")[0],  # the frame's epochs line counts the original's alone
         *([epochs] if unread or errored else []),
     ]
-
-
-def left_out(log: LoadedLog) -> str:
-    """An errored answer has no score: its pairs are neither read nor left out in the log."""
-    lost = [len(meta["versions"]) for i, meta in log.metadata.items() if i not in log.values]
-    errored = f" The {sum(lost)} pairs of the {len(lost)} errored answers are in neither count."
-    return "left out: pairs with a verdict unreadable on either side." + (errored if lost else "")
 
 
 def shown(figure: Estimate) -> list[Cell]:
@@ -98,23 +85,26 @@ def summary_table(found: Figures) -> Table:
 
 
 def perturbation_table(log: LoadedLog, found: Figures) -> Table:
+    # An errored answer has no score: its pairs are neither read nor left out in the log.
+    lost = [len(meta["versions"]) for i, meta in log.metadata.items() if i not in log.values]
+    errored = f" The {sum(lost)} pairs of the {len(lost)} errored answers are in neither count."
     return Table(
         "Perturbations (95% CI: the log's seeded paired bootstrap)",
         ["perturbation", "should", "pairs", "left out", "as expected", "95% CI", "mean shift",
          "shift 95% CI"],  # fmt: skip
         [[name, f"{expected(name)} ({metrics.SHARE[expected(name)]})", p.n, p.left_out,
           *shown(p.share), *shown(p.shift)] for name, p in found.items() if p.shift],  # fmt: skip
-        [f"{left_out(log)} Mean shift: perturbed level minus the original's, above 0 where the "
-         "perturbation pleased the judge."],  # fmt: skip
+        ["left out: pairs with a verdict unreadable on either side." + (errored if lost else "")
+         + " Mean shift: perturbed level minus the original's, above 0 where the perturbation "
+         "pleased the judge."],  # fmt: skip
     )
 
 
 def moved_table(log: LoadedLog) -> Table:
-    """The pairs that moved against expectation (moved, and not the way they should), largest
-    shift first."""
+    """Pairs that moved, and not the way they should: the largest shift first."""
     scores, rows = log.scores(), []
     for name in metrics.asked(scores):
-        read, _, move, _ = metrics.pairs(scores, name, np.asarray(log.scale))
+        read, _, move, _ = metrics.pairs(scores, name, log.scale)
         for i in np.flatnonzero(read & (move != 0) & (move != metrics.MOVE[expected(name)])):
             score, meta = scores[i], log.metadata[scores[i].sample_id]  # type: ignore[index]
             before, after = metrics.level(score, ORIGINAL), metrics.level(score, name)
@@ -131,8 +121,8 @@ def moved_table(log: LoadedLog) -> Table:
     )
 
 
-def chart(filename: str, title: str, rows: dict[str, Estimate]) -> IntervalChart:
-    axis = "share of pairs as expected"
+def chart(log: LoadedLog, kind: str, title: str, rows: dict[str, Estimate]) -> IntervalChart:
+    axis, filename = "share of pairs as expected", f"{log.path.stem}-{kind}.png"
     return IntervalChart.of(filename, title, axis, list(rows), list(rows.values()), (0.0, 1.0))
 
 
@@ -142,29 +132,22 @@ def paired(first: LoadedLog, other: LoadedLog) -> tuple[list[SampleId], list[str
     theirs = metrics.asked(other.scores())
     names = [name for name in metrics.asked(first.scores()) if name in theirs]
     ids = [i for i in first.values if i in other.values]
-
-    def made(log: LoadedLog, i: SampleId) -> dict:
-        return {n: v for n, v in log.metadata[i]["versions"].items() if n in names}
-
-    return ids, names, sum(made(first, i) != made(other, i) for i in ids)
+    mine, yours = ([log.metadata[i]["versions"] for i in ids] for log in (first, other))
+    otherwise = [any(a.get(n) != b.get(n) for n in names) for a, b in zip(mine, yours, strict=True)]
+    return ids, names, sum(otherwise)
 
 
-def summary_difference(summary: str) -> Callable[[LoadedLog, LoadedLog], Estimate]:
+def summary_difference(summary: str, first: LoadedLog, other: LoadedLog) -> Estimate:
     """`other`'s summary minus `first`'s over the answers both hold and the perturbations both
     ran, each resample drawing the same answers (each with all its pairs) for both judges."""
-    way = metrics.SUMMARIES[summary]
-
-    def difference(first: LoadedLog, other: LoadedLog) -> Estimate:
-        ids, names, otherwise = paired(first, other)
-        if otherwise:
-            return Estimate(math.nan)
-        group, scale = [n for n in names if expected(n) == way], np.asarray(first.scale)
-        scores = [{s.sample_id: s for s in log.scores()} for log in (first, other)]
-        mine, yours = (metrics.outcomes([s[i] for i in ids], group, scale)[:2] for s in scores)
-        return estimate(lambda rows: metrics.pooled(*yours, rows) - metrics.pooled(*mine, rows),
-                        len(ids))  # fmt: skip
-
-    return difference
+    ids, names, otherwise = paired(first, other)
+    if otherwise:
+        return Estimate(math.nan)
+    group = [n for n in names if expected(n) == metrics.SUMMARIES[summary]]
+    scores = [{s.sample_id: s for s in log.scores()} for log in (first, other)]
+    mine, yours = (metrics.outcomes([s[i] for i in ids], group, first.scale)[:2] for s in scores)
+    return estimate(lambda rows: metrics.pooled(*yours, rows) - metrics.pooled(*mine, rows),
+                    len(ids))  # fmt: skip
 
 
 def pairing(logs: Sequence[LoadedLog]) -> list[str]:
@@ -190,10 +173,10 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         names = compare.labels(logs)
         title = "Judges (value [95% CI: each log's seeded bootstrap] n=pairs read)"
         judges = side_by_side(title, dict(zip(names, found, strict=True)))
+        over = "the answers both hold, each with all its pairs"
         robust, sensitive = (
-            compare.difference_table(logs, summary_difference(summary), f"{summary} difference",
-                                     "the answers both hold, each with all its pairs")  # fmt: skip
-            for summary in metrics.SUMMARIES
+            compare.difference_table(logs, partial(summary_difference, s), f"{s} difference", over)
+            for s in metrics.SUMMARIES
         )
         blocks = compare.comparison(logs, "robustness", judges, robust)
         at = blocks.index(judges)
@@ -202,15 +185,13 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
                   for name, each in zip(names, found, strict=True)
                   for summary in metrics.SUMMARIES}  # fmt: skip
         title = f"{logs[0].task}: robustness and sensitivity of each judge (95% CI)"
-        filename = f"{logs[0].path.stem}-robustness-judges.png"
-        return [*blocks, sensitive], [chart(filename, title, shares)]
+        return [*blocks, sensitive], [chart(logs[0], "robustness-judges", title, shares)]
     [log], [one] = logs, found
     blocks: list[Block] = [*header(log), summary_table(one), perturbation_table(log, one)]
-    jurors = {j: metrics.robustness_figures(alone, log.scale)
-              for j, alone in metrics.juror_scores(log.scores()).items()}  # fmt: skip
+    jurors = metrics.juror_figures(log.scores(), log.scale)
     if jurors:
         title = "Each juror alone (value [95% CI] n=pairs read)"
         blocks.append(side_by_side(title, {"panel": one, **jurors}))
     title = f"{log.task}: {log.judge_label}, share as expected (95% CI)"
     shares = {label(name): pooled.share for name, pooled in one.items()}
-    return [*blocks, moved_table(log)], [chart(f"{log.path.stem}-robustness.png", title, shares)]
+    return [*blocks, moved_table(log)], [chart(log, "robustness", title, shares)]

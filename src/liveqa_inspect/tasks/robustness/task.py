@@ -1,42 +1,99 @@
 """live_qa_judge_robustness: does a judge's verdict move when an answer changes in ways that
-should not matter, and when it changes in ways that should? Built from judged_task's parts, not
-by it: a score holds a level per version, so the headline, epoch reducer and View are its own."""
+should not matter, and when it changes in ways that should? Every version is graded by `grade`,
+the one judging path, on live_qa's prompt; a score holds a level per version, so the headline,
+epoch reducer and View are its own."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
 
 from inspect_ai import Epochs, Task, task
 from inspect_ai import viewer as view
 from inspect_ai.log import HeadlineMetric
+from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
+from inspect_ai.solver import TaskState
+from inspect_ai.util import collect
 
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.arguments import true_or_false, whole_number
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
-from liveqa_inspect.judging.panel import Panel
-from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
-from liveqa_inspect.judging.solvers import given_answer, judges_ready
-from liveqa_inspect.judging.task import provenance, scorer_name
+from liveqa_inspect.judging.grade import grade
+from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
+from liveqa_inspect.judging.scorer import answer_fields, human_note
+from liveqa_inspect.judging.solvers import given_answer, judges_ready, jurors
+from liveqa_inspect.judging.task import judge_epochs, provenance, scorer_name
 from liveqa_inspect.stats.names import ROBUSTNESS
+from liveqa_inspect.stats.values import to_float
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField
 from liveqa_inspect.tasks.robustness import dataset
-from liveqa_inspect.tasks.robustness.perturbations import ORIGINAL, TEXTS, check_perturbations
-from liveqa_inspect.tasks.robustness.scorer import judge_robustness_scorer, robustness_epochs
+from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, TEXTS, check_perturbations
+from liveqa_inspect.tasks.robustness.metrics import robustness
+
+_SHARED = ("judge_models", "panel", "prompt")
+"""What every version's grading records alike: kept once, at the top of the score's metadata."""
 
 
-def versions_viewer(scorer: str, names: Sequence[str]) -> view.ViewerConfig:
-    """Each version's level side by side, shaded neutrally on the whole scale, as live_qa_judge's
-    level: a judge's rating of a human-graded answer is no better for being high."""
-    versions, levels = [ORIGINAL, *names], LIVEQA_JUDGE.scale.levels
-    colours = view.ScoreColorScale(palette="neutral", min=min(levels), max=max(levels))
-    column = view.TaskSamplesColumn
-    columns = [column(id="sampleId"), column(id="epoch"),
-               *(column.score(scorer, version) for version in versions),
-               column(id="input"), column(id="answer", visible=False)]  # fmt: skip
-    samples = view.TaskSamplesView(name="versions", columns=columns, compact_scores=True,
-                                   score_color_scales=dict.fromkeys(versions, colours))  # fmt: skip
-    grid = view.SampleScoreView(default="grid")
-    return view.ViewerConfig(task_samples_view=samples, sample_score_view=grid)
+@scorer(metrics=[robustness(list(LIVEQA_SCALE.levels))])
+def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+    """The judge's level for a human-judged answer and for each of its perturbed versions."""
+    check_panel(panel)
+
+    async def score(state: TaskState, target: Target) -> Score:
+        judges, base = jurors(None), answer_fields(state, target)
+        shown = {ORIGINAL: base}
+        for name, version in state.metadata["versions"].items():
+            order = version.get("reference_order", range(len(base["references"])))
+            references = [base["references"][i] for i in order]
+            shown[name] = {**base, "answer": version["answer"], "references": references}
+        asks = [grade(judges, LIVEQA_JUDGE, fields, answer=str(fields["answer"]), panel=panel,
+                      cache=cache, epoch=state.epoch) for fields in shown.values()]  # fmt: skip
+        graded = dict(zip(shown, await collect(*asks), strict=True))
+        levels = {name: to_float(score.value) for name, score in graded.items()}
+        said = {n: "unreadable" if math.isnan(v) else f"{v:g}" for n, v in levels.items()}
+        lines = [f"{n} ({said[n]}): {score.explanation}" for n, score in graded.items()]
+        lines += [f"{n} not applied: {why}." for n, why in state.metadata["skipped"].items()]
+        first = graded[ORIGINAL].metadata or {}
+        return Score(
+            value=levels,
+            answer=graded[ORIGINAL].answer,
+            reason=graded[ORIGINAL].reason,
+            explanation="\n\n".join([human_note(state), *lines]),
+            metadata={
+                **{key: first[key] for key in _SHARED},
+                "perturbation_texts": TEXTS.provenance(),
+                "versions": {
+                    name: {k: v for k, v in (score.metadata or {}).items() if k not in _SHARED}
+                    for name, score in graded.items()
+                },
+            },
+        )
+
+    return score
+
+
+@score_reducer(name="robustness_epochs")
+def robustness_epochs() -> ScoreReducer:
+    """`judge_epochs` for each version, so a version's level and each juror's are their means
+    over the epochs that read them, as in a judged score."""
+    per_version = judge_epochs()
+
+    def version(score: Score, name: str) -> Score:
+        assert isinstance(score.value, dict) and isinstance(score.metadata, dict)
+        return Score(value=score.value[name], metadata=score.metadata["versions"][name])
+
+    def reduce(scores: list[Score]) -> Score:
+        first = scores[0]
+        assert isinstance(first.value, dict) and isinstance(first.metadata, dict)
+        reduced = {name: per_version([version(s, name) for s in scores]) for name in first.value}
+        return Score(
+            value={name: to_float(score.value) for name, score in reduced.items()},
+            answer=first.answer,
+            explanation=first.explanation,
+            metadata={**first.metadata, "versions": {n: s.metadata for n, s in reduced.items()}},
+        )
+
+    return reduce
 
 
 @task
@@ -71,7 +128,17 @@ def live_qa_judge_robustness(
     whole_number("per_grade", per_grade, least=1)
     whole_number("seed", seed, least=0)
     names = check_perturbations(perturbations)
-    name = scorer_name(judge)
+    name, versions, levels = scorer_name(judge), [ORIGINAL, *names], LIVEQA_JUDGE.scale.levels
+    # Each version's level side by side, shaded neutrally on the whole scale as live_qa_judge's
+    # level: a judge's rating of a human-graded answer is no better for being high.
+    colours = view.ScoreColorScale(palette="neutral", min=min(levels), max=max(levels))
+    column = view.TaskSamplesColumn
+    columns = [column(id="sampleId"), column(id="epoch"),
+               *(column.score(name, version) for version in versions),
+               column(id="input"), column(id="answer", visible=False)]  # fmt: skip
+    samples = view.TaskSamplesView(name="versions", columns=columns, compact_scores=True,
+                                   score_color_scales=dict.fromkeys(versions, colours))  # fmt: skip
+    grid = view.SampleScoreView(default="grid")
     return Task(
         dataset=dataset.robustness_dataset(names, per_grade, seed, question, data, judgments),
         setup=judges_ready(None),
@@ -80,11 +147,9 @@ def live_qa_judge_robustness(
         epochs=Epochs(1, robustness_epochs()),
         version=EVAL_VERSION,
         headline_metric=HeadlineMetric(scorer=name, metric=ROBUSTNESS),
-        viewer=versions_viewer(name, names),
-        metadata={
-            **provenance(LIVEQA_JUDGE, True, None, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS),
-            "perturbation_texts": TEXTS.provenance(),
-        },
+        viewer=view.ViewerConfig(task_samples_view=samples, sample_score_view=grid),
+        metadata=provenance(LIVEQA_JUDGE, True, None, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS)
+        | {"perturbation_texts": TEXTS.provenance()},
         # No task config, as live_qa_judge: the judge's defaults fill only what the user left
         # unset, and a task config would read as the user's.
     )
