@@ -6,8 +6,7 @@ from pathlib import Path
 
 from inspect_ai.log import list_eval_logs
 
-from liveqa_inspect.report.loading import LoadedLog, ReportError, load
-from liveqa_inspect.report.refusals import refuse_mixed
+from liveqa_inspect.report.loading import LoadedLog, ReportError, load, refuse_mixed
 
 
 def logs_by_task(folder: Path) -> tuple[list[list[LoadedLog]], list[str]]:

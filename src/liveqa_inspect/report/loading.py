@@ -250,9 +250,13 @@ def load(path: str | Path) -> LoadedLog:
 
 
 def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
+    return refuse_mixed([load(path) for path in paths])
+
+
+def refuse_mixed(logs: list[LoadedLog]) -> list[LoadedLog]:
     """A log compared with itself says nothing, and a model's mean and a judge's agreement share
     no table: every log once, all of one kind, of one question set."""
-    logs, seen = [load(path) for path in paths], dict[object, Path]()
+    seen = dict[object, Path]()
     for log in logs:
         twice = f"{log.path} is given twice: a log compared with itself says nothing; give each "
         if log.path.resolve() in seen:
