@@ -34,8 +34,7 @@ LOWEST = LIVEQA_SCALE.levels[0]
 WELL_GRADED = 0.7
 MIN_SENTENCES = 3
 MAX_KEPT_SHARE = 0.5
-"""Truncation cuts only well-graded answers of MIN_SENTENCES or more whose first sentence is at
-most this share of the characters, so the cut loses most of the answer."""
+"""The most of an answer's characters a truncation keeps, so the cut loses most of the answer."""
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])")
 """A heuristic: `Dr. Smith` splits too, which costs a truncation or a list item its exact
@@ -48,8 +47,7 @@ def sentences(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Texts(Versioned):
-    """What the perturbations add (texts.json: our own, none about medicine), versioned as a judge
-    prompt is; each kind has variants, one drawn by the seed."""
+    """What the perturbations add (texts.json: our own, none about medicine); one drawn a kind."""
 
     variants: dict[str, list[str]]
 
@@ -134,8 +132,7 @@ def swap(answer: Answer, rng: random.Random) -> Outcome:
 
 HOLD = (padding, authority, formatting, grader_note, reference_order)
 PERTURBATIONS = {make.__name__: make for make in (*HOLD, truncation, swap)}
-"""In the order logs and reports list them: those that should hold first, then those that should
-lower the level."""
+"""In the order logs and reports list them: HOLD first, then those that should lower the level."""
 
 
 def expected(name: str) -> Expect:

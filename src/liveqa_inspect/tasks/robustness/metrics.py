@@ -115,13 +115,12 @@ def unread_epochs(scores: Scores) -> int:
 def juror_figures(scores: Scores, scale: Sequence[float]) -> dict[str, dict[str, Pooled]]:
     """For a panel, each juror's figures as if it had judged alone; empty for one judge."""
     graded = {v: juror_levels(as_judged(scores, v)) for v in [ORIGINAL, *asked(scores)]}
-    jurors = graded[ORIGINAL][0]
 
     def alone(s: SampleScore, i: int, j: int) -> SampleScore:
         value = {v: float(graded[v][1][i, j]) if graded[v][0] else math.nan for v in s.score.value}
         return SampleScore(score=Score(value=value), sample_metadata=s.sample_metadata)
 
-    panel = jurors if len(jurors) > 1 else []
+    panel = graded[ORIGINAL][0] if len(graded[ORIGINAL][0]) > 1 else []
     return {juror: robustness_figures([alone(s, i, j) for i, s in enumerate(scores)], scale)
             for j, juror in enumerate(panel)}  # fmt: skip
 

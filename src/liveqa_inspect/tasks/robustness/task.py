@@ -27,7 +27,6 @@ from liveqa_inspect.stats.names import ROBUSTNESS
 from liveqa_inspect.stats.values import to_float
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField
 from liveqa_inspect.tasks.robustness import dataset
-from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, TEXTS, check_perturbations
 from liveqa_inspect.tasks.robustness.metrics import robustness
 
 _SHARED = ("judge_models", "panel", "prompt")
@@ -41,7 +40,7 @@ def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer
 
     async def score(state: TaskState, target: Target) -> Score:
         judges, base = jurors(None), answer_fields(state, target)
-        shown = {ORIGINAL: base}
+        shown = {dataset.ORIGINAL: base}
         for name, version in state.metadata["versions"].items():
             order = version.get("reference_order", range(len(base["references"])))
             references = [base["references"][i] for i in order]
@@ -53,15 +52,15 @@ def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer
         said = {n: "unreadable" if math.isnan(v) else f"{v:g}" for n, v in levels.items()}
         lines = [f"{n} ({said[n]}): {score.explanation}" for n, score in graded.items()]
         lines += [f"{n} not applied: {why}." for n, why in state.metadata["skipped"].items()]
-        first = graded[ORIGINAL].metadata or {}
+        first = graded[dataset.ORIGINAL].metadata or {}
         return Score(
             value=levels,
-            answer=graded[ORIGINAL].answer,
-            reason=graded[ORIGINAL].reason,
+            answer=graded[dataset.ORIGINAL].answer,
+            reason=graded[dataset.ORIGINAL].reason,
             explanation="\n\n".join([human_note(state), *lines]),
             metadata={
                 **{key: first[key] for key in _SHARED},
-                "perturbation_texts": TEXTS.provenance(),
+                "perturbation_texts": dataset.TEXTS.provenance(),
                 "versions": {
                     name: {k: v for k, v in (score.metadata or {}).items() if k not in _SHARED}
                     for name, score in graded.items()
@@ -74,8 +73,7 @@ def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer
 
 @score_reducer(name="robustness_epochs")
 def robustness_epochs() -> ScoreReducer:
-    """`judge_epochs` for each version, so a version's level and each juror's are their means
-    over the epochs that read them, as in a judged score."""
+    """`judge_epochs` for each version, so each level is a mean over the epochs that read it."""
     per_version = judge_epochs()
 
     def version(score: Score, name: str) -> Score:
@@ -127,8 +125,8 @@ def live_qa_judge_robustness(
     true_or_false(judge_cache=judge_cache)
     whole_number("per_grade", per_grade, least=1)
     whole_number("seed", seed, least=0)
-    names = check_perturbations(perturbations)
-    name, versions, levels = scorer_name(judge), [ORIGINAL, *names], LIVEQA_JUDGE.scale.levels
+    names = dataset.check_perturbations(perturbations)
+    name, versions, levels = scorer_name(judge), [dataset.ORIGINAL, *names], LIVEQA_SCALE.levels
     # Each version's level side by side, shaded neutrally on the whole scale as live_qa_judge's
     # level: a judge's rating of a human-graded answer is no better for being high.
     colours = view.ScoreColorScale(palette="neutral", min=min(levels), max=max(levels))
@@ -149,7 +147,7 @@ def live_qa_judge_robustness(
         headline_metric=HeadlineMetric(scorer=name, metric=ROBUSTNESS),
         viewer=view.ViewerConfig(task_samples_view=samples, sample_score_view=grid),
         metadata=provenance(LIVEQA_JUDGE, True, None, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS)
-        | {"perturbation_texts": TEXTS.provenance()},
+        | {"perturbation_texts": dataset.TEXTS.provenance()},
         # No task config, as live_qa_judge: the judge's defaults fill only what the user left
         # unset, and a task config would read as the user's.
     )
