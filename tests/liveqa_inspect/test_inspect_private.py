@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import importlib
 import sys
 
@@ -34,8 +35,11 @@ def test_eval_is_building_tasks_only_inside_eval() -> None:
         seen.append(eval_is_building_tasks())
         return Task(dataset=[Sample(input="x", target="y")])
 
-    assert not eval_is_building_tasks()
-    build()
+    # Inspect leaves its active model set in the thread after an in-process eval(): outside one
+    # is a context no eval() has run in.
+    outside = contextvars.Context()
+    assert not outside.run(eval_is_building_tasks)
+    outside.run(build)
     [log] = eval(build, model=scripted_model(lambda *_: "y"), **QUIET)
     assert log.status == "success"
     assert seen == [False, True]
