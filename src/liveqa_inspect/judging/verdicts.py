@@ -170,7 +170,6 @@ def verdicts(judge: str, levels: list[float]) -> Scorer:
         jurors = (judged.metadata or {}).get("jurors") or []
         return Score(
             value=1.0 if read else 0.0,
-            answer=judged.answer,
             reason=judged.reason,
             explanation="The judge gave a level." if read else "The judge gave no level.",
             metadata={

@@ -40,7 +40,6 @@ def _reference_scorer() -> Scorer:
         figures = ", ".join(f"{name} {value:.3g}" for name, value in values.items())
         return Score(
             value=values,
-            answer=completion,
             explanation=(
                 f"HELM's overlap of the answer with the references, each the best of "
                 f"{len(references)} references: {figures}."
