@@ -1,13 +1,10 @@
 """The `verdicts` scorer: what the judge said about every sample, and the figures over them.
 
-Inspect leaves a sample the judge could not grade (`Score.unscored`) out of every metric of the
-judge's scorer, so how many there were and why, and what each juror of a panel said about them,
-would be told nowhere (under `majority`, a sample whose jurors disagree is such a sample). This
-scorer reads the judge's score back (it asks no model) and is never unscored: 1 where the judge
-gave a level, 0 where it gave none, that level and each juror's in its metadata. Its figures rest
-on every sample: the scored and unscored counts and why; with epochs, the epochs left out of
-their sample's mean and how often every epoch gave the same level; for a panel, each juror's mean
-level and agreement with the humans over every sample it graded, whatever the panel's rule, and
+Inspect leaves a sample the judge could not grade (`Score.unscored`: under `majority`, jurors
+who disagree) out of every metric of the judge's scorer. This scorer reads the judge's score back
+and is never unscored (1 where the judge gave a level, 0 where it gave none, the levels in its
+metadata), so its figures rest on every sample: the unscored and why; with epochs, the unread
+epochs and how often every epoch agreed; for a panel, each juror over every sample it graded and
 the jurors' Krippendorff's alpha. The metric and the report call the same functions.
 """
 
@@ -48,29 +45,11 @@ NO_REASON = "no_reason_recorded"
 
 
 @dataclass(frozen=True)
-class Counts:
-    scored: int
-    unscored: int
-    reasons: dict[str, int]
-    """The unscored samples by reason, in the reasons' alphabetical order."""
-
-
-def counts(scores: list[SampleScore]) -> Counts:
-    read = [to_float(s.score.value) > 0 for s in scores]
-    reasons = Counter(
-        s.score.reason or NO_REASON for s, r in zip(scores, read, strict=True) if not r
-    )
-    return Counts(sum(read), len(scores) - sum(read), dict(sorted(reasons.items())))
-
-
-@dataclass(frozen=True)
 class Epochs:
     unread: int
-    """Epochs without a readable level in samples that still have one (their mean is over the
-    others)."""
+    """Epochs without a level in samples that still have one (their mean is over the others)."""
     agreement: float
-    """The share of samples read in every epoch whose level is the same in each: 1 for a
-    deterministic judge, NaN when no sample was read in every epoch."""
+    """The share of samples read in every epoch with the same level in each (NaN: none)."""
 
 
 def epoch_figures(scores: list[SampleScore]) -> Epochs | None:
@@ -136,9 +115,10 @@ def verdict_figures() -> Metric:
     """The counts, always; with epochs their figures; for a panel its jurors' (see above)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        found = counts(scores)
-        result: dict[str, float] = {SCORED: found.scored, UNSCORED: found.unscored}
-        result.update({unscored_key(reason): n for reason, n in found.reasons.items()})
+        unread = [s for s in scores if not to_float(s.score.value) > 0]
+        result: dict[str, float] = {SCORED: len(scores) - len(unread), UNSCORED: len(unread)}
+        reasons = Counter(s.score.reason or NO_REASON for s in unread)
+        result.update({unscored_key(reason): reasons[reason] for reason in sorted(reasons)})
         epochs = epoch_figures(scores)
         if epochs is not None:
             result.update({UNREAD_EPOCHS: epochs.unread, EPOCH_AGREEMENT: epochs.agreement})
@@ -151,6 +131,7 @@ def verdict_figures() -> Metric:
         return result
 
     return compute
+
 
 @scorer(metrics=[verdict_figures()])
 def verdicts(judge: str, levels: list[float]) -> Scorer:

@@ -18,8 +18,7 @@ from liveqa_inspect.overlap import worker
 from liveqa_inspect.stats.agreement import reference_spearman
 
 METRIC_NAMES = ("exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4")
-"""The keys of text_overlap.METRICS, spelled out here because that module loads nltk (a test
-keeps them equal)."""
+"""text_overlap.METRICS' keys (tested), spelled out here: that module loads nltk."""
 
 
 def _in_worker(answer: str, references: Sequence[str]) -> dict[str, float]:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from liveqa_inspect.stats.bootstrap import Estimate, drawn_counts, drawn_estimate, tally
+from liveqa_inspect.stats.bootstrap import Estimate, tallied_estimates
 from liveqa_inspect.stats.levels import level_index
 from liveqa_inspect.stats.names import KAPPA, confusion_key, floor_key
 from liveqa_inspect.stats.values import human_levels, score_values
@@ -72,8 +72,7 @@ def rank_correlation(a: Array, b: Array, weights: Array) -> Array:
         return np.where(denominator > 0, (weights * ra * rb).sum(axis=1) / denominator, math.nan)
 
 
-Statistic = Callable[[Pairs, Array], Array]
-AGREEMENT_STATISTICS: dict[str, Statistic] = {
+AGREEMENT_STATISTICS: dict[str, Callable[[Pairs, Array], Array]] = {
     "exact_agreement": lambda p, w: mean_of(w, np.equal(*p.at)),
     "within_one": lambda p, w: mean_of(w, np.abs(np.subtract(*p.at, dtype=int)) <= 1),
     KAPPA: quadratic_kappa,
@@ -89,12 +88,12 @@ def agreement_figures(judge: Array, human: Array, levels: Sequence[float]) -> di
     """Every figure with its seeded paired-bootstrap 95% interval (items resampled in pairs)."""
     if not len(judge):
         return {name: Estimate(math.nan) for name in FIGURES}
-    (judge, human), counts = tally(judge, human)
-    p, weights = Pairs(judge, human, levels), drawn_counts(counts)
-    return {
-        name: drawn_estimate(f(p, weights), int(counts.sum()))
-        for name, f in AGREEMENT_STATISTICS.items()
-    }
+
+    def figures(judge: Array, human: Array, weights: Array) -> dict[str, Array]:
+        p = Pairs(judge, human, levels)
+        return {name: f(p, weights) for name, f in AGREEMENT_STATISTICS.items()}
+
+    return tallied_estimates(figures, judge, human)
 
 
 def named(figures: dict[str, Estimate]) -> dict[str, float]:
@@ -132,16 +131,11 @@ def confusion(levels: list[float]) -> Metric:
 
 def reference_rhos(scores: list[SampleScore]) -> dict[str, float]:
     """Each reference-overlap metric's rho with the human level: the floor a judge must beat."""
-    human, values = human_levels(scores), [dict(s.score.value) for s in scores]  # type: ignore[arg-type]
-    return {
-        name: spearman_rho(np.array([float(v[name]) for v in values]), human)
-        for name in (values[0] if values else ())
-    }
-
-
-def spearman_rho(a: Array, b: Array) -> float:
-    (a, b), counts = tally(a, b)
-    return float(rank_correlation(value_codes(a), value_codes(b), counts[None, :])[0])
+    values = [dict(s.score.value) for s in scores]  # type: ignore[arg-type]
+    human, ones = value_codes(human_levels(scores)), np.ones((1, len(scores)))
+    columns = {name: [float(v[name]) for v in values] for name in (values[0] if values else ())}
+    rhos = {name: rank_correlation(value_codes(x), human, ones) for name, x in columns.items()}
+    return {name: float(rho[0]) for name, rho in rhos.items()}
 
 
 @metric

@@ -1,10 +1,8 @@
 """The one bootstrap: every interval in a log and in the report is drawn here, with one setting.
 
-A figure is computed for all resamples at once: one array operation over a resamples-by-items
-matrix of indices or, for figures of a few distinct pairs of values (agreement), of how many
-times each pair is drawn. For a mean, the draws and the percentile interval are exactly scipy's
-`bootstrap(method="percentile")` with the same generator (tested), so the log's headline interval
-is scipy's.
+A figure is computed for all resamples at once, over a resamples-by-items matrix of indices or,
+for a few distinct pairs of values, of how many times each is drawn. For a mean, the draws and
+the interval are exactly scipy's `bootstrap(method="percentile")` with the same generator (tested).
 """
 
 from __future__ import annotations
@@ -43,25 +41,18 @@ def resample_rows(n: int) -> np.ndarray:
     return np.random.default_rng(SEED).integers(0, n, size=(RESAMPLES, n))
 
 
-def tally(*columns: np.ndarray) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
-    """The distinct rows of the columns, and how many items each stands for."""
-    rows, counts = np.unique(np.column_stack(columns), axis=0, return_counts=True)
-    return tuple(rows.T), counts
-
-
-def drawn_counts(counts: np.ndarray) -> np.ndarray:
-    """The items' own counts, then (from 2 items) RESAMPLES seeded draws of as many: each row how
-    many times each distinct item is drawn. Items drawn with replacement are counted
-    multinomially, so these are `resample_rows`' resamples, in a number a distinct item."""
-    n, rows = int(counts.sum()), [counts[None, :]]
+def tallied_estimates(
+    figures: Callable[..., dict[str, np.ndarray]], *columns: np.ndarray
+) -> dict[str, Estimate]:
+    """`figures` of n items, the rows of `columns`, with intervals. It gets the distinct rows, as
+    columns, and their counts: the items', then (from 2 items) in each of RESAMPLES seeded draws
+    of n. Counts of items drawn with replacement are multinomial: `resample_rows`' draws counted."""
+    distinct, counts = np.unique(np.column_stack(columns), axis=0, return_counts=True)
+    n, weights = int(counts.sum()), [counts[None, :]]
     if n >= 2:
-        rows.append(np.random.default_rng(SEED).multinomial(n, counts / n, size=RESAMPLES))
-    return np.vstack(rows).astype(float)
-
-
-def drawn_estimate(values: np.ndarray, n: int) -> Estimate:
-    """A figure of n items from its values on `drawn_counts`' rows."""
-    return Estimate(float(values[0]), *percentile_interval(values[1:]), n=n)
+        weights.append(np.random.default_rng(SEED).multinomial(n, counts / n, size=RESAMPLES))
+    found = figures(*distinct.T, np.vstack(weights).astype(float))
+    return {key: Estimate(float(v[0]), *percentile_interval(v[1:]), n) for key, v in found.items()}
 
 
 def percentile_interval(values: np.ndarray) -> tuple[float, float]:
