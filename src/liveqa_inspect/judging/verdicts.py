@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from inspect_ai.scorer import (
@@ -41,15 +41,11 @@ from liveqa_inspect.stats.names import (
 )
 from liveqa_inspect.stats.values import juror_levels, to_float
 
-NO_REASON = "no_reason_recorded"
-
 
 @dataclass(frozen=True)
 class Epochs:
-    unread: int
-    """Epochs without a level in samples that still have one (their mean is over the others)."""
-    agreement: float
-    """The share of samples read in every epoch with the same level in each (NaN: none)."""
+    unread: int  # epochs without a level in samples that have one (their mean is of the others)
+    agreement: float  # share of samples read in every epoch with one level in all (NaN: none)
 
 
 def epoch_figures(scores: list[SampleScore]) -> Epochs | None:
@@ -68,8 +64,7 @@ def epoch_figures(scores: list[SampleScore]) -> Epochs | None:
 @dataclass(frozen=True)
 class Juror:
     mean: float
-    agreement: dict[str, Estimate] = field(default_factory=dict)
-    """With the humans, where every sample has a human level; else empty."""
+    agreement: dict[str, Estimate]  # with the humans where every sample has a human level, or {}
 
 
 @dataclass(frozen=True)
@@ -91,8 +86,7 @@ def jurors_alpha(matrix: np.ndarray) -> float:
 
 
 def panel_figures(scores: list[SampleScore]) -> Panel | None:
-    """Each juror over the samples it gave a verdict on, and the jurors' alpha; None for one
-    judge."""
+    """Each juror over the samples it gave a verdict on, and the jurors' alpha (None: one judge)."""
     names, matrix = juror_levels(scores)
     if len(names) < 2:
         return None
@@ -110,6 +104,12 @@ def panel_figures(scores: list[SampleScore]) -> Panel | None:
     return Panel(jurors, jurors_alpha(matrix))
 
 
+def unscored_reasons(unread: list[SampleScore]) -> Counter[str]:
+    """Why samples went unscored; with epochs, a sample whose epochs differ on why (Inspect's
+    reducer then keeps no reason) counts as `no_reason_recorded`."""
+    return Counter(s.score.reason or "no_reason_recorded" for s in unread)
+
+
 @metric
 def verdict_figures() -> Metric:
     """The counts, always; with epochs their figures; for a panel its jurors' (see above)."""
@@ -117,7 +117,7 @@ def verdict_figures() -> Metric:
     def compute(scores: list[SampleScore]) -> dict[str, float]:
         unread = [s for s in scores if not to_float(s.score.value) > 0]
         result: dict[str, float] = {SCORED: len(scores) - len(unread), UNSCORED: len(unread)}
-        reasons = Counter(s.score.reason or NO_REASON for s in unread)
+        reasons = unscored_reasons(unread)
         result.update({unscored_key(reason): reasons[reason] for reason in sorted(reasons)})
         epochs = epoch_figures(scores)
         if epochs is not None:

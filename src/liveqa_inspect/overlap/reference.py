@@ -1,10 +1,7 @@
-"""HELM's reference-overlap metrics for open-ended generation, as Inspect scorers.
-
-Why: they let a LiveQA run be set beside HELM's numbers for the same task, and on human-judged
-answers they are the no-model floor a judge must beat. They follow crfm-helm's
-`evaluate_reference_metrics.py` under HELM's names, each the best over a question's references of
-`score(gold, pred)` with `pred` the stripped completion (docs/scoring.md says where HELM is
-unusual), computed by `overlap/text_overlap.py` in the worker process of `overlap/worker.py`.
+"""HELM's reference-overlap metrics as Inspect scorers: a LiveQA run beside HELM's numbers and,
+on human-judged answers, the no-model floor a judge must beat. As crfm-helm's
+`evaluate_reference_metrics.py`, each is the best over the references of `score(gold, pred)`,
+`pred` the stripped completion (docs/scoring.md), computed in the worker of `overlap/worker.py`.
 """
 
 from __future__ import annotations

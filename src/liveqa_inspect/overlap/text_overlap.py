@@ -29,8 +29,7 @@ from rouge_score.scoring import fmeasure
 from rouge_score.tokenize import tokenize
 
 _TEXTS = 1024
-"""Texts kept in each cache: every reference of live_qa's 104 questions, and the answers in flight
-(an answer is met once for each reference of its question)."""
+"""Texts kept in each cache: every reference of live_qa's questions and the answers in flight."""
 
 _STEMMER = SimpleNamespace(stem=lru_cache(maxsize=1 << 16)(PorterStemmer().stem))
 """rouge-score's stemmer (NLTK_EXTENSIONS), each word stemmed once."""
@@ -43,11 +42,6 @@ _BLEU_ORDERS = (1, 4)
 def normalize_text(text: str) -> str:
     """HELM's (QuAC's) normalizer: lowercase, no punctuation, no articles, single spaces."""
     return " ".join(_ARTICLES.sub(" ", text.lower().translate(_DROP_PUNCTUATION)).split())
-
-
-@lru_cache(maxsize=_TEXTS)
-def _words(text: str) -> frozenset[str]:
-    return frozenset(normalize_text(text).split())
 
 
 @lru_cache(maxsize=_TEXTS)
@@ -64,8 +58,7 @@ def _rouge_reference(text: str) -> tuple[dict[str, int], list[int]]:
 
 
 class _Ngrams:
-    """A text's Treebank tokens counted as unigrams and 4-grams, as nltk's `modified_precision`
-    counts them: the orders HELM's BLEU-1 and BLEU-4 weigh."""
+    """A text's Treebank unigrams and 4-grams (HELM's BLEU orders), as nltk counts them."""
 
     __slots__ = ("counts", "length")
 
@@ -113,7 +106,7 @@ def quasi_exact_match(gold: str, pred: str) -> float:
 def f1_score(gold: str, pred: str) -> float:
     """nltk's `f_measure` of the sets of normalized words (HELM's: duplicates count once), 0
     where nltk's is None (either set empty)."""
-    return float(f_measure(_words(gold), _words(pred)) or 0.0)
+    return float(f_measure(*(frozenset(normalize_text(t).split()) for t in (gold, pred))) or 0.0)
 
 
 def rouge_l(gold: str, pred: str) -> float:

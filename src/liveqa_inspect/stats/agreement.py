@@ -20,8 +20,7 @@ Array = np.ndarray
 
 class Pairs:
     """Judge and human ratings of the same items as (judge, human) pairs of arrays: their values,
-    the level each counts at, its place on the scale and its code among the distinct values (all
-    ranks need). Every figure weighs the items by `weights`, a row for each draw of them."""
+    the level each counts at, its place on the scale and its code among the distinct values."""
 
     def __init__(self, judge: Array, human: Array, levels: Sequence[float]) -> None:
         self.values = np.asarray(judge, dtype=float), np.asarray(human, dtype=float)

@@ -36,8 +36,7 @@ class Estimate:
 
 
 def resample_rows(n: int) -> np.ndarray:
-    """The seeded draws: RESAMPLES rows of n item indices each (pairs stay paired when two arrays
-    are indexed with the same rows)."""
+    """The seeded draws: RESAMPLES rows of n item indices (the same rows keep pairs paired)."""
     return np.random.default_rng(SEED).integers(0, n, size=(RESAMPLES, n))
 
 
@@ -82,8 +81,7 @@ def mean_estimate(values: np.ndarray) -> Estimate:
     values = values[~np.isnan(values)]
     if len(values) == 0:
         return Estimate(math.nan)
-    low, high = mean_interval(values)
-    return Estimate(float(values.mean()), low, high, len(values))
+    return Estimate(float(values.mean()), *mean_interval(values), len(values))
 
 
 def mean_interval(values: np.ndarray) -> tuple[float, float]:
