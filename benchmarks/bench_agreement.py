@@ -1,28 +1,29 @@
-"""Rank correlation and quadratic kappa over the bootstrap: the hand-written paths of
-stats/agreement.py against the libraries they would otherwise be (issue 27).
+"""The agreement figures over the bootstrap: stats/agreement.py's counted path against the
+libraries it would otherwise be (issue 27).
 
 Why: the issue keeps a hand-written path only where the library is more than twice as slow on the
-package's real workload. That workload is live_qa_judge's `agreement` metric: the 581 NIST answers
-and 10,000 seeded resamples of them (stats/bootstrap.resample_rows), every figure for every
-resample. The judge is one level off on two answers in three (by NIST line), as in
-tests/liveqa_inspect/tasks/test_live_qa_judge.py, so both figures have spread.
+package's real workload, and Inspect recomputes the `agreement` metric at every progress refresh.
+That workload is live_qa_judge's metric: the 581 NIST answers and 10,000 seeded resamples of
+them, every figure for every resample. The judge is one level off on two answers in three (by
+NIST line), as in tests/liveqa_inspect/tasks/test_live_qa_judge.py, so every figure has spread.
 
-For each figure, every method computes it on all 10,000 resamples, from the same drawn rows:
+Every method computes its figure on the same 10,000 resamples (stats/bootstrap.resample_rows):
 
-- rho, hand-written: value codes found on the 581 items, drawn, ranked by `average_ranks`, then
-  Pearson's r of the ranks (`rank_correlation`);
-- rho, scipy `rankdata(axis=1)` on the drawn values (the vectorised library path), then the same
-  Pearson step; and scipy `spearmanr` called once a resample;
-- kappa, hand-written `quadratic_kappa`, timed with the drawing of all its `Pairs` (more than it
-  needs); and sklearn `cohen_kappa_score` on the level indices
-  (weights="quadratic") called once a resample.
+- counted (the package's path): each resample as how many times it draws each distinct
+  (judge, human) pair, then `rank_correlation` and `quadratic_kappa` on those weights;
+- rho, scipy `rankdata(axis=1)` on the drawn values (the vectorised library path), then
+  Pearson's r of the ranks; and scipy `spearmanr` called once a resample;
+- kappa, sklearn `cohen_kappa_score` on the level indices (weights="quadratic") called once a
+  resample.
 
 Each method runs `--repeats` times (the one-call-a-resample loops once: they take seconds) and the
-best time is reported; every method's figures are checked equal to the hand-written ones.
+best time is reported; every method's figures are checked equal to the counted ones. Last, the
+whole metric as the log computes it (`agreement_figures`: its own multinomial draws, all six
+figures and their intervals).
 
 Run by hand from the repository root (about a minute):
 
-    LIVEQA_DATA=... .venv/bin/python benchmarks/bench_agreement.py
+    LIVEQA_DATA=... python benchmarks/bench_agreement.py
 """
 
 from __future__ import annotations
@@ -37,7 +38,12 @@ from sklearn.metrics import cohen_kappa_score
 
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, fetch
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
-from liveqa_inspect.stats.agreement import Pairs, quadratic_kappa, rank_correlation, value_codes
+from liveqa_inspect.stats.agreement import (
+    Pairs,
+    agreement_figures,
+    quadratic_kappa,
+    rank_correlation,
+)
 from liveqa_inspect.stats.bootstrap import RESAMPLES, resample_rows
 from liveqa_inspect.tasks.live_qa_judge.dataset import parse_nist_judgments
 
@@ -59,11 +65,11 @@ def pearson_of_ranks(ra: np.ndarray, rb: np.ndarray) -> np.ndarray:
     return (ra * rb).sum(axis=1) / np.sqrt((ra**2).sum(axis=1) * (rb**2).sum(axis=1))
 
 
-def timed(run: Callable[[], np.ndarray], repeats: int) -> tuple[float, np.ndarray]:
-    best, result = float("inf"), np.empty(0)
+def timed(run: Callable[[], object], repeats: int) -> tuple[float, object]:
+    best, result = float("inf"), None
     for _ in range(repeats):
         start = time.perf_counter()
-        result = np.asarray(run(), dtype=float)
+        result = run()
         best = min(best, time.perf_counter() - start)
     return best, result
 
@@ -74,12 +80,15 @@ def main() -> None:
     args = parser.parse_args()
     judge, human = workload()
     rows = resample_rows(len(judge))
-    index = {level: k for k, level in enumerate(LEVELS)}
-    judge_index = np.array([index[v] for v in judge])
-    human_index = np.array([index[v] for v in human])
+    pairs, codes = np.unique(np.column_stack([judge, human]), axis=0, return_inverse=True)
+    k = len(pairs)
+    cells = (np.arange(RESAMPLES)[:, None] * k + codes.reshape(-1)[rows]).ravel()
+    weights = np.bincount(cells, minlength=RESAMPLES * k).reshape(RESAMPLES, k).astype(float)
+    index = {level: i for i, level in enumerate(LEVELS)}
+    judge_index, human_index = (np.array([index[v] for v in x]) for x in (judge, human))
 
-    def hand_rho() -> np.ndarray:
-        return rank_correlation(value_codes(judge)[rows], value_codes(human)[rows])
+    def counted_rho() -> np.ndarray:
+        return rank_correlation(*Pairs(pairs[:, 0], pairs[:, 1], LEVELS).codes, weights)
 
     def rankdata_rho() -> np.ndarray:
         return pearson_of_ranks(rankdata(judge[rows], axis=1), rankdata(human[rows], axis=1))
@@ -87,8 +96,8 @@ def main() -> None:
     def spearmanr_rho() -> np.ndarray:
         return np.array([spearmanr(judge[row], human[row]).statistic for row in rows])
 
-    def hand_kappa() -> np.ndarray:  # with every array of the pairs drawn, not only the places
-        return quadratic_kappa(Pairs(judge, human, LEVELS, rows))
+    def counted_kappa() -> np.ndarray:
+        return quadratic_kappa(Pairs(pairs[:, 0], pairs[:, 1], LEVELS), weights)
 
     def sklearn_kappa() -> np.ndarray:
         labels = list(range(len(LEVELS)))
@@ -101,21 +110,24 @@ def main() -> None:
         )  # fmt: skip
 
     methods = [
-        ("spearman_rho", "hand-written (average_ranks)", hand_rho, args.repeats),
+        ("spearman_rho", "counted (rank_correlation on weights)", counted_rho, args.repeats),
         ("spearman_rho", "scipy rankdata(axis=1)", rankdata_rho, args.repeats),
         ("spearman_rho", "scipy spearmanr, one call a resample", spearmanr_rho, 1),
-        ("kappa_quadratic", "hand-written (quadratic_kappa)", hand_kappa, args.repeats),
+        ("kappa_quadratic", "counted (quadratic_kappa on weights)", counted_kappa, args.repeats),
         ("kappa_quadratic", "sklearn cohen_kappa_score, one call a resample", sklearn_kappa, 1),
     ]
-    print(f"{len(judge)} answers, {RESAMPLES} resamples; best of {args.repeats} (loops: 1 run)\n")
-    print("| figure | method | s | x hand-written | max abs difference |")
+    print(f"{len(judge)} answers ({k} distinct pairs), {RESAMPLES} resamples; best of "
+          f"{args.repeats} (loops: 1 run)\n")  # fmt: skip
+    print("| figure | method | s | x counted | max abs difference |")
     print("|---|---|---:|---:|---:|")
-    hand: dict[str, tuple[float, np.ndarray]] = {}
+    counted: dict[str, tuple[float, np.ndarray]] = {}
     for figure, name, run, repeats in methods:
         seconds, values = timed(run, repeats)
-        base = hand.setdefault(figure, (seconds, values))
-        difference = float(np.nanmax(np.abs(values - base[1])))
+        base = counted.setdefault(figure, (seconds, np.asarray(values)))
+        difference = float(np.nanmax(np.abs(np.asarray(values) - base[1])))
         print(f"| {figure} | {name} | {seconds:.3f} | {seconds / base[0]:.1f} | {difference:.1e} |")
+    seconds, _ = timed(lambda: agreement_figures(judge, human, LEVELS), args.repeats)
+    print(f"\nagreement_figures (the metric: draws, six figures, intervals): {seconds:.3f} s")
 
 
 if __name__ == "__main__":

@@ -1,13 +1,10 @@
 """The `verdicts` scorer: what the judge said about every sample, and the figures over them.
 
-Inspect leaves a sample the judge could not grade (`Score.unscored`) out of every metric of the
-judge's scorer, so how many there were and why, and what each juror of a panel said about them,
-would be told nowhere (under `majority`, a sample whose jurors disagree is such a sample). This
-scorer reads the judge's score back (it asks no model) and is never unscored: 1 where the judge
-gave a level, 0 where it gave none, that level and each juror's in its metadata. Its figures rest
-on every sample: the scored and unscored counts and why; with epochs, the epochs left out of
-their sample's mean and how often every epoch gave the same level; for a panel, each juror's mean
-level and agreement with the humans over every sample it graded, whatever the panel's rule, and
+Inspect leaves a sample the judge could not grade (`Score.unscored`: under `majority`, jurors
+who disagree) out of every metric of the judge's scorer. This scorer reads the judge's score back
+and is never unscored (1 where the judge gave a level, 0 where it gave none, the levels in its
+metadata), so its figures rest on every sample: the unscored and why; with epochs, the unread
+epochs and how often every epoch agreed; for a panel, each juror over every sample it graded and
 the jurors' Krippendorff's alpha. The metric and the report call the same functions.
 """
 
@@ -15,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from inspect_ai.scorer import (
@@ -44,33 +41,11 @@ from liveqa_inspect.stats.names import (
 )
 from liveqa_inspect.stats.values import juror_levels, to_float
 
-NO_REASON = "no_reason_recorded"
-
-
-@dataclass(frozen=True)
-class Counts:
-    scored: int
-    unscored: int
-    reasons: dict[str, int]
-    """The unscored samples by reason, in the reasons' alphabetical order."""
-
-
-def counts(scores: list[SampleScore]) -> Counts:
-    read = [to_float(s.score.value) > 0 for s in scores]
-    reasons = Counter(
-        s.score.reason or NO_REASON for s, r in zip(scores, read, strict=True) if not r
-    )
-    return Counts(sum(read), len(scores) - sum(read), dict(sorted(reasons.items())))
-
 
 @dataclass(frozen=True)
 class Epochs:
-    unread: int
-    """Epochs without a readable level in samples that still have one (their mean is over the
-    others)."""
-    agreement: float
-    """The share of samples read in every epoch whose level is the same in each: 1 for a
-    deterministic judge, NaN when no sample was read in every epoch."""
+    unread: int  # epochs without a level in samples that have one (their mean is of the others)
+    agreement: float  # share of samples read in every epoch with one level in all (NaN: none)
 
 
 def epoch_figures(scores: list[SampleScore]) -> Epochs | None:
@@ -89,8 +64,7 @@ def epoch_figures(scores: list[SampleScore]) -> Epochs | None:
 @dataclass(frozen=True)
 class Juror:
     mean: float
-    agreement: dict[str, Estimate] = field(default_factory=dict)
-    """With the humans, where every sample has a human level; else empty."""
+    agreement: dict[str, Estimate]  # with the humans where every sample has a human level, or {}
 
 
 @dataclass(frozen=True)
@@ -112,8 +86,7 @@ def jurors_alpha(matrix: np.ndarray) -> float:
 
 
 def panel_figures(scores: list[SampleScore]) -> Panel | None:
-    """Each juror over the samples it gave a verdict on, and the jurors' alpha; None for one
-    judge."""
+    """Each juror over the samples it gave a verdict on, and the jurors' alpha (None: one judge)."""
     names, matrix = juror_levels(scores)
     if len(names) < 2:
         return None
@@ -131,14 +104,21 @@ def panel_figures(scores: list[SampleScore]) -> Panel | None:
     return Panel(jurors, jurors_alpha(matrix))
 
 
+def unscored_reasons(unread: list[SampleScore]) -> Counter[str]:
+    """Why samples went unscored; with epochs, a sample whose epochs differ on why (Inspect's
+    reducer then keeps no reason) counts as `no_reason_recorded`."""
+    return Counter(s.score.reason or "no_reason_recorded" for s in unread)
+
+
 @metric
 def verdict_figures() -> Metric:
     """The counts, always; with epochs their figures; for a panel its jurors' (see above)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        found = counts(scores)
-        result: dict[str, float] = {SCORED: found.scored, UNSCORED: found.unscored}
-        result.update({unscored_key(reason): n for reason, n in found.reasons.items()})
+        unread = [s for s in scores if not to_float(s.score.value) > 0]
+        result: dict[str, float] = {SCORED: len(scores) - len(unread), UNSCORED: len(unread)}
+        reasons = unscored_reasons(unread)
+        result.update({unscored_key(reason): reasons[reason] for reason in sorted(reasons)})
         epochs = epoch_figures(scores)
         if epochs is not None:
             result.update({UNREAD_EPOCHS: epochs.unread, EPOCH_AGREEMENT: epochs.agreement})
@@ -151,6 +131,7 @@ def verdict_figures() -> Metric:
         return result
 
     return compute
+
 
 @scorer(metrics=[verdict_figures()])
 def verdicts(judge: str, levels: list[float]) -> Scorer:
@@ -170,7 +151,6 @@ def verdicts(judge: str, levels: list[float]) -> Scorer:
         jurors = (judged.metadata or {}).get("jurors") or []
         return Score(
             value=1.0 if read else 0.0,
-            answer=judged.answer,
             reason=judged.reason,
             explanation="The judge gave a level." if read else "The judge gave no level.",
             metadata={

@@ -1,10 +1,7 @@
-"""HELM's reference-overlap metrics for open-ended generation, as Inspect scorers.
-
-Why: they let a LiveQA run be set beside HELM's numbers for the same task, and on human-judged
-answers they are the no-model floor a judge must beat. They follow crfm-helm's
-`evaluate_reference_metrics.py` under HELM's names, each the best over a question's references of
-`score(gold, pred)` with `pred` the stripped completion (docs/scoring.md says where HELM is
-unusual), computed by `overlap/text_overlap.py` in the worker process of `overlap/worker.py`.
+"""HELM's reference-overlap metrics as Inspect scorers: a LiveQA run beside HELM's numbers and,
+on human-judged answers, the no-model floor a judge must beat. As crfm-helm's
+`evaluate_reference_metrics.py`, each is the best over the references of `score(gold, pred)`,
+`pred` the stripped completion (docs/scoring.md), computed in the worker of `overlap/worker.py`.
 """
 
 from __future__ import annotations
@@ -18,8 +15,7 @@ from liveqa_inspect.overlap import worker
 from liveqa_inspect.stats.agreement import reference_spearman
 
 METRIC_NAMES = ("exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4")
-"""The keys of text_overlap.METRICS, spelled out here because that module loads nltk (a test
-keeps them equal)."""
+"""text_overlap.METRICS' keys (tested), spelled out here: that module loads nltk."""
 
 
 def _in_worker(answer: str, references: Sequence[str]) -> dict[str, float]:
@@ -40,7 +36,6 @@ def _reference_scorer() -> Scorer:
         figures = ", ".join(f"{name} {value:.3g}" for name, value in values.items())
         return Score(
             value=values,
-            answer=completion,
             explanation=(
                 f"HELM's overlap of the answer with the references, each the best of "
                 f"{len(references)} references: {figures}."

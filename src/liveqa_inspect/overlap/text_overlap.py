@@ -1,14 +1,12 @@
 """HELM's reference-overlap metrics, with exactly the values rouge-score and nltk give.
 
 Those libraries redo work on every call: rouge-score fills a pure-Python LCS table and stems every
-word again, nltk tokenizes each text again for each BLEU order. Here the LCS is rapidfuzz's
-bit-parallel `LCSseq` over token ids (rapidfuzz would compare tokens by their hash), each word is
-stemmed and each text tokenized once per way a metric reads it, BLEU counts only the orders HELM
-weighs, and nltk's Treebank patterns run without its per-call timeout. What follows the counting
-is the libraries' own arithmetic, step for step, so each value is the same float, not a close one:
-`tests/liveqa_inspect/scoring/test_text_overlap.py` holds every metric to rouge-score and nltk.
-
-nltk loads with this module: the scorers run it in the worker process of `overlap/worker.py`.
+word again, nltk tokenizes each text again for each BLEU order. Here each text is tokenized and
+each word stemmed once, by the libraries' own tokenizers, the LCS is rapidfuzz's bit-parallel
+`LCSseq` over token ids, and BLEU counts only the orders HELM weighs. What follows the counting is
+the libraries' own arithmetic, so each value is the same float (`tests/liveqa_inspect/scoring/
+test_text_overlap.py` holds every metric to rouge-score and nltk). nltk loads with this module:
+the scorers run it in the worker process of `overlap/worker.py`.
 """
 
 from __future__ import annotations
@@ -20,21 +18,21 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
+from types import SimpleNamespace
 
-import regex
+from nltk.metrics.scores import f_measure
 from nltk.stem.porter import PorterStemmer
-from nltk.tokenize.destructive import NLTKWordTokenizer
+from nltk.tokenize import word_tokenize
 from nltk.translate.bleu_score import brevity_penalty
 from rapidfuzz.distance import LCSseq
 from rouge_score.scoring import fmeasure
-from rouge_score.tokenize import NON_ALPHANUM_RE, SPACES_RE, VALID_TOKEN_RE
+from rouge_score.tokenize import tokenize
 
 _TEXTS = 1024
-"""Texts kept in each cache: every reference of live_qa's 104 questions, and the answers in flight
-(an answer is met once for each reference of its question)."""
+"""Texts kept in each cache: every reference of live_qa's questions and the answers in flight."""
 
-_STEMMER = PorterStemmer()  # rouge-score's DefaultTokenizer(use_stemmer=True): NLTK_EXTENSIONS.
+_STEMMER = SimpleNamespace(stem=lru_cache(maxsize=1 << 16)(PorterStemmer().stem))
+"""rouge-score's stemmer (NLTK_EXTENSIONS), each word stemmed once."""
 _DROP_PUNCTUATION = str.maketrans("", "", string.punctuation)
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _BLEU_ORDERS = (1, 4)
@@ -47,23 +45,9 @@ def normalize_text(text: str) -> str:
 
 
 @lru_cache(maxsize=_TEXTS)
-def _words(text: str) -> frozenset[str]:
-    return frozenset(normalize_text(text).split())
-
-
-@lru_cache(maxsize=1 << 16)
-def _token(word: str) -> str:
-    """The word's ROUGE token, or "" to drop it. rouge-score stems only words of more than 3
-    characters, then drops what is not alphanumeric."""
-    stem = _STEMMER.stem(word) if len(word) > 3 else word
-    return stem if VALID_TOKEN_RE.match(stem) else ""
-
-
-@lru_cache(maxsize=_TEXTS)
 def rouge_tokens(text: str) -> tuple[str, ...]:
-    """rouge-score's `tokenize(text, PorterStemmer())`: lowercase alphanumeric runs, stemmed."""
-    words = SPACES_RE.split(NON_ALPHANUM_RE.sub(" ", text.lower()))
-    return tuple(token for token in map(_token, words) if token)
+    """rouge-score's tokens: lowercase alphanumeric runs, those over 3 characters stemmed."""
+    return tuple(tokenize(text, _STEMMER))
 
 
 @lru_cache(maxsize=_TEXTS)
@@ -74,8 +58,7 @@ def _rouge_reference(text: str) -> tuple[dict[str, int], list[int]]:
 
 
 class _Ngrams:
-    """A text's Treebank tokens counted as unigrams and 4-grams, as nltk's `modified_precision`
-    counts them: the orders HELM's BLEU-1 and BLEU-4 weigh."""
+    """A text's Treebank unigrams and 4-grams (HELM's BLEU orders), as nltk counts them."""
 
     __slots__ = ("counts", "length")
 
@@ -93,54 +76,9 @@ class _Ngrams:
         return matches, max(1, self.length - order + 1)
 
 
-def _untimed(rules: list[tuple[Any, str]]) -> list[tuple[Any, str]]:
-    """nltk's Treebank patterns compiled by the same engine (`regex`), but without the wall-clock
-    timeout nltk wraps each match in: it guards patterns a caller supplies (these are nltk's own),
-    and nearly doubled the tokenizer's time."""
-    return [(regex.compile(pattern.pattern, pattern.flags), repl) for pattern, repl in rules]
-
-
-class _Contractions:
-    """nltk's contraction patterns, substituted in turn as it does, unless one scan finds none of
-    them in the text: on most texts none occurs, and ten scans were a fifth of the tokenizer's
-    time. The scan is their union, case-insensitive, so it misses nothing any of them matches."""
-
-    __slots__ = ("_any", "_patterns")
-
-    def __init__(self, patterns: list[re.Pattern[str]]) -> None:
-        self._patterns = patterns
-        union = "|".join(f"(?:{p.pattern.removeprefix('(?i)')})" for p in patterns)
-        self._any = re.compile(union, re.IGNORECASE)
-
-    def sub(self, repl: str, text: str) -> str:
-        if self._any.search(text) is None:
-            return text
-        for pattern in self._patterns:
-            text = pattern.sub(repl, text)
-        return text
-
-
-def _treebank() -> NLTKWordTokenizer:
-    """What `word_tokenize(text, preserve_line=True)` runs, untimed, with nltk's two lists of
-    contractions (substituted alike, one after the other) as one `_Contractions`."""
-    tokenizer = NLTKWordTokenizer()
-    tokenizer.STARTING_QUOTES = _untimed(NLTKWordTokenizer.STARTING_QUOTES)
-    tokenizer.PUNCTUATION = _untimed(NLTKWordTokenizer.PUNCTUATION)
-    [tokenizer.PARENS_BRACKETS] = _untimed([NLTKWordTokenizer.PARENS_BRACKETS])
-    [tokenizer.DOUBLE_DASHES] = _untimed([NLTKWordTokenizer.DOUBLE_DASHES])
-    tokenizer.ENDING_QUOTES = _untimed(NLTKWordTokenizer.ENDING_QUOTES)
-    contractions = NLTKWordTokenizer.CONTRACTIONS2 + NLTKWordTokenizer.CONTRACTIONS3
-    tokenizer.CONTRACTIONS2 = [_Contractions(contractions)]
-    tokenizer.CONTRACTIONS3 = []
-    return tokenizer
-
-
-_TREEBANK = _treebank()
-
-
 @lru_cache(maxsize=_TEXTS)
 def _ngrams(text: str) -> _Ngrams:
-    return _Ngrams(_TREEBANK.tokenize(text))
+    return _Ngrams(word_tokenize(text, preserve_line=True))
 
 
 def _bleu(gold: str, pred: str, order: int) -> float:
@@ -166,13 +104,9 @@ def quasi_exact_match(gold: str, pred: str) -> float:
 
 
 def f1_score(gold: str, pred: str) -> float:
-    """nltk's `f_measure` of the sets of normalized words (HELM's: duplicates count once)."""
-    reference, test = _words(gold), _words(pred)
-    common = len(reference & test)
-    if not common:  # also where either is empty: nltk returns None, HELM scores 0
-        return 0.0
-    precision, recall = common / len(test), common / len(reference)
-    return 1.0 / (0.5 / precision + 0.5 / recall)  # nltk's alpha of 0.5
+    """nltk's `f_measure` of the sets of normalized words (HELM's: duplicates count once), 0
+    where nltk's is None (either set empty)."""
+    return float(f_measure(*(frozenset(normalize_text(t).split()) for t in (gold, pred))) or 0.0)
 
 
 def rouge_l(gold: str, pred: str) -> float:

@@ -1,9 +1,8 @@
 """One worker process for the scorers' CPU-bound work: HELM's reference overlap and the floors.
 
-Why a process: the metrics cost milliseconds of CPU an answer and nltk, which they need, about a
-second to import; in Inspect's process both would hold the GIL that every sample's model calls
-wait on. The worker starts when the first task that needs it is built and imports the metrics at
-once, while Inspect sets up; its caches (stems, each question's references) last for the run.
+Why a process: the metrics cost milliseconds of CPU an answer and nltk a second to import, all
+holding the GIL that Inspect's event loop needs. The worker starts and imports them when the
+first task that needs it is built; its caches (stems, references) last for the run.
 """
 
 from __future__ import annotations

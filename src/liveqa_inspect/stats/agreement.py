@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from liveqa_inspect.stats.bootstrap import Estimate, percentile_interval, resample_rows
+from liveqa_inspect.stats.bootstrap import Estimate, tallied_estimates
 from liveqa_inspect.stats.levels import level_index
 from liveqa_inspect.stats.names import KAPPA, confusion_key, floor_key
 from liveqa_inspect.stats.values import human_levels, score_values
@@ -19,69 +19,65 @@ Array = np.ndarray
 
 
 class Pairs:
-    """Judge and human ratings of the same items as (judge, human) pairs of arrays, a row for each
-    draw of the items by `rows` (None: the items): their values, the level each counts at, its
-    place on the scale and its code among the distinct values (all ranks need)."""
+    """Judge and human ratings of the same items as (judge, human) pairs of arrays: their values,
+    the level each counts at, its place on the scale and its code among the distinct values."""
 
-    def __init__(
-        self, judge: Array, human: Array, levels: Sequence[float], rows: Array | None = None
-    ) -> None:
-        items = np.asarray(judge, dtype=float), np.asarray(human, dtype=float)
-        draw = np.arange(len(items[0]))[None, :] if rows is None else rows
+    def __init__(self, judge: Array, human: Array, levels: Sequence[float]) -> None:
+        self.values = np.asarray(judge, dtype=float), np.asarray(human, dtype=float)
         steps = np.arange(len(levels), dtype=float)
-        at, place = (lambda v: level_index(v, levels)), (lambda v: np.interp(v, levels, steps))
-        self.values, self.at, self.place, self.codes = (
-            tuple(found(v)[draw] for v in items) for found in (np.asarray, at, place, value_codes)
-        )
+        self.at = tuple(level_index(v, levels) for v in self.values)
+        self.place = tuple(np.interp(v, levels, steps) for v in self.values)
+        self.codes = tuple(value_codes(v) for v in self.values)
 
 
-def value_codes(values: np.ndarray) -> np.ndarray:
-    return np.unique(values, return_inverse=True)[1].reshape(values.shape).astype(np.int32)
+def value_codes(values: Array) -> Array:
+    return np.unique(values, return_inverse=True)[1]
 
 
-def quadratic_kappa(p: Pairs) -> np.ndarray:
+def mean_of(weights: Array, values: Array) -> Array:
+    """Each row's mean of the items' values (or of its own row of them) weighted by the row."""
+    return (weights * values).sum(axis=1) / weights.sum(axis=1)
+
+
+def quadratic_kappa(p: Pairs, weights: Array) -> Array:
     """Cohen's kappa weighted by squared level distance; 0 for a judge that ignores the item.
 
     On each rating's place on the scale: on levels exactly the weighted kappa of the confusion
     matrix, and a value between levels needs no rounding. NaN where judge and human together use
     a single value (a chance disagreement under 1e-18 is a rounding residue of identical ones).
-    Hand-written: sklearn's is over twice as slow here (benchmarks/RESULTS.md)."""
-    judge, human = p.place
-    observed = ((judge - human) ** 2).mean(axis=1)
-    chance = judge.var(axis=1) + human.var(axis=1) + (judge.mean(axis=1) - human.mean(axis=1)) ** 2
+    Hand-written: sklearn's takes one resample a call."""
+    (judge, human), means = p.place, [mean_of(weights, side)[:, None] for side in p.place]
+    spreads = [mean_of(weights, (side - m) ** 2) for side, m in zip(p.place, means, strict=True)]
+    chance = sum(spreads) + ((means[0] - means[1]) ** 2)[:, 0]
+    observed = mean_of(weights, (judge - human) ** 2)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(chance > 1e-18, 1.0 - observed / chance, math.nan)
 
 
-def average_ranks(codes: np.ndarray) -> np.ndarray:
-    """Each row's ranks, ties at their average, from value codes: the count of smaller values in
-    the row plus the middle of its ties, with no sort of the resamples.
-    Hand-written: scipy's rankdata(axis=1) is over twice as slow here (benchmarks/RESULTS.md)."""
-    rows, width = codes.shape[0], int(codes.max()) + 1
-    cells = (np.arange(rows)[:, None] * width + codes).ravel()
-    counts = np.bincount(cells, minlength=rows * width).reshape(rows, width)
+def centred_ranks(codes: Array, weights: Array) -> Array:
+    """Each item's rank in each row, ties at their average, less the mean rank: the weight of the
+    smaller values plus the middle of its ties, from the weight of each distinct value."""
+    counts = weights @ np.eye(int(codes.max()) + 1)[codes]
     middle = np.cumsum(counts, axis=1) - counts + (counts + 1) / 2
-    return np.take_along_axis(middle, codes, axis=1)
+    return middle[:, codes] - (weights.sum(axis=1, keepdims=True) + 1) / 2
 
 
-def rank_correlation(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Spearman's rho of each row pair of value codes (or values), as scipy's spearmanr; NaN where
-    either side is constant and ranks say nothing."""
-    a, b = np.atleast_2d(a), np.atleast_2d(b)
-    ra, rb = (average_ranks(value_codes(x) if x.dtype.kind == "f" else x) for x in (a, b))
-    ra, rb = ra - ra.mean(axis=1, keepdims=True), rb - rb.mean(axis=1, keepdims=True)
-    denominator = np.sqrt((ra**2).sum(axis=1) * (rb**2).sum(axis=1))
+def rank_correlation(a: Array, b: Array, weights: Array) -> Array:
+    """Spearman's rho of the items' value codes weighted by each row, as scipy's spearmanr of
+    the items each weight repeats; NaN where either side is constant and ranks say nothing."""
+    ra, rb = centred_ranks(a, weights), centred_ranks(b, weights)
+    denominator = np.sqrt((weights * ra**2).sum(axis=1) * (weights * rb**2).sum(axis=1))
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denominator > 0, (ra * rb).sum(axis=1) / denominator, math.nan)
+        return np.where(denominator > 0, (weights * ra * rb).sum(axis=1) / denominator, math.nan)
 
 
-AGREEMENT_STATISTICS: dict[str, Callable[[Pairs], np.ndarray]] = {
-    "exact_agreement": lambda p: np.equal(*p.at).mean(axis=1),
-    "within_one": lambda p: (np.abs(np.subtract(*p.at, dtype=int)) <= 1).mean(axis=1),
+AGREEMENT_STATISTICS: dict[str, Callable[[Pairs, Array], Array]] = {
+    "exact_agreement": lambda p, w: mean_of(w, np.equal(*p.at)),
+    "within_one": lambda p, w: mean_of(w, np.abs(np.subtract(*p.at, dtype=int)) <= 1),
     KAPPA: quadratic_kappa,
-    "spearman_rho": lambda p: rank_correlation(*p.codes),
-    "mae": lambda p: np.abs(np.subtract(*p.values)).mean(axis=1),
-    "bias": lambda p: np.subtract(*p.values).mean(axis=1),  # above 0 the judge is lenient
+    "spearman_rho": lambda p, w: rank_correlation(*p.codes, w),
+    "mae": lambda p, w: mean_of(w, np.abs(np.subtract(*p.values))),
+    "bias": lambda p, w: mean_of(w, np.subtract(*p.values)),  # above 0 the judge is lenient
 }
 FIGURES: tuple[str, ...] = tuple(AGREEMENT_STATISTICS)
 """Level-wise figures first, then rho, then the value-wise ones: the report's row order."""
@@ -89,13 +85,14 @@ FIGURES: tuple[str, ...] = tuple(AGREEMENT_STATISTICS)
 
 def agreement_figures(judge: Array, human: Array, levels: Sequence[float]) -> dict[str, Estimate]:
     """Every figure with its seeded paired-bootstrap 95% interval (items resampled in pairs)."""
-    n = len(judge)
-    rows = np.vstack([np.arange(n), *([resample_rows(n)] if n >= 2 else [])])  # the items first
-    p = Pairs(judge, human, levels, rows)
-    found = {name: f(p) if n else np.full(1, math.nan) for name, f in AGREEMENT_STATISTICS.items()}
-    return {
-        name: Estimate(float(v[0]), *percentile_interval(v[1:]), n=n) for name, v in found.items()
-    }
+    if not len(judge):
+        return {name: Estimate(math.nan) for name in FIGURES}
+
+    def figures(judge: Array, human: Array, weights: Array) -> dict[str, Array]:
+        p = Pairs(judge, human, levels)
+        return {name: f(p, weights) for name, f in AGREEMENT_STATISTICS.items()}
+
+    return tallied_estimates(figures, judge, human)
 
 
 def named(figures: dict[str, Estimate]) -> dict[str, float]:
@@ -133,11 +130,11 @@ def confusion(levels: list[float]) -> Metric:
 
 def reference_rhos(scores: list[SampleScore]) -> dict[str, float]:
     """Each reference-overlap metric's rho with the human level: the floor a judge must beat."""
-    human, values = human_levels(scores), [dict(s.score.value) for s in scores]  # type: ignore[arg-type]
-    return {
-        name: float(rank_correlation(np.array([float(v[name]) for v in values]), human)[0])
-        for name in (values[0] if values else ())
-    }
+    values = [dict(s.score.value) for s in scores]  # type: ignore[arg-type]
+    human, ones = value_codes(human_levels(scores)), np.ones((1, len(scores)))
+    columns = {name: [float(v[name]) for v in values] for name in (values[0] if values else ())}
+    rhos = {name: rank_correlation(value_codes(x), human, ones) for name, x in columns.items()}
+    return {name: float(rho[0]) for name, rho in rhos.items()}
 
 
 @metric

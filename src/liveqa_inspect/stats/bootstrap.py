@@ -1,9 +1,8 @@
 """The one bootstrap: every interval in a log and in the report is drawn here, with one setting.
 
-A figure is computed for all resamples at once (one array operation over a resamples-by-items
-matrix of indices), so agreement intervals over hundreds of items take milliseconds. For a mean,
-the draws and the percentile interval are exactly scipy's `bootstrap(method="percentile")` with
-the same generator (tested), so the log's headline interval is scipy's.
+A figure is computed for all resamples at once, over a resamples-by-items matrix of indices or,
+for a few distinct pairs of values, of how many times each is drawn. For a mean, the draws and
+the interval are exactly scipy's `bootstrap(method="percentile")` with the same generator (tested).
 """
 
 from __future__ import annotations
@@ -37,9 +36,22 @@ class Estimate:
 
 
 def resample_rows(n: int) -> np.ndarray:
-    """The seeded draws: RESAMPLES rows of n item indices each (pairs stay paired when two arrays
-    are indexed with the same rows)."""
+    """The seeded draws: RESAMPLES rows of n item indices (the same rows keep pairs paired)."""
     return np.random.default_rng(SEED).integers(0, n, size=(RESAMPLES, n))
+
+
+def tallied_estimates(
+    figures: Callable[..., dict[str, np.ndarray]], *columns: np.ndarray
+) -> dict[str, Estimate]:
+    """`figures` of n items, the rows of `columns`, with intervals. It gets the distinct rows, as
+    columns, and their counts: the items', then (from 2 items) in each of RESAMPLES seeded draws
+    of n. Counts of items drawn with replacement are multinomial: `resample_rows`' draws counted."""
+    distinct, counts = np.unique(np.column_stack(columns), axis=0, return_counts=True)
+    n, weights = int(counts.sum()), [counts[None, :]]
+    if n >= 2:
+        weights.append(np.random.default_rng(SEED).multinomial(n, counts / n, size=RESAMPLES))
+    found = figures(*distinct.T, np.vstack(weights).astype(float))
+    return {key: Estimate(float(v[0]), *percentile_interval(v[1:]), n) for key, v in found.items()}
 
 
 def percentile_interval(values: np.ndarray) -> tuple[float, float]:
@@ -69,8 +81,7 @@ def mean_estimate(values: np.ndarray) -> Estimate:
     values = values[~np.isnan(values)]
     if len(values) == 0:
         return Estimate(math.nan)
-    low, high = mean_interval(values)
-    return Estimate(float(values.mean()), low, high, len(values))
+    return Estimate(float(values.mean()), *mean_interval(values), len(values))
 
 
 def mean_interval(values: np.ndarray) -> tuple[float, float]:

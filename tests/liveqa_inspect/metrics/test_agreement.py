@@ -72,7 +72,8 @@ def test_constant_judge_kappa_is_zero() -> None:
 
 
 def test_kappa_of_one_category_is_undefined() -> None:
-    assert math.isnan(quadratic_kappa(Pairs(np.array([1.0, 1.0]), np.array([1.0, 1.0]), LEVELS))[0])
+    pairs = Pairs(np.array([1.0, 0.7]), np.array([1.0, 0.7]), LEVELS)
+    assert math.isnan(quadratic_kappa(pairs, np.array([[2.0, 0.0]]))[0])
 
 
 def test_reference_spearman_is_the_rank_correlation_per_metric() -> None:
@@ -86,13 +87,15 @@ def test_reference_spearman_is_the_rank_correlation_per_metric() -> None:
 @pytest.mark.parametrize("n", [3, 12, 581])
 def test_vectorised_kappa_and_rho_are_sklearns_and_scipys_on_random_data(n: int) -> None:
     """Every resample row of the fast path against the libraries it replaces, row by row:
-    random levels, a bias towards agreement, and rows drawn with repeats as the bootstrap does."""
+    random levels, a bias towards agreement, and rows drawn with repeats as the bootstrap does,
+    each weighing an item by how many times the row draws it."""
     rng = np.random.default_rng(n)
     human = rng.choice(LEVELS, size=n)
     judge = np.where(rng.random(n) < 0.5, human, rng.choice(LEVELS, size=n))
     rows = rng.integers(0, n, size=(60, n))
-    pairs = Pairs(judge, human, LEVELS, rows)
-    kappas, rhos = quadratic_kappa(pairs), rank_correlation(*pairs.codes)
+    weights = np.array([np.bincount(row, minlength=n) for row in rows], dtype=float)
+    pairs = Pairs(judge, human, LEVELS)
+    kappas, rhos = quadratic_kappa(pairs, weights), rank_correlation(*pairs.codes, weights)
     for row, kappa, rho in zip(rows, kappas, rhos, strict=True):
         j, h = judge[row], human[row]
         if len(set(j) | set(h)) > 1:

@@ -16,7 +16,7 @@ from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_members
 from liveqa_inspect.report.tables import Block, Table, figure_cells, figure_table, fmt
 from liveqa_inspect.stats import agreement as agree
-from liveqa_inspect.stats.bootstrap import Estimate, estimate
+from liveqa_inspect.stats.bootstrap import Estimate, tallied_estimates
 from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1, KAPPA, level_name
 from liveqa_inspect.stats.values import human_levels, score_values
 from liveqa_inspect.tasks.expert_qa.claims_metrics import detection, majority
@@ -58,13 +58,16 @@ def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
     human levels of the first log, each resample drawing the same answers for both judges."""
     theirs = {s.sample_id: s for s in other.scores()}
     shared = [s for s in first.scores() if s.sample_id in theirs]
-    people, scale = human_levels(shared), sorted(set(first.scale) | set(other.scale))
-    a, b = score_values(shared), score_values([theirs[s.sample_id] for s in shared])
+    scale = sorted(set(first.scale) | set(other.scale))
 
-    def kappa(judge: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        return agree.quadratic_kappa(agree.Pairs(judge, people, scale, rows))
+    def difference(*columns: np.ndarray) -> dict[str, np.ndarray]:
+        *judges, people, weights = columns
+        a, b = (agree.quadratic_kappa(agree.Pairs(j, people, scale), weights) for j in judges)
+        return {KAPPA: b - a}
 
-    return estimate(lambda rows: kappa(b, rows) - kappa(a, rows), len(shared))
+    paired = [theirs[s.sample_id] for s in shared]
+    columns = score_values(shared), score_values(paired), human_levels(shared)
+    return tallied_estimates(difference, *columns)[KAPPA] if shared else Estimate(math.nan)
 
 
 def floor_table(log: LoadedLog, judge: Figures) -> Table | None:
