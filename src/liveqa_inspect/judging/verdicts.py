@@ -104,10 +104,13 @@ def panel_figures(scores: list[SampleScore]) -> Panel | None:
     return Panel(jurors, jurors_alpha(matrix))
 
 
-def unscored_reasons(unread: list[SampleScore]) -> Counter[str]:
-    """Why samples went unscored; with epochs, a sample whose epochs differ on why (Inspect's
-    reducer then keeps no reason) counts as `no_reason_recorded`."""
-    return Counter(s.score.reason or "no_reason_recorded" for s in unread)
+def counts(scores: list[SampleScore]) -> dict[str, float]:
+    """The scored and unscored samples, and why each unscored one went unscored (a sample whose
+    epochs differ on why, Inspect's reducer keeping no reason, as `no_reason_recorded`)."""
+    unread = [s for s in scores if not to_float(s.score.value) > 0]
+    reasons = Counter(s.score.reason or "no_reason_recorded" for s in unread)
+    found: dict[str, float] = {SCORED: len(scores) - len(unread), UNSCORED: len(unread)}
+    return found | {unscored_key(reason): reasons[reason] for reason in sorted(reasons)}
 
 
 @metric
@@ -115,10 +118,7 @@ def verdict_figures() -> Metric:
     """The counts, always; with epochs their figures; for a panel its jurors' (see above)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        unread = [s for s in scores if not to_float(s.score.value) > 0]
-        result: dict[str, float] = {SCORED: len(scores) - len(unread), UNSCORED: len(unread)}
-        reasons = unscored_reasons(unread)
-        result.update({unscored_key(reason): reasons[reason] for reason in sorted(reasons)})
+        result = counts(scores)
         epochs = epoch_figures(scores)
         if epochs is not None:
             result.update({UNREAD_EPOCHS: epochs.unread, EPOCH_AGREEMENT: epochs.agreement})

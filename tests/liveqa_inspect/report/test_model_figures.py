@@ -44,7 +44,7 @@ def test_the_report_prints_the_log_s_figures(
         key: value for key, value in judge.items() if key.startswith("share_")
     }
     found = counts(loaded.verdicts)
-    assert (found.scored, found.unscored) == (verdicts["scored"], verdicts["unscored"])
+    assert (found["scored"], found["unscored"]) == (verdicts["scored"], verdicts["unscored"])
     jurors = panel_figures(loaded.verdicts)
     assert jurors is not None and jurors.alpha == verdicts["krippendorff_alpha"]
     for name in ("mockllm/a", "mockllm/b"):
