@@ -20,7 +20,10 @@ the median of each repetition's own wall ratio, its two runs being next to each 
 the goal is a wall ratio of at most 1.3. On a machine shared with other work, both times move
 with its load, from one minute to the next: read the ratios, not the seconds.
 
-Run by hand from the repository root:
+Run by hand from the repository root, with the package installed from this tree (`pip install
+-e .`): Inspect records the distribution that ships a task, and when the imported package is not
+the installed one (a `PYTHONPATH` copy) it scans every installed distribution for it, about 0.8 s
+of each live_qa_judge run that a user does not pay.
 
     LIVEQA_DATA=/work/shared/data/liveqa python benchmarks/bench_judge_overhead.py
 """
@@ -125,6 +128,8 @@ def main() -> None:
         f"ratio live_qa_judge / floor: wall {judge_wall / floor_wall:.2f} (median of the "
         f"repetitions' own: {statistics.median(paired):.2f}), cpu {judge_cpu / floor_cpu:.2f}"
     )
+    print("each repetition's wall ratio: " + ", ".join(f"{ratio:.2f}" for ratio in paired))
+
 
 if __name__ == "__main__":
     main()
