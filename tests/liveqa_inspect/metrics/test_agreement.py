@@ -19,6 +19,7 @@ from liveqa_inspect.stats.agreement import (
     rank_correlation,
     reference_spearman,
 )
+from liveqa_inspect.stats.bootstrap import mean_interval, tallied_estimates
 from tests.helpers import human_metadata
 
 pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_evals
@@ -69,6 +70,19 @@ def test_constant_judge_kappa_is_zero() -> None:
     )
     assert values["kappa_quadratic"] == pytest.approx(0.0)
     assert math.isnan(values["spearman_rho"])
+
+
+def test_counted_resamples_are_the_bootstrap_of_the_items() -> None:
+    """Drawing how often each distinct value occurs is drawing the items with replacement: a
+    mean's interval is the index bootstrap's (scipy's) to within Monte Carlo error."""
+    values = np.random.default_rng(7).choice(LEVELS, size=200)
+
+    def mean(v: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
+        return {"mean": (weights * v).sum(axis=1) / weights.sum(axis=1)}
+
+    counted = tallied_estimates(mean, values)["mean"]
+    assert (counted.value, counted.n) == (pytest.approx(values.mean()), 200)
+    assert (counted.low, counted.high) == pytest.approx(mean_interval(values), abs=0.005)
 
 
 def test_kappa_of_one_category_is_undefined() -> None:
