@@ -91,6 +91,7 @@ def epoch_log(folder: Path) -> EvalLog:
     return run_judge(epoch_judge, limit=4, epochs=3, judgments=graded(folder))
 
 
+@pytest.mark.slow  # runs for long: a few evals and many bootstraps
 def test_unread_epochs_are_counted_and_left_out_of_their_sample_s_mean(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

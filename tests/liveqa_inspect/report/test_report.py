@@ -353,6 +353,7 @@ def test_a_bound_panel_shows_each_juror(capsys: pytest.CaptureFixture[str]) -> N
     assert f"Jurors' ordinal Krippendorff's alpha with each other: {alpha}." in out
 
 
+@pytest.mark.slow  # runs for long: a few evals and many bootstraps
 def test_several_judges_and_the_kappa_difference(
     humans: Humans, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -386,6 +387,7 @@ def test_several_judges_and_the_kappa_difference(
     ]
 
 
+@pytest.mark.slow  # runs for long: a few evals and many bootstraps
 def test_a_kappa_difference_that_varies(humans: Humans) -> None:
     """A judge right on some answers and one level up on the others: over the same answers the
     paired difference is the difference of the two logs' own kappas, inside its interval."""
@@ -405,6 +407,7 @@ def test_a_kappa_difference_that_varies(humans: Humans) -> None:
     assert difference.low < expected < difference.high <= 0.0
 
 
+@pytest.mark.slow  # runs for long: a few evals and many bootstraps
 def test_judges_on_other_question_wordings_are_flagged(capsys: pytest.CaptureFixture[str]) -> None:
     first = run_judge(lambda *_: verdict("0"), "a", limit=3)
     other = run_judge(lambda *_: verdict("0"), "b", limit=3, question="original")
@@ -599,6 +602,7 @@ def test_figures_that_cannot_be_written_cost_the_figures_not_the_tables(
         assert line.startswith(f"error: {problem or 'cannot create the figure folder'} {out}")
 
 
+@pytest.mark.slow  # runs for long: a few evals and many bootstraps
 def test_errored_and_missing_samples_are_counted(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -99,6 +99,7 @@ def assert_the_report_states_the_metrics(out: str, m: dict[str, float]) -> None:
     }
 
 
+@pytest.mark.slow  # runs for long: a few evals and many bootstraps
 def test_the_report_s_figures_are_the_log_s_metrics(
     humans: Humans, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -183,6 +184,7 @@ def test_one_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert chart == tmp_path / f"{Path(log.location).stem}-robustness.png"
 
 
+@pytest.mark.slow  # runs for long: a few evals and many bootstraps
 def test_a_panel_s_jurors_side_by_side(humans: Humans, capsys: pytest.CaptureFixture[str]) -> None:
     jurors = [
         scripted_model(content_judge(humans), "content"),
@@ -202,6 +204,7 @@ def test_a_panel_s_jurors_side_by_side(humans: Humans, capsys: pytest.CaptureFix
     assert len(rows) == 2 + len(PERTURBATIONS)
 
 
+@pytest.mark.slow  # runs for long: a few evals and many bootstraps
 def test_judges_side_by_side_with_paired_differences(
     humans: Humans, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -247,6 +250,7 @@ def test_logs_perturbed_with_other_texts_are_flagged(
     assert "live_qa_robustness v1" in warning and "live_qa_robustness v2" in warning
 
 
+@pytest.mark.slow  # runs for long: a few evals and many bootstraps
 def test_a_difference_over_the_answers_both_logs_hold(humans: Humans) -> None:
     """A run on more answers shares only some with the first: the difference is over those."""
     small = run_robustness(content_judge(humans), "content", per_grade=1)

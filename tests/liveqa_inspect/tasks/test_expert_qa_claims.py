@@ -119,6 +119,7 @@ def test_a_constant_judge_has_zero_kappa(constant_log: EvalLog) -> None:
     assert score.explanation.startswith(f"Human level: {level:g} ({label}). The judge's verdict:")
 
 
+@pytest.mark.slow  # runs for long: a few evals and many bootstraps
 def test_the_report_on_real_claims_logs(
     oracle_logs: dict[str, EvalLog], constant_log: EvalLog, capsys: pytest.CaptureFixture[str]
 ) -> None:
