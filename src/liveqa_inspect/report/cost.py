@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from inspect_ai.model import ModelUsage
 
 from liveqa_inspect.judging.grade import JUDGE_ROLE
-from liveqa_inspect.report.loading import JUDGE_KINDS, LoadedLog
+from liveqa_inspect.report.comparison import subject
+from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.tables import Cell, Table
 
 NO_PRICE = "no price"
@@ -49,7 +50,7 @@ def cost_table(logs: Sequence[LoadedLog]) -> Table:
     rows: list[list[Cell]] = []
     notes = []
     for log in logs:
-        run, stats = log.judge_label if log.kind in JUDGE_KINDS else log.model, log.log.stats
+        run, stats = subject(log), log.log.stats
         unpriced = {model for model, u in stats.model_usage.items() if u.total_cost is None}
         # Inspect sums a role's priced models only: a role served by an unpriced one has no price.
         judges = {model for _, models in log.judges for model in models}
