@@ -9,7 +9,7 @@ import pytest
 
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, cached_path
 from liveqa_inspect.errors import ArgumentError, DataError
-from liveqa_inspect.tasks.live_qa.dataset import live_qa_dataset, parse_questions, record_to_sample
+from liveqa_inspect.tasks.live_qa.dataset import live_qa_dataset, parse_questions
 
 
 @pytest.fixture(scope="module")
@@ -96,8 +96,7 @@ QUESTION = """<NLM-QUESTION qid="TQ1"><Original-Question qfile="1.txt"><SUBJECT>
 
 
 def test_a_minimal_file_parses(tmp_path: Path) -> None:
-    records = parse_questions(_write(tmp_path, f"<Root>{QUESTION}</Root>"))
-    sample = record_to_sample(records[0])
+    [sample] = parse_questions(_write(tmp_path, f"<Root>{QUESTION}</Root>"))
     assert sample.input == "q & r"
     assert sample.target == ["an answer"]
     assert sample.metadata["focus_category"] == "none"
@@ -127,8 +126,8 @@ EXTERNAL_ENTITY = (
 def test_the_parser_expands_and_fetches_nothing(tmp_path: Path, text: str, entity: str) -> None:
     """Only the pinned file is parsed (its sha256 is checked first); the parser is hardened all
     the same."""
-    [record] = parse_questions(_write(tmp_path, text))
-    assert record["summary"] == entity
+    [sample] = parse_questions(_write(tmp_path, text))
+    assert sample.input == sample.metadata["summary"] == entity
 
 
 def test_a_local_file_that_is_not_the_pinned_one_is_refused(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from lxml import etree
@@ -20,83 +20,73 @@ QuestionField = Literal["summary", "paraphrase", "original"]
 QUESTION_FIELDS: tuple[str, ...] = get_args(QuestionField)
 
 
-def parse_questions(path: Path, content: bytes | None = None) -> list[dict[str, Any]]:
-    """Every NLM-QUESTION of the file (or of its verified `content`) as a plain record. Only the
-    pinned file is parsed (its sha256 is checked first), so its shape needs no check here."""
+def parse_questions(
+    path: Path, content: bytes | None = None, question: str = "summary"
+) -> list[Sample]:
+    """Every NLM-QUESTION of the file (or of its verified `content`), worded as `question` asks.
+    Only the pinned file is parsed (its sha256 is checked first): its shape needs no check here."""
     # No DTD, no entities, no network and lxml's default size limits: the file is plain data.
     parser = etree.XMLParser(
         resolve_entities=False, no_network=True, remove_comments=True, remove_pis=True
     )
     tree = etree.parse(io.BytesIO(content) if content is not None else str(path), parser)
-    return [_question_record(element) for element in tree.findall("NLM-QUESTION")]
+    return [_sample(element, question) for element in tree.findall("NLM-QUESTION")]
 
 
 def _text(element: etree._Element | None) -> str:
     return "" if element is None else normalise("".join(element.itertext()))
 
 
-def _question_record(element: etree._Element) -> dict[str, Any]:
+def _annotated(items: list[etree._Element], tag: str, key: str, category: str) -> list[dict]:
+    return [
+        {key: a.get(key, ""), "category": a.get(category, ""), "text": _text(a)}
+        for a in items
+        if a.tag == tag
+    ]
+
+
+def _sample(element: etree._Element, question: str) -> Sample:
+    """One sample a question; every reference is a target so the judge sees them all. HELM asks
+    the NLM summary; the other wordings are kept to compare."""
     original = element.find("Original-Question")
     annotations = element.find("ANNOTATIONS")
-    annotation_items = [] if annotations is None else list(annotations)
-    return {
-        "qid": element.get("qid"),
-        "qfile": original.get("qfile") or original.get("qFile") or "",
+    items = [] if annotations is None else list(annotations)
+    wordings = {
         "subject": _text(original.find("SUBJECT")),
         "message": _text(original.find("MESSAGE")),
         "paraphrase": _text(element.find("NIST-PARAPHRASE")),
         "summary": _text(element.find("NLM-Summary")),
-        "foci": [
-            {"fid": a.get("fid", ""), "category": a.get("fcategory", ""), "text": _text(a)}
-            for a in annotation_items
-            if a.tag == "FOCUS"
-        ],
-        "types": [_text(a) for a in annotation_items if a.tag == "TYPE"],
-        "keywords": [
-            {"kid": a.get("kid", ""), "category": a.get("kcategory", ""), "text": _text(a)}
-            for a in annotation_items
-            if a.tag == "KEYWORD"
-        ],
-        "references": [
-            {
-                "aid": ref.get("aid") or "",
-                "answer": _text(ref.find("ANSWER")),
-                "url": _text(ref.find("AnswerURL")),
-                "comment": _text(ref.find("COMMENT")),
-            }
-            for ref in element.iter("ReferenceAnswer", "RefAnswer")
-        ],
     }
-
-
-def question_text(record: dict[str, Any], question: str) -> str:
-    """The wording put to the model; HELM asks the NLM summary, the others are kept to compare."""
-    if question != "original":
-        # A few questions have no NIST paraphrase; they are asked as summarised, and flagged.
-        return str(record[question] or record["summary"])
-    subject, message = record["subject"], record["message"]
-    return f"{subject}\n\n{message}" if subject else str(message)
-
-
-def record_to_sample(record: dict[str, Any], question: str = "summary") -> Sample:
-    """One sample a question; every reference is a target so the judge sees them all."""
-    foci = record["foci"]
+    subject, message = wordings["subject"], wordings["message"]
+    if question == "original":
+        asked = f"{subject}\n\n{message}" if subject else message
+    else:  # a few questions have no NIST paraphrase: they are asked as summarised, and flagged
+        asked = wordings[question] or wordings["summary"]
+    foci = _annotated(items, "FOCUS", "fid", "fcategory")
+    types = [_text(a) for a in items if a.tag == "TYPE"]
+    references = list(element.iter("ReferenceAnswer", "RefAnswer"))
     return Sample(
-        id=record["qid"],
-        input=question_text(record, question),
-        target=[ref["answer"] for ref in record["references"]],
+        id=element.get("qid"),
+        input=asked,
+        target=[_text(ref.find("ANSWER")) for ref in references],
         metadata={
             "question_field": question,
-            "question_fallback": question == "paraphrase" and not record["paraphrase"],
-            **{k: record[k] for k in ("subject", "message", "paraphrase", "summary", "qfile")},
+            "question_fallback": question == "paraphrase" and not wordings["paraphrase"],
+            **wordings,
+            "qfile": original.get("qfile") or original.get("qFile") or "",
             "foci": foci,
             "focus_category": foci[0]["category"] if foci else "none",
             "focus_categories": sorted({focus["category"] for focus in foci}),
-            "question_types": record["types"],
-            "question_type": record["types"][0] if record["types"] else "none",
-            "keywords": record["keywords"],
+            "question_types": types,
+            "question_type": types[0] if types else "none",
+            "keywords": _annotated(items, "KEYWORD", "kid", "kcategory"),
             "references": [
-                {k: ref[k] for k in ("aid", "url", "comment")} for ref in record["references"]
+                {
+                    "aid": ref.get("aid") or "",
+                    "url": _text(ref.find("AnswerURL")),
+                    "comment": _text(ref.find("COMMENT")),
+                }
+                for ref in references
             ],
         },
     )
@@ -127,7 +117,6 @@ def question_set(
             "folder holding it."
         )
     found = fetch(LIVEQA_QUESTIONS, path)
-    records = parse_questions(found.path, found.content)
-    samples = [record_to_sample(record, question) for record in records]
+    samples = parse_questions(found.path, found.content, question)
     where = location(LIVEQA_QUESTIONS, found.path)
     return MemoryDataset(samples, name="live_qa", location=where), LIVEQA_QUESTIONS

@@ -15,7 +15,7 @@ from liveqa_inspect.arguments import one_of
 from liveqa_inspect.data.lines import read_jsonl, read_lines
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, fetch, location
 from liveqa_inspect.errors import ArgumentError, DataError, shown
-from liveqa_inspect.tasks.live_qa.dataset import QUESTION_FIELDS, parse_questions, record_to_sample
+from liveqa_inspect.tasks.live_qa.dataset import QUESTION_FIELDS, parse_questions
 
 HUMAN_LEVELS: dict[int, float] = {4: 1.0, 3: 0.7, 2: 0.3, 1: 0.0, -2: 0.0}
 """NIST's grades on the judge's four levels; junk (-2) is the lowest."""
@@ -44,8 +44,7 @@ class Judgment:
 
     question_id: str  # the LiveQA qid, e.g. "TQ12" (NIST's question number 12)
     answer: str
-    grade: int
-    junk: bool  # NIST flagged the answer as junk (grade -2) rather than grading it
+    grade: int  # -2: NIST flagged the answer as junk rather than grading it
     line: int = field(compare=False)
 
     @property
@@ -77,7 +76,7 @@ def _parse_nist_line(path: Path, number: int, text: str) -> Judgment:
     require(known, f"grade {shown(grade)} is not one of 1, 2, 3, 4 or -2")
     require(answer.strip(), "answer_text is empty")
     require(len(answer) <= MAX_ANSWER_CHARS, f"answer_text {_too_long(answer)}")
-    return Judgment(f"TQ{int(question)}", answer, int(grade), int(grade) == -2, number)
+    return Judgment(f"TQ{int(question)}", answer, int(grade), number)
 
 
 def parse_nist_judgments(path: Path, content: bytes | None = None) -> list[Judgment]:
@@ -112,7 +111,7 @@ def _parse_user_record(path: Path, number: int, record: object) -> Judgment:
     # bool is an int subclass, and 3.0 == 3: both are refused so a grade is never guessed at.
     whole = not isinstance(grade, bool) and isinstance(grade, int) and grade in USER_GRADES
     require(whole, "grade", f"must be an integer 1-4, got {shown(grade)}")
-    return Judgment(question_id, answer, grade, False, number)
+    return Judgment(question_id, answer, grade, number)
 
 
 def parse_user_judgments(path: Path) -> list[Judgment]:
@@ -142,22 +141,23 @@ def live_qa_judge_dataset(
             f"{LIVEQA_QUESTIONS.filename} and {LIVEQA_JUDGMENTS.filename}."
         )
     found = fetch(LIVEQA_QUESTIONS, data)
-    records = {record["qid"]: record for record in parse_questions(found.path, found.content)}
+    questions = {s.id: s for s in parse_questions(found.path, found.content, question)}
     if judgments is None:
         found = fetch(LIVEQA_JUDGMENTS, data)
         path, source, where = found.path, "nist", location(LIVEQA_JUDGMENTS, found.path)
-        items = [j for j in parse_nist_judgments(path, found.content) if include_junk or not j.junk]
+        nist = parse_nist_judgments(path, found.content)
+        items = [j for j in nist if include_junk or j.grade != -2]
     else:
         path = Path(judgments)
         items, source, where = parse_user_judgments(path), str(judgments), str(judgments)
     samples = []
     for judgment in items:
-        if judgment.question_id not in records:
+        if judgment.question_id not in questions:
             raise DataError(
                 f"{path} line {judgment.line}: field 'question_id' is {judgment.question_id!r}, "
                 "which is not a LiveQA test question (TQ1..TQ104)."
             )
-        sample = record_to_sample(records[judgment.question_id], question)
+        sample = questions[judgment.question_id].model_copy(deep=True)
         sample.id = f"{judgment.question_id}-L{judgment.line}"
         sample.metadata = {
             **(sample.metadata or {}),
@@ -165,7 +165,7 @@ def live_qa_judge_dataset(
             "answer": judgment.answer,
             "human_grade": judgment.grade,
             "human_level": judgment.level,
-            "junk": judgment.junk,
+            "junk": judgment.grade == -2,
             "judgments_source": source,
             "judgments_line": judgment.line,
         }
