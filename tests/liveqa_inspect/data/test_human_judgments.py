@@ -107,13 +107,11 @@ def test_a_bom_at_the_start_of_the_nist_file_is_accepted(tmp_path: Path) -> None
     ]
 
 
-def test_nist_file_that_is_not_utf8_or_missing(tmp_path: Path) -> None:
+def test_nist_file_that_is_not_utf8(tmp_path: Path) -> None:
     path = tmp_path / "qrels.txt"
     path.write_bytes(b"1 4 fine\n2 4 caf\xe9\n")
     with pytest.raises(DataError, match="line 2: not UTF-8"):
         parse_nist_judgments(path)
-    with pytest.raises(DataError, match="does not exist"):
-        parse_nist_judgments(tmp_path / "missing.txt")
 
 
 def test_user_judgments_good_input(tmp_path: Path) -> None:

@@ -11,11 +11,10 @@ from pathlib import Path
 
 from inspect_ai.dataset import MemoryDataset
 
-from liveqa_inspect.arguments import one_of
 from liveqa_inspect.data.lines import read_jsonl, read_lines
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, fetch, location
 from liveqa_inspect.errors import ArgumentError, DataError, shown
-from liveqa_inspect.tasks.live_qa.dataset import QUESTION_FIELDS, parse_questions
+from liveqa_inspect.tasks.live_qa.dataset import question_set
 
 HUMAN_LEVELS: dict[int, float] = {4: 1.0, 3: 0.7, 2: 0.3, 1: 0.0, -2: 0.0}
 """NIST's grades on the judge's four levels; junk (-2) is the lowest."""
@@ -52,11 +51,6 @@ class Judgment:
         return HUMAN_LEVELS[self.grade]
 
 
-def _require_file(path: Path, what: str) -> None:
-    if not path.is_file():
-        raise DataError(f"{path} does not exist or is not a file; it must be {what}.")
-
-
 def _too_long(answer: str) -> str:
     limit = f"over the limit of {MAX_ANSWER_CHARS} (MAX_ANSWER_CHARS)"
     return f"is {len(answer)} characters, {limit}; shorten it or leave it out"
@@ -81,9 +75,7 @@ def _parse_nist_line(path: Path, number: int, text: str) -> Judgment:
 
 def parse_nist_judgments(path: Path, content: bytes | None = None) -> list[Judgment]:
     """The first malformed line stops the parse: a file off in one line is not the file NIST
-    published, and its other grades cannot be trusted either."""
-    if content is None:
-        _require_file(path, "NIST's LiveQA judgments file")
+    published, and its other grades cannot be trusted either. `fetch` has checked the file."""
     lines = read_lines(path, MAX_LINE_BYTES, content)
     return list(dict.fromkeys(_parse_nist_line(path, n, text) for n, text in lines if text.strip()))
 
@@ -117,7 +109,10 @@ def _parse_user_record(path: Path, number: int, record: object) -> Judgment:
 def parse_user_judgments(path: Path) -> list[Judgment]:
     """Extra fields are ignored, so a file can carry its own notes; whether a question_id names a
     LiveQA question is the caller's to check."""
-    _require_file(path, "a JSONL file of judgments")
+    if not path.is_file():
+        raise DataError(
+            f"{path} does not exist or is not a file; it must be a JSONL file of judgments."
+        )
     found = [_parse_user_record(path, n, record) for n, record in read_jsonl(path, MAX_LINE_BYTES)]
     if not found:
         raise DataError(
@@ -134,14 +129,12 @@ def live_qa_judge_dataset(
     include_junk: bool = True,
 ) -> MemoryDataset:
     """Each judged answer is its question's sample re-keyed; `location` names the judgments read."""
-    one_of("question", question, QUESTION_FIELDS)
     if data is not None and Path(data).is_file():
         raise ArgumentError(
             f"data={data} is a file, but live_qa_judge reads two: pass a folder holding both "
             f"{LIVEQA_QUESTIONS.filename} and {LIVEQA_JUDGMENTS.filename}."
         )
-    found = fetch(LIVEQA_QUESTIONS, data)
-    questions = {s.id: s for s in parse_questions(found.path, found.content, question)}
+    questions = {s.id: s for s in question_set(question, data)[0]}
     if judgments is None:
         found = fetch(LIVEQA_JUDGMENTS, data)
         path, source, where = found.path, "nist", location(LIVEQA_JUDGMENTS, found.path)
