@@ -26,6 +26,7 @@ from liveqa_inspect.errors import ArgumentError, DataError
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.stats.agreement import agreement, agreement_figures, confusion, named
 from liveqa_inspect.tasks.live_qa_judge.dataset import (
+    HUMAN_LEVELS,
     Judgment,
     live_qa_judge_dataset,
     parse_nist_judgments,
@@ -69,7 +70,7 @@ def nist_judgments(data: Path) -> list[Judgment]:
 
 
 def nist_levels(data: Path) -> np.ndarray:
-    return np.array([j.level for j in nist_judgments(data)])
+    return np.array([HUMAN_LEVELS[j.grade] for j in nist_judgments(data)])
 
 
 def test_a_perfect_judge_on_all_581_answers(liveqa_data_dir: Path) -> None:
@@ -99,7 +100,7 @@ def test_agreement_figures_over_581_answers_are_the_libraries(liveqa_data_dir: P
     """A judge one level off on two answers in three (by NIST line number), over all 581
     answers: each figure is sklearn's or scipy's, and its interval brackets it."""
     judgments = nist_judgments(liveqa_data_dir)
-    human = np.array([j.level for j in judgments])
+    human = np.array([HUMAN_LEVELS[j.grade] for j in judgments])
     index = np.abs(human[:, None] - np.array(LEVELS)).argmin(axis=1)
     shift = np.array([(j.line % 3) - 1 for j in judgments])
     judge_index = np.clip(index + shift, 0, 3)

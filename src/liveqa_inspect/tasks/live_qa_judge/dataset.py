@@ -46,10 +46,6 @@ class Judgment:
     grade: int  # -2: NIST flagged the answer as junk rather than grading it
     line: int = field(compare=False)
 
-    @property
-    def level(self) -> float:
-        return HUMAN_LEVELS[self.grade]
-
 
 def _too_long(answer: str) -> str:
     limit = f"over the limit of {MAX_ANSWER_CHARS} (MAX_ANSWER_CHARS)"
@@ -157,7 +153,7 @@ def live_qa_judge_dataset(
             "question_id": judgment.question_id,
             "answer": judgment.answer,
             "human_grade": judgment.grade,
-            "human_level": judgment.level,
+            "human_level": HUMAN_LEVELS[judgment.grade],
             "junk": judgment.grade == -2,
             "judgments_source": source,
             "judgments_line": judgment.line,
