@@ -28,7 +28,6 @@ SUPPORT_LEVELS: dict[str, float] = {"Complete": 3.0, "Partial": 2.0, "Incomplete
 LABELS = {"correctness": CORRECTNESS_LEVELS, "support": SUPPORT_LEVELS}
 """Each aspect's labels and their levels. A claim with another label makes no sample: null (none
 given) and support's Missing and N/A say nothing about how well passages support the claim."""
-_METADATA_KEYS = ("field", "specific_field", "question_type")
 _EVIDENCE = re.compile(r"\[(\d+)\]\s+(\S+)\s*(?:\n\n(.*))?", re.DOTALL)
 Records = list[tuple[int, Any]]  # (line, object) of a pinned file
 
@@ -47,7 +46,7 @@ def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str)
     question = normalise(record["question"])
     given = record["metadata"]
     meta = {
-        **{key: normalise(given[key]) for key in _METADATA_KEYS},
+        **{key: normalise(given[key]) for key in ("field", "specific_field", "question_type")},
         "question_types": _values(given, "question_type"),
         "reference_system": system,
         "reference_revised": bool(revised),
