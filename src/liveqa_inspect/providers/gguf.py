@@ -15,6 +15,7 @@ import httpx
 from inspect_ai.event import ModelEvent
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
 from inspect_ai.model import GenerateConfig, ModelOutput, modelapi
+from inspect_ai.util import warn_once
 from typing_extensions import override
 
 from liveqa_inspect._inspect_private import OpenAICompatibleAPI
@@ -57,14 +58,6 @@ def check_same_weights(recorded: str | None, model: ModelFile) -> None:
         )
 
 
-@cache  # once a model name per process, however many roles use it
-def warn_smoke_test(model: str) -> None:
-    logger.warning(
-        f"SmolLM2-135M ({model}) has 135M parameters: its answers and its verdicts carry no "
-        "meaning. This run is a first run and a smoke test of the pipeline, not a measurement."
-    )
-
-
 @cache
 def name_mixed_weights() -> None:
     """Once a server starts: Inspect announces a hook registered at import on every run."""
@@ -90,8 +83,13 @@ class GGUFAPI(OpenAICompatibleAPI):
         if url is None:
             model = model_file(model_name)
             check_same_weights(base_url, model)
-            if model.is_smollm2_135m:
-                warn_smoke_test(f"{SERVICE}/{model_name}")
+            if model.is_smollm2_135m:  # said once a model name, however many roles use it
+                warn_once(
+                    logger,
+                    f"SmolLM2-135M ({SERVICE}/{model_name}) has 135M parameters: its answers and "
+                    "its verdicts carry no meaning. This run is a first run and a smoke test of "
+                    "the pipeline, not a measurement.",
+                )
             self.server = server_for(model, server_options, start_timeout)
             url = self.server.url
             name_mixed_weights()

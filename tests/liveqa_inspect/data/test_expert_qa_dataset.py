@@ -1,22 +1,15 @@
-"""ExpertQA loader: counts, ids, filters and refusals on the pinned files; parsing bad files."""
+"""ExpertQA loader: counts, ids, filters and refusals on the pinned files; a record's mapping."""
 
 from __future__ import annotations
 
-import json
 import shutil
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from liveqa_inspect.data.sources import EXPERT_QA_FILES, Verified, cached_path
-from liveqa_inspect.errors import ArgumentError, DataError
-from liveqa_inspect.tasks.expert_qa.dataset import (
-    UNLABELLED,
-    expert_qa_dataset,
-    parse_records,
-    record_to_sample,
-)
+from liveqa_inspect.data.sources import EXPERT_QA_FILES, cached_path
+from liveqa_inspect.errors import ArgumentError
+from liveqa_inspect.tasks.expert_qa.dataset import UNLABELLED, expert_qa_dataset, record_to_sample
 from tests.helpers import expert_qa_data
 
 DATA = expert_qa_data()
@@ -24,8 +17,6 @@ DIRECTED = "Directed question that has a single unambiguous answer"
 HYPOTHETICAL = (
     "Question that describes a hypothetical scenario and asks a question based on this scenario"
 )
-
-METADATA = '{"field": "Law", "specific_field": "Tax", "question_type": "Directed"}'
 
 
 def _record(**answer: Any) -> dict[str, Any]:
@@ -107,7 +98,7 @@ def test_location_names_the_copy_read(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_record_to_sample_prefers_the_revised_answer() -> None:
     record = _record(revised_answer_string="Rayleigh\n  scattering. ")
-    sample = record_to_sample(record, 7, Path("f.jsonl"), "random", "test")
+    sample = record_to_sample(record, 7, "random", "test")
     assert sample.id == "random_test_7"
     assert sample.input == "Why is the sky blue?"
     assert sample.target == "Rayleigh scattering."
@@ -123,15 +114,12 @@ def test_record_to_sample_prefers_the_revised_answer() -> None:
     }
 
 
-def test_record_to_sample_falls_back_to_the_original_or_refuses() -> None:
+def test_record_to_sample_falls_back_to_the_original() -> None:
     record = _record(revised_answer_string=" ", usefulness=None)
-    fallback = record_to_sample(record, 2, Path("f.jsonl"), "d", "t")
+    fallback = record_to_sample(record, 2, "d", "t")
     assert fallback.target == "Old."
     assert fallback.metadata["reference_revised"] is False
     assert fallback.metadata["usefulness"] == UNLABELLED
-    unanswered = _record(answer_string="", revised_answer_string=None)
-    with pytest.raises(DataError, match="f.jsonl line 2: the question or its answer is empty"):
-        record_to_sample(unanswered, 2, Path("f.jsonl"), "d", "t")
 
 
 def test_the_one_unrevised_validation_answer_is_kept_as_the_original() -> None:
@@ -145,43 +133,3 @@ def test_unlabelled_usefulness_is_kept() -> None:
     labels = [s.metadata["usefulness"] for s in expert_qa_dataset(data=DATA)]
     assert labels.count(UNLABELLED) == 1
     assert set(labels) == {"Useful", "Partially useful", "Not useful at all", UNLABELLED}
-
-
-@pytest.mark.parametrize(
-    ("line", "message"),
-    [("{broken", "line 2: not valid JSON"),
-     ("[1, 2]", "line 2: expected a JSON object"),
-     ('{"question": "q", "answers": {"a": {}, "b": {}}, "metadata": {}}',
-      "line 2: 'answers' must map exactly one system"),
-     ('{"question": "q", "answers": {"a": {}}, "metadata": {"field": "Law"}}',
-      "line 2: metadata lacks string specific_field, question_type"),
-     ('{"question": "q", "answers": {"a": {"claims": []}}, "metadata": ' + METADATA + "}",
-      "line 2: the answer is not an object with a string 'answer_string'"),
-     ('{"question": "q", "answers": {"a": {"answer_string": "a"}}, "metadata": ' + METADATA + "}",
-      "line 2: the answer has no 'claims' list")],
-)  # fmt: skip
-def test_malformed_line_names_file_and_line(tmp_path: Path, line: str, message: str) -> None:
-    path = tmp_path / "domain_test.jsonl"
-    path.write_text(json.dumps(_record()) + "\n" + line + "\n", encoding="utf-8")
-    with pytest.raises(DataError, match=f"domain_test.jsonl {message}"):
-        parse_records(path)
-
-
-def test_parse_records_keeps_physical_line_numbers(tmp_path: Path) -> None:
-    path = tmp_path / "rand_val.jsonl"
-    path.write_text(json.dumps(_record()) + "\n\n" + json.dumps(_record()) + "\n", encoding="utf-8")
-    assert [line for line, _ in parse_records(path)] == [1, 3]
-
-
-def test_a_record_without_a_question_or_answer_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = tmp_path / "domain_test.jsonl"
-    empty = _record(answer_string="", revised_answer_string="")
-    path.write_text("\n".join(json.dumps(r) for r in [_record(), empty]), encoding="utf-8")
-    monkeypatch.setattr(
-        "liveqa_inspect.tasks.expert_qa.dataset.fetch",
-        lambda asset, data: Verified(path, path.read_bytes()),
-    )
-    with pytest.raises(DataError, match="domain_test.jsonl line 2: the question or its answer"):
-        expert_qa_dataset()

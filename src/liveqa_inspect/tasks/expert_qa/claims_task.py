@@ -42,8 +42,6 @@ def claim_support_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
 
 
 def passage_overlap(claim: str, passages: list[str]) -> float:
-    if not passages:
-        raise ValueError("claim_passage_overlap needs a sample with at least one passage")
     from liveqa_inspect.overlap.text_overlap import rouge_l  # loaded when the worker starts
 
     return max(rouge_l(passage, claim) for passage in passages)
