@@ -38,7 +38,20 @@ def labels(logs: Logs) -> list[str]:
     judges); in a wording comparison, the model and its wording."""
     if wording_only(logs):
         return juror_names(f"{log.model} ({wording(log)})" for log in logs)
-    return juror_names(subject(log) for log in logs)
+    return juror_names(log.judge_label if same_answers(logs) else subject(log) for log in logs)
+
+
+def same_answers(logs: Logs) -> bool:
+    """Whether model logs hold one run's answers, each graded by another judge (`inspect score`
+    on copies of a `--no-score` log): what differs between them is the judge, not the model."""
+    runs, judges = {(log.task, log.model) for log in logs}, {log.judge_label for log in logs}
+    if logs[0].kind != "model" or len(runs) > 1 or not 1 < len(judges) == len(logs):
+        return False
+    answers = [
+        {(s.id, s.epoch): (s.input, s.output.completion) for s in log.log.samples or []}
+        for log in logs
+    ]
+    return all(found == answers[0] for found in answers)
 
 
 def wording(log: LoadedLog) -> str:
@@ -113,8 +126,10 @@ def warnings(logs: Logs) -> list[str]:
             "originals (ConStat); a wording can also be harder or easier in itself, so this is "
             "evidence, not proof (docs/contamination.md)."
         ]
-    found = []
-    for name, values in differing_settings(logs).items():
+    found, differing = [], differing_settings(logs)
+    if same_answers(logs):  # the judge is what they compare
+        differing.pop("judge", None)
+    for name, values in differing.items():
         listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
         found.append(
             f"WARNING: the logs differ in {name} ({listed}): their scores are not comparable."
@@ -135,7 +150,7 @@ def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:
 
 
 def row_noun(logs: Logs) -> str:
-    return "judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind
+    return "judge" if logs[0].kind in JUDGE_KINDS or same_answers(logs) else logs[0].kind
 
 
 def per_log(
@@ -163,7 +178,8 @@ def comparison(logs: Logs, noun: str, side_by_side: Table, differences: Table) -
     """The logs numbered, then the warnings and notes before the tables they qualify: a note when
     a log does not hold the first's sample ids, as its difference is over the shared ones."""
     blocks: list[Block] = [f"{len(logs)} {noun} logs, compared with the first:"]
-    blocks += [f"{n}. {log.path} ({subject(log)})" for n, log in enumerate(logs, start=1)]
+    named = enumerate(zip(labels(logs), logs, strict=True), start=1)
+    blocks += [f"{n}. {log.path} ({name})" for n, (name, log) in named]
     blocks += warnings(logs)
     first = set(logs[0].values)
     for log in logs[1:]:
