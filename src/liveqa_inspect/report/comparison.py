@@ -21,11 +21,6 @@ the panel rule (the judge's), a cache and more scorers (no score moves)."""
 Logs = Sequence[LoadedLog]
 
 
-def subject(log: LoadedLog) -> str:
-    """What a log stands for in a comparison: the judge of a log measuring one, else the model."""
-    return log.judge_label if log.kind in JUDGE_KINDS else log.model
-
-
 def judge_line(log: LoadedLog) -> str:
     """Who was measured, on which prompt: the grader role when bound, else the evaluated model."""
     own = log.judge_label == log.model
@@ -34,11 +29,13 @@ def judge_line(log: LoadedLog) -> str:
 
 
 def labels(logs: Logs) -> list[str]:
-    """A unique row label for each log: its subject, `#2`, `#3` on repeats (one model under two
-    judges); in a wording comparison, the model and its wording."""
+    """A unique row label for each log: what it stands for, `#2`, `#3` on repeats (one model
+    under two judges): the judge of a log measuring one or of the same answers, else the model;
+    in a wording comparison, the model and its wording."""
     if wording_only(logs):
         return juror_names(f"{log.model} ({wording(log)})" for log in logs)
-    return juror_names(log.judge_label if same_answers(logs) else subject(log) for log in logs)
+    judges = logs[0].kind in JUDGE_KINDS or same_answers(logs)
+    return juror_names(log.judge_label if judges else log.model for log in logs)
 
 
 def same_answers(logs: Logs) -> bool:

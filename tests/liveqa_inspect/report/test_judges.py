@@ -63,7 +63,10 @@ def regraded(tmp_path: Path) -> list[str]:
 def test_answers_graded_by_two_judges_are_compared_as_judges(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    out = report(capsys, *regraded(tmp_path))
+    paths = regraded(tmp_path)
+    markdown = report(capsys, *paths, "--markdown")
+    assert "**Each judge's mean level on the same answers" in markdown
+    out = report(capsys, *paths)
     assert "not comparable" not in out and "#2" not in out
     assert "Judges on the same answers: mockllm/subject's (question wording: summary)" in out
     # TQ1-TQ5 answered ANSWER-ONE, -SEVEN, -THREE and two others: lenient 1, 0.7, 0.3, 0, 0;
