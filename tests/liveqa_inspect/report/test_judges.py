@@ -74,13 +74,16 @@ def test_answers_graded_by_two_judges_are_compared_as_judges(
     lenient, strict = np.array([1, 0.7, 0.3, 0, 0]), np.array([0.7, 0, 0, 0])
     means = [mean_estimate(lenient), mean_estimate(strict)]
     assert [m.value for m in means] == pytest.approx([0.4, 0.175])
+    # Each judge's cost is its grader role's in the cost table, where the log records one.
+    rows = section(out, "Tokens and cost")
+    costs = {row[0]: row[6] for row in rows if row[1] == "role grader"}
+    cost = [costs.get(judge, NOT_RECORDED) for judge in ("mockllm/lenient", "mockllm/strict")]
     shown = [(three(m.value), f"[{three(m.low)}, {three(m.high)}]") for m in means]
     assert section(out, "Each judge's mean level on the same answers") == [
-        ["mockllm/lenient", *shown[0], NOT_RECORDED, "5", "0"],
-        ["mockllm/strict", *shown[1], NOT_RECORDED, "4", "1"],  # the unreadable verdict
+        ["mockllm/lenient", *shown[0], cost[0], "5", "0"],
+        ["mockllm/strict", *shown[1], cost[1], "4", "1"],  # the unreadable verdict
     ]
-    # Until the judge's usage of a re-graded log is read from its scoring's events (cost.py).
-    assert COST_NOTE in out
+    assert (COST_NOTE in out) == (NOT_RECORDED in cost)
     # Paired over the four answers both scored: strict - lenient = -0.3, -0.3, 0, 0.
     both = lenient[[0, 2, 3, 4]]
     difference = mean_estimate(strict - both)
