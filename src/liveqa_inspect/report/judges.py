@@ -20,10 +20,7 @@ from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import KAPPA
 
 NOT_RECORDED = "not recorded"
-COST_NOTE = (
-    f"{NOT_RECORDED}: the log holds no usage of the grader role (`inspect score` leaves the "
-    "log's usage as the answers' run recorded it)"
-)
+COST_NOTE = f"{NOT_RECORDED}: the log holds no usage of the grader role"
 COST = "judge cost ($)"
 BETWEEN_JUDGES = (KAPPA, "exact_agreement")
 
@@ -48,9 +45,9 @@ def against_first(logs: compare.Logs) -> Table:
     the humans stand there."""
     first, names, rows = logs[0], compare.labels(logs), []
     for name, log in zip(names[1:], logs[1:], strict=True):
-        both = [i for i, v in first.values.items() if not math.isnan(v + log.values[i])]
-        levels = (np.array([judged.values[i] for i in both]) for judged in (log, first))
-        pair = agreement_figures(*levels, first.scale)
+        pairs = np.array([(log.values.get(i, math.nan), v) for i, v in first.values.items()])
+        both = pairs[~np.isnan(pairs.sum(axis=1))]
+        pair = agreement_figures(*both.T, first.scale)
         mean = mean_difference(first, log)
         bounds = interval(mean.low, mean.high)
         rows.append([name, mean.value, bounds, *figure_cells(pair, BETWEEN_JUDGES), len(both)])
