@@ -21,11 +21,6 @@ the panel rule (the judge's), a cache and more scorers (no score moves)."""
 Logs = Sequence[LoadedLog]
 
 
-def subject(log: LoadedLog) -> str:
-    """What a log stands for in a comparison: the judge of a log measuring one, else the model."""
-    return log.judge_label if log.kind in JUDGE_KINDS else log.model
-
-
 def judge_line(log: LoadedLog) -> str:
     """Who was measured, on which prompt: the grader role when bound, else the evaluated model."""
     own = log.judge_label == log.model
@@ -34,11 +29,26 @@ def judge_line(log: LoadedLog) -> str:
 
 
 def labels(logs: Logs) -> list[str]:
-    """A unique row label for each log: its subject, `#2`, `#3` on repeats (one model under two
-    judges); in a wording comparison, the model and its wording."""
+    """A unique row label for each log: what it stands for, `#2`, `#3` on repeats (one model
+    under two judges): the judge of a log measuring one or of the same answers, else the model;
+    in a wording comparison, the model and its wording."""
     if wording_only(logs):
         return juror_names(f"{log.model} ({wording(log)})" for log in logs)
-    return juror_names(subject(log) for log in logs)
+    judges = logs[0].kind in JUDGE_KINDS or same_answers(logs)
+    return juror_names(log.judge_label if judges else log.model for log in logs)
+
+
+def same_answers(logs: Logs) -> bool:
+    """Whether model logs hold one run's answers, each graded by another judge (`inspect score`
+    on copies of a `--no-score` log): what differs between them is the judge, not the model."""
+    runs, judges = {(log.task, log.model) for log in logs}, {log.judge_label for log in logs}
+    if logs[0].kind != "model" or len(runs) > 1 or not 1 < len(judges) == len(logs):
+        return False
+    answers = [
+        {(s.id, s.epoch): (s.input, s.output.completion) for s in log.log.samples or []}
+        for log in logs
+    ]
+    return all(found == answers[0] for found in answers)
 
 
 def wording(log: LoadedLog) -> str:
@@ -113,8 +123,10 @@ def warnings(logs: Logs) -> list[str]:
             "originals (ConStat); a wording can also be harder or easier in itself, so this is "
             "evidence, not proof (docs/contamination.md)."
         ]
-    found = []
-    for name, values in differing_settings(logs).items():
+    found, differing = [], differing_settings(logs)
+    if same_answers(logs):  # the judge is what they compare
+        differing.pop("judge", None)
+    for name, values in differing.items():
         listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
         found.append(
             f"WARNING: the logs differ in {name} ({listed}): their scores are not comparable."
@@ -135,7 +147,7 @@ def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:
 
 
 def row_noun(logs: Logs) -> str:
-    return "judge" if logs[0].kind in JUDGE_KINDS else logs[0].kind
+    return "judge" if logs[0].kind in JUDGE_KINDS or same_answers(logs) else logs[0].kind
 
 
 def per_log(
@@ -163,7 +175,8 @@ def comparison(logs: Logs, noun: str, side_by_side: Table, differences: Table) -
     """The logs numbered, then the warnings and notes before the tables they qualify: a note when
     a log does not hold the first's sample ids, as its difference is over the shared ones."""
     blocks: list[Block] = [f"{len(logs)} {noun} logs, compared with the first:"]
-    blocks += [f"{n}. {log.path} ({subject(log)})" for n, log in enumerate(logs, start=1)]
+    named = enumerate(zip(labels(logs), logs, strict=True), start=1)
+    blocks += [f"{n}. {log.path} ({name})" for n, (name, log) in named]
     blocks += warnings(logs)
     first = set(logs[0].values)
     for log in logs[1:]:

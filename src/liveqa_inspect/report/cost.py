@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from inspect_ai.model import ModelUsage
 
 from liveqa_inspect.judging.grade import JUDGE_ROLE
-from liveqa_inspect.report.comparison import subject
+from liveqa_inspect.report.comparison import labels
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.tables import Cell, Table
 
@@ -18,17 +18,23 @@ HOW_TO_PRICE = (
     "give one with `inspect eval --model-cost-config FILE` (YAML or JSON: per model, its input, "
     "output, input_cache_write and input_cache_read prices in $ per million tokens)"
 )
+Used = tuple[ModelUsage, float | None]
+"""Tokens as Inspect recorded them, and their cost (None: no price)."""
+
+
+def dollars(cost: float | None) -> str:
+    return NO_PRICE if cost is None else f"{cost:.4f}"
 
 
 def usage_row(
-    run: str, used_by: str, usage: ModelUsage, scored: int, cost: float | None
+    run: str, used_by: str, usage: ModelUsage, cost: float | None, scored: int
 ) -> list[Cell]:
     """Cached and reasoning tokens only where the provider reported them."""
     return [
         run, used_by, str(usage.input_tokens), str(usage.output_tokens),
         "" if usage.input_tokens_cache_read is None else str(usage.input_tokens_cache_read),
         "" if usage.reasoning_tokens is None else str(usage.reasoning_tokens),
-        NO_PRICE if cost is None else f"{cost:.4f}",
+        dollars(cost),
         NO_PRICE if cost is None else f"{cost / scored:.6f}" if scored else "n/a",
     ]  # fmt: skip
 
@@ -45,23 +51,26 @@ def projection(log: LoadedLog, run: str) -> str | None:
     return f"{run}: all {planned} samples would cost about ${total:.2f}"
 
 
+def usages(log: LoadedLog) -> tuple[dict[str, Used], dict[str, Used]]:
+    """Each role's usage and cost (the judge's is `grader`), and each model's (a panel's jurors).
+    Inspect sums a role's priced models only: a role served by an unpriced one has no price."""
+    stats = log.log.stats
+    unpriced = {model for model, u in stats.model_usage.items() if u.total_cost is None}
+    judges = {model for _, models in log.judges for model in models}
+    roles = {}
+    for role, u in stats.role_usage.items():
+        served = (judges if role == JUDGE_ROLE else set()) or set(stats.model_usage)
+        roles[role] = u, None if served & unpriced else u.total_cost
+    return roles, {model: (u, u.total_cost) for model, u in stats.model_usage.items()}
+
+
 def cost_table(logs: Sequence[LoadedLog]) -> Table:
-    """Each role's usage (the judge's is `grader`), then each model's (a panel's jurors)."""
     rows: list[list[Cell]] = []
     notes = []
-    for log in logs:
-        run, stats = subject(log), log.log.stats
-        unpriced = {model for model, u in stats.model_usage.items() if u.total_cost is None}
-        # Inspect sums a role's priced models only: a role served by an unpriced one has no price.
-        judges = {model for _, models in log.judges for model in models}
-        for role, u in stats.role_usage.items():
-            served = (judges if role == JUDGE_ROLE else set()) or set(stats.model_usage)
-            cost = None if served & unpriced else u.total_cost
-            rows.append(usage_row(run, f"role {role}", u, log.scored, cost))
-        rows += [
-            usage_row(run, f"model {model}", u, log.scored, u.total_cost)
-            for model, u in stats.model_usage.items()
-        ]
+    for run, log in zip(labels(logs), logs, strict=True):
+        roles, models = usages(log)
+        rows += [usage_row(run, f"role {role}", *used, log.scored) for role, used in roles.items()]
+        rows += [usage_row(run, f"model {m}", *used, log.scored) for m, used in models.items()]
         notes += [line] if (line := projection(log, run)) else []
     if any(row[-1] == NO_PRICE for row in rows):
         notes.append(HOW_TO_PRICE)

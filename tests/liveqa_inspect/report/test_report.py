@@ -375,7 +375,7 @@ def test_several_judges_and_the_kappa_difference(
         assert row[1].startswith(three(m["kappa_quadratic"]))
         assert row[2].startswith(three(m["spearman_rho"]))
         assert row[6].startswith(three(m["mae"]))
-        assert row[7:] == ["20", "0"]
+        assert row[7:] == ["no price", "20", "0"]  # judge cost, scored, unscored
     assert section(out, "Kappa difference from mockllm/perfect") == [
         ["mockllm/constant", "-1.000", "[-1.000, -1.000]", "20"]
     ]

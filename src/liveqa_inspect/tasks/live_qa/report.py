@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from liveqa_inspect.judging.verdicts import panel_figures
 from liveqa_inspect.report import comparison as compare
+from liveqa_inspect.report import judges
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
@@ -116,6 +117,8 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     filename = f"{log.path.stem}-{'models' if len(logs) > 1 else 'means'}.png"
     rows = list(zip(compare.labels(logs), means, strict=True))
     charts: list[Chart] = [chart(filename, f"{log.task}: the judge's mean level (95% CI)", rows)]
+    if compare.same_answers(logs):
+        return judges.report(logs, headline), charts
     if len(logs) > 1:
         return compare.comparison(logs, log.task, table, differences(logs)), charts
     blocks: list[Block] = [
