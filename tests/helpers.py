@@ -319,8 +319,8 @@ def report(capsys: pytest.CaptureFixture[str], *args: str) -> Printed:
     """The CLI's output, and the tables it built for it (kept as `build` returns them)."""
     built: list[Block] = []
 
-    def keeping(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-        blocks, charts = build(logs)
+    def keeping(logs: Sequence[LoadedLog], *prices: object) -> tuple[list[Block], list[Chart]]:
+        blocks, charts = build(logs, *prices)  # type: ignore[arg-type]
         built.extend(blocks)
         return blocks, charts
 

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from liveqa_inspect.report.cost import cost_table
+from liveqa_inspect.report.cost import Prices, cost_table, read_prices
 from liveqa_inspect.report.directory import logs_by_task
 from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all, section
 from liveqa_inspect.report.plots import Chart
@@ -19,10 +19,12 @@ EXIT_REFUSED = 2
 """As argparse uses for a bad command line: the input, not the program, is at fault."""
 
 
-def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+def build(
+    logs: Sequence[LoadedLog], prices: Prices | None = None
+) -> tuple[list[Block], list[Chart]]:
     """The section's report, then what its models cost (report/cost.py), for every kind."""
     blocks, charts = section(logs[0].task).report(logs)
-    return [*blocks, cost_table(logs)], charts
+    return [*blocks, cost_table(logs, prices)], charts
 
 
 def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:
@@ -61,13 +63,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--out", type=Path, metavar="DIR", help="where the PNGs go (default: beside the first log)"
     )
+    parser.add_argument(
+        "--model-cost-config", type=Path, metavar="FILE",
+        help="prices of models the logs have none for, in Inspect's format (docs/judge-cost.md)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
     try:
+        prices = read_prices(args.model_cost_config) if args.model_cost_config else None
         groups, skipped = logs_by_task(folder) if folder else ([load_all(args.logs)], [])
         if not groups:
             raise ReportError(f"no log in {folder} can be reported: " + "; ".join(skipped))
-        reports = [build(logs) for logs in groups]
+        reports = [build(logs, prices) for logs in groups]
     except ReportError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_REFUSED
