@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval, score
 from inspect_ai.event import ModelEvent
-from inspect_ai.log import EvalLog, write_eval_log
+from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from inspect_ai.model import ModelCost, ModelInfo, set_model_info
 
 from liveqa_inspect import live_qa
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE
 from liveqa_inspect.judging.verdicts import verdicts
 from liveqa_inspect.tasks.live_qa.task import live_qa_scorer
+from tests.commands import inspect_eval_logs
 from tests.helpers import (
     QUIET,
     judge_script,
@@ -25,6 +26,7 @@ from tests.helpers import (
     subject_script,
     verdict,
 )
+from tests.openai_server import OpenAIServer
 
 COST = "Tokens and cost"
 
@@ -52,7 +54,8 @@ def test_a_no_score_run_needs_no_judge_and_no_key() -> None:
     log = generate()
     assert log.status == "success", log.error
     assert log.samples is not None and len(log.samples) == 3
-    assert {s.output.completion for s in log.samples} == {"ANSWER-ONE", "ANSWER-SEVEN", "ANSWER-THREE"}
+    answers = {s.output.completion for s in log.samples}
+    assert answers == {"ANSWER-ONE", "ANSWER-SEVEN", "ANSWER-THREE"}
     assert set(log.stats.model_usage) == {"mockllm/answers"}  # no judge made, none called
     assert log.results is None or not log.results.scores
 
@@ -145,3 +148,51 @@ def test_a_prices_file_that_cannot_be_read_is_refused_in_one_line(
     assert main([str(tmp_path), "--model-cost-config", str(prices)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"error: cannot read the prices in {prices}:")
+
+
+# -- through the commands (in this process, tests/commands.py) against the local server --------
+
+
+def answer_or_grade(messages: list[dict], model: str) -> str:
+    """Each judge its own level (`judge-a` 1, `judge-b` 0.3); the model under test an answer."""
+    prompt = "\n".join(str(m.get("content", "")) for m in messages)
+    if "<answer>" not in prompt:
+        return "An answer."
+    return verdict("1" if model == "judge-a" else "0.3")
+
+
+@pytest.mark.slow
+def test_generate_with_no_key_then_grade_with_a_panel_through_inspect_score(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """No `--scorer`: `inspect score LOG` re-runs every scorer the log names, `verdicts` too."""
+    panel = "grader=openai-api/local/judge-a,openai-api/local/judge-b"
+    with OpenAIServer(answer_or_grade) as server:
+        env = {**server.env(), "OPENAI_API_KEY": None}
+        _, [answers] = inspect_eval_logs(
+            "eval", "liveqa_inspect/live_qa", "--model", "openai-api/local/subject",
+            "-T", "reference_metrics=false", "--limit", "3", "--no-score", "--display", "none",
+            log_dir=tmp_path / "logs", env=env,
+        )  # fmt: skip
+        assert answers.status == "success", answers.error
+        assert {r.model for r in server.requests} == {"subject"}
+        graded = tmp_path / "graded.eval"
+        ran, _ = inspect_eval_logs(
+            "score", answers.location, "--model-role", panel, "--output-file", str(graded),
+            "--display", "none", log_dir=tmp_path / "logs", env=env,
+        )  # fmt: skip
+        assert ran.returncode == 0, ran.output[-3000:]
+        asked = sorted(r.model for r in server.requests if r.model != "subject")
+    assert asked == ["judge-a"] * 3 + ["judge-b"] * 3
+    log = read_eval_log(str(graded))
+    assert log.status == "success" and log.results is not None
+    found = {s.name: {k: m.value for k, m in s.metrics.items()} for s in log.results.scores}
+    assert found["live_qa_scorer"]["mean"] == pytest.approx(0.65)
+    assert found["verdicts"]["scored"] == 3 and found["verdicts"]["unscored"] == 0
+    assert found["verdicts"]["juror/openai-api/local/judge-b/mean"] == pytest.approx(0.3)
+    rows = {row[1]: row[2:] for row in section(report(capsys, str(graded)), COST)}
+    assert set(rows) == {
+        "role grader", "model openai-api/local/subject",
+        "model openai-api/local/judge-a", "model openai-api/local/judge-b",
+    }  # fmt: skip
+    assert rows["role grader"][-2:] == ["no price", "no price"]
