@@ -28,9 +28,8 @@ def sample_is_scored() -> bool:
 
 
 def register_scorers_unqualified(package: str) -> None:
-    """`inspect score LOG` re-runs the scorers a log names, but Inspect names a package's scorer
-    there without its package and looks such a name up only among its own: registered under it
-    too, a log re-grades with all its scorers (the judge's and `verdicts`), no `--scorer`."""
+    """`inspect score LOG` re-runs the scorers a log names, which name no package, among Inspect's
+    own: registered there too, a log re-grades with all of its own (the judge's, `verdicts`)."""
     prefix = f"scorer:{package}/"
     for key, scorer in list(_registry.items()):
         if key.startswith(prefix):

@@ -20,23 +20,20 @@ def jurors(default: str | None) -> list[Model]:
 
 @solver
 def judges_ready(default: str | None) -> Solver:
-    """Every judge's client, made as a sample that will be scored starts, before the model under
-    test is called: a judge that cannot be made costs no answer, and a `--no-score` run (which
-    Inspect tells a task only in its samples) makes none, so it needs no key."""
+    """Every judge's client, made as a sample to be scored starts (a judge that cannot be made costs
+    no answer); none in a `--no-score` run (Inspect tells a task only there), so it needs no key."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        if not sample_is_scored():
-            return state
         try:
-            jurors(default)
+            if sample_is_scored():
+                jurors(default)
         except PrerequisiteError as error:  # only the default is made here: roles bind at eval
-            cause = Text.from_markup(str(error.message)).plain.removeprefix("ERROR: ")
+            plain = Text.from_markup(str(error.message)).plain.removeprefix("ERROR: ")
+            cause = ": ".join(filter(None, plain.splitlines()))
             raise RuntimeError(
-                f"The default judge {default} cannot be made ("
-                + ": ".join(line for line in cause.splitlines() if line)
-                + f"). Set its key, or bind another judge with --model-role {JUDGE_ROLE}=MODEL,"
-                " or generate without judging (--no-score) and grade later with `inspect score`"
-                " (docs/judge-cost.md)"
+                f"The default judge {default} cannot be made ({cause}). Set its key, or "
+                f"bind another judge with --model-role {JUDGE_ROLE}=MODEL, or generate without "
+                "judging (--no-score) and grade later with `inspect score` (docs/judge-cost.md)"
             ) from None
         return state
 

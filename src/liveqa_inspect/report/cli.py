@@ -24,7 +24,7 @@ def build(
 ) -> tuple[list[Block], list[Chart]]:
     """The section's report, then what its models cost (report/cost.py), for every kind."""
     blocks, charts = section(logs[0].task).report(logs)
-    return [*blocks, cost_table(logs, prices)], charts
+    return [*blocks, cost_table(logs, prices or {})], charts
 
 
 def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:
@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
     try:
-        prices = read_prices(args.model_cost_config) if args.model_cost_config else None
+        prices = read_prices(args.model_cost_config) if args.model_cost_config else {}
         groups, skipped = logs_by_task(folder) if folder else ([load_all(args.logs)], [])
         if not groups:
             raise ReportError(f"no log in {folder} can be reported: " + "; ".join(skipped))

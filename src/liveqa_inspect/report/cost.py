@@ -18,32 +18,27 @@ from liveqa_inspect.report.tables import Cell, Table
 
 Prices = Mapping[str, ModelCost]
 NO_PRICE = "no price"
+FORMAT = "YAML or JSON: each model's input, output, input_cache_write, input_cache_read $ per 1M"
 HOW_TO_PRICE = (
     "no price: Inspect knows no price for the model, and a total without it would read as $0; "
-    "give one with `inspect eval --model-cost-config FILE`, or to this report with "
-    "`liveqa-report --model-cost-config FILE` (YAML or JSON: per model, its input, output, "
-    "input_cache_write and input_cache_read prices in $ per million tokens)"
+    f"give one with `--model-cost-config FILE` to `inspect eval` or to this report ({FORMAT})"
 )
 
 
 def read_prices(path: Path) -> dict[str, ModelCost]:
-    """Inspect's `--model-cost-config` file, which `inspect score` does not take: a re-graded
-    log's judge is priced here instead."""
+    """Inspect's `--model-cost-config` file, which `inspect score` does not take."""
     try:
         found = yaml.safe_load(path.read_text(encoding="utf-8"))
         return {model: ModelCost(**cost) for model, cost in found.items()}
     except (OSError, yaml.YAMLError, AttributeError, TypeError, ValidationError) as error:
-        raise ReportError(
-            f"cannot read the prices in {path}: {error}; give a YAML or JSON mapping of each model "
-            "to its input, output, input_cache_write and input_cache_read $ per million tokens"
-        ) from error
+        raise ReportError(f"cannot read the prices in {path}: {error}; give {FORMAT}") from error
 
 
 def used(log: LoadedLog) -> tuple[dict[str, ModelUsage], dict[str, ModelUsage]]:
     """Each role's usage and each model's. `inspect score` leaves `log.stats` as the eval made it,
     so a re-graded log (its judges absent from it) has its grader's from the scoring's events."""
     stats = log.log.stats
-    if {model for _, models in log.judges for model in models} <= set(stats.model_usage):
+    if {model for _, names in log.judges for model in names} <= set(stats.model_usage):
         return stats.role_usage, stats.model_usage
     roles = {role: u for role, u in stats.role_usage.items() if role != JUDGE_ROLE}
     models = {model: u for model, u in stats.model_usage.items() if model == log.log.eval.model}
@@ -55,13 +50,6 @@ def used(log: LoadedLog) -> tuple[dict[str, ModelUsage], dict[str, ModelUsage]]:
                 models[event.model] = models.get(event.model, ModelUsage()) + usage
                 roles[JUDGE_ROLE] = roles.get(JUDGE_ROLE, ModelUsage()) + usage
     return roles, models
-
-
-def priced(model: str, usage: ModelUsage, prices: Prices) -> float | None:
-    """Inspect's cost, else one from the given prices, else None (never $0)."""
-    if usage.total_cost is not None or model not in prices:
-        return usage.total_cost
-    return compute_model_cost(prices[model], usage)
 
 
 def usage_row(
@@ -88,14 +76,16 @@ def projection(log: LoadedLog, run: str, costs: Sequence[float | None]) -> str |
     return f"{run}: all {planned} samples would cost about ${total:.2f}"
 
 
-def cost_table(logs: Sequence[LoadedLog], prices: Prices | None = None) -> Table:
+def cost_table(logs: Sequence[LoadedLog], prices: Prices) -> Table:
     """Each role's usage (the judge's is `grader`), then each model's (a panel's jurors)."""
     rows: list[list[Cell]] = []
     notes = []
     for log in logs:
         run, (roles, models) = subject(log), used(log)
-        costs = {model: priced(model, u, prices or {}) for model, u in models.items()}
-        judges = {model for _, models in log.judges for model in models}
+        costs = {m: u.total_cost for m, u in models.items()}
+        for m in [m for m, cost in costs.items() if cost is None and m in prices]:
+            costs[m] = compute_model_cost(prices[m], models[m])
+        judges = {model for _, names in log.judges for model in names}
         for role, u in roles.items():
             # Inspect's role total adds its priced models only: a model priced here adds its
             # own cost (it serves that role alone), one priced nowhere leaves no price.
