@@ -21,7 +21,7 @@ NO_PRICE = "no price"
 FORMAT = "YAML or JSON: each model's input, output, input_cache_write, input_cache_read $ per 1M"
 HOW_TO_PRICE = (
     "no price: Inspect knows no price for the model, and a total without it would read as $0; "
-    f"give one with `--model-cost-config FILE` to `inspect eval` or to this report ({FORMAT})"
+    f"give one with `--model-cost-config FILE` to `inspect eval` or `liveqa-report` ({FORMAT})"
 )
 
 
