@@ -7,9 +7,10 @@ prints it as its message alone (errors.py). `set_exception_hook`: installed once
 from __future__ import annotations
 
 from inspect_ai._util.error import PrerequisiteError, set_exception_hook
+from inspect_ai._util.registry import _registry
 from inspect_ai.model import GenerateConfig, Model
-from inspect_ai.model._model import active_model
 from inspect_ai.model._providers.openai_compatible import OpenAICompatibleAPI
+from inspect_ai.scorer._score import _scorers
 
 __all__ = ["OpenAICompatibleAPI", "PrerequisiteError", "set_exception_hook"]
 
@@ -20,7 +21,16 @@ def resolved_config(model: Model) -> GenerateConfig:
     return model._resolve_config(None)
 
 
-def eval_is_building_tasks() -> bool:
-    """Whether `eval()` is building the task now, its model roles bound (not yet known in a task
-    built before): Inspect sets its active model only then, and no public call tells them apart."""
-    return active_model() is not None
+def sample_is_scored() -> bool:
+    """Whether the running sample will be scored (not `--no-score`): Inspect gives a sample its
+    scorers only then, and tells a task at build nothing of whether the run scores."""
+    return _scorers.get(None) is not None
+
+
+def register_scorers_unqualified(package: str) -> None:
+    """`inspect score LOG` re-runs the scorers a log names, which name no package, among Inspect's
+    own: registered there too, a log re-grades with all of its own (the judge's, `verdicts`)."""
+    prefix = f"scorer:{package}/"
+    for key, scorer in list(_registry.items()):
+        if key.startswith(prefix):
+            _registry.setdefault(f"scorer:{key.removeprefix(prefix)}", scorer)

@@ -7,10 +7,11 @@ from types import TracebackType
 from inspect_ai.util import display_type
 
 from liveqa_inspect import *  # noqa: F403 (every task, as the package exports them)
-from liveqa_inspect._inspect_private import set_exception_hook
+from liveqa_inspect._inspect_private import register_scorers_unqualified, set_exception_hook
 from liveqa_inspect.errors import LiveQAError
 from liveqa_inspect.providers.gguf import gguf  # noqa: F401 (registered as it is imported)
 
+register_scorers_unqualified(__package__)
 set_exception_hook()  # installed first, Inspect's hook cannot wrap ours later
 _inspects = sys.excepthook
 

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
-import contextvars
 import importlib
 import sys
 
-from inspect_ai import Task, eval, task
+from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.model import GenerateConfig, get_model
+from inspect_ai.scorer import exact
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import registry_create, registry_info
 
 from liveqa_inspect._inspect_private import (
     OpenAICompatibleAPI,
     PrerequisiteError,
-    eval_is_building_tasks,
+    register_scorers_unqualified,
     resolved_config,
+    sample_is_scored,
     set_exception_hook,
 )
 from liveqa_inspect.errors import LiveQAError
@@ -27,22 +30,33 @@ def test_resolved_config_is_the_model_s_own_config_with_nothing_passed() -> None
     assert (config.max_tokens, config.seed, config.temperature) == (77, 5, None)
 
 
-def test_eval_is_building_tasks_only_inside_eval() -> None:
+def test_sample_is_scored_only_in_a_scored_run() -> None:
     seen: list[bool] = []
 
-    @task
-    def build() -> Task:
-        seen.append(eval_is_building_tasks())
-        return Task(dataset=[Sample(input="x", target="y")])
+    @solver
+    def look() -> Solver:
+        async def solve(state: TaskState, generate: Generate) -> TaskState:
+            seen.append(sample_is_scored())
+            return state
 
-    # Inspect leaves its active model set in the thread after an in-process eval(): outside one
-    # is a context no eval() has run in.
-    outside = contextvars.Context()
-    assert not outside.run(eval_is_building_tasks)
-    outside.run(build)
-    [log] = eval(build, model=scripted_model(lambda *_: "y"), **QUIET)
-    assert log.status == "success"
-    assert seen == [False, True]
+        return solve
+
+    task = Task(dataset=[Sample(input="x", target="y")], setup=look(), scorer=exact())
+    for scored in (True, False):
+        [log] = eval(task, model=scripted_model(lambda *_: "y"), score=scored, **QUIET)
+        assert log.status == "success"
+    assert seen == [True, False]
+
+
+def test_our_scorers_are_found_by_the_unqualified_names_a_log_records() -> None:
+    """What `inspect score LOG` looks up: the names without the package (the entry point, loaded
+    by then, registered them)."""
+    importlib.import_module("liveqa_inspect._registry")
+    register_scorers_unqualified("liveqa_inspect")  # again: it never replaces a registration
+    recorded = {"live_qa_scorer": {}, "verdicts": {"judge": "live_qa_scorer", "levels": [0.0]}}
+    for name, options in recorded.items():
+        made = registry_create("scorer", name, **options)
+        assert registry_info(made).name == f"liveqa_inspect/{name}"
 
 
 def test_the_openai_compatible_base_makes_its_client_from_base_url_once() -> None:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from inspect_ai.model import Model, ModelOutput, get_model, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
+from rich.text import Text
 
-from liveqa_inspect._inspect_private import eval_is_building_tasks
+from liveqa_inspect._inspect_private import PrerequisiteError, sample_is_scored
 from liveqa_inspect.judging.grade import JUDGE_ROLE
 
 
@@ -19,13 +20,21 @@ def jurors(default: str | None) -> list[Model]:
 
 @solver
 def judges_ready(default: str | None) -> Solver:
-    """Every judge's client, made before the model under test is called; the pinned default at once
-    as `inspect eval` builds the task, so a missing API key ends the run in Inspect's one line."""
-    if default is not None and eval_is_building_tasks() and JUDGE_ROLE not in model_roles():
-        get_model(default)
+    """Every judge's client, made as a sample to be scored starts (a judge that cannot be made costs
+    no answer); none in a `--no-score` run (Inspect tells a task only there), so it needs no key."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        jurors(default)
+        try:
+            if sample_is_scored():
+                jurors(default)
+        except PrerequisiteError as error:  # only the default is made here: roles bind at eval
+            plain = Text.from_markup(str(error.message)).plain.removeprefix("ERROR: ")
+            cause = ": ".join(filter(None, plain.splitlines()))
+            raise RuntimeError(
+                f"The default judge {default} cannot be made ({cause}). Set its key, or "
+                f"bind another judge with --model-role {JUDGE_ROLE}=MODEL, or generate without "
+                "judging (--no-score) and grade later with `inspect score` (docs/judge-cost.md)"
+            ) from None
         return state
 
     return solve

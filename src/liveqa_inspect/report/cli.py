@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from liveqa_inspect.report.cost import cost_table
+from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
 from liveqa_inspect.report.directory import logs_by_task
 from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all, section
 from liveqa_inspect.report.plots import Chart
@@ -61,9 +61,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--out", type=Path, metavar="DIR", help="where the PNGs go (default: beside the first log)"
     )
+    parser.add_argument(
+        "--model-cost-config", type=Path, metavar="FILE",
+        help="prices of models the logs have none for, in Inspect's format (docs/judge-cost.md)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
     try:
+        PRICES.set(read_prices(args.model_cost_config) if args.model_cost_config else {})
         groups, skipped = logs_by_task(folder) if folder else ([load_all(args.logs)], [])
         if not groups:
             raise ReportError(f"no log in {folder} can be reported: " + "; ".join(skipped))

@@ -1,22 +1,30 @@
-"""What a run's models cost, as Inspect recorded it in `log.stats`: a judge is chosen on its price
-as well as on its agreement with humans (docs/judge-cost.md)."""
+"""What a run's models cost, as Inspect recorded it: a judge is chosen on its price as well as
+on its agreement with humans (docs/judge-cost.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from contextvars import ContextVar
+from pathlib import Path
 
-from inspect_ai.model import ModelUsage
+import yaml
+from inspect_ai.event import ModelEvent
+from inspect_ai.model import ModelCost, ModelUsage, compute_model_cost
+from pydantic import ValidationError
 
 from liveqa_inspect.judging.grade import JUDGE_ROLE
 from liveqa_inspect.report.comparison import labels
-from liveqa_inspect.report.loading import LoadedLog
+from liveqa_inspect.report.loading import LoadedLog, ReportError
 from liveqa_inspect.report.tables import Cell, Table
 
+Prices = Mapping[str, ModelCost]
+PRICES: ContextVar[Prices] = ContextVar("prices", default={})
+"""`liveqa-report --model-cost-config`'s prices, for the cost table and every section's costs."""
 NO_PRICE = "no price"
+FORMAT = "YAML or JSON: each model's input, output, input_cache_write, input_cache_read $ per 1M"
 HOW_TO_PRICE = (
     "no price: Inspect knows no price for the model, and a total without it would read as $0; "
-    "give one with `inspect eval --model-cost-config FILE` (YAML or JSON: per model, its input, "
-    "output, input_cache_write and input_cache_read prices in $ per million tokens)"
+    f"give one with `--model-cost-config FILE` to `inspect eval` or `liveqa-report` ({FORMAT})"
 )
 Used = tuple[ModelUsage, float | None]
 """Tokens as Inspect recorded them, and their cost (None: no price)."""
@@ -24,6 +32,33 @@ Used = tuple[ModelUsage, float | None]
 
 def dollars(cost: float | None) -> str:
     return NO_PRICE if cost is None else f"{cost:.4f}"
+
+
+def read_prices(path: Path) -> dict[str, ModelCost]:
+    """Inspect's `--model-cost-config` file, which `inspect score` does not take."""
+    try:
+        found = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return {model: ModelCost(**cost) for model, cost in found.items()}
+    except (OSError, yaml.YAMLError, AttributeError, TypeError, ValidationError) as error:
+        raise ReportError(f"cannot read the prices in {path}: {error}; give {FORMAT}") from error
+
+
+def used(log: LoadedLog) -> tuple[dict[str, ModelUsage], dict[str, ModelUsage]]:
+    """Each role's usage and each model's. `inspect score` leaves `log.stats` as the eval made it,
+    so a re-graded log (its judges absent from it) has its grader's from the scoring's events."""
+    stats = log.log.stats
+    if {model for _, names in log.judges for model in names} <= set(stats.model_usage):
+        return stats.role_usage, stats.model_usage
+    roles = {role: u for role, u in stats.role_usage.items() if role != JUDGE_ROLE}
+    models = {model: u for model, u in stats.model_usage.items() if model == log.log.eval.model}
+    for sample in log.log.samples or []:
+        for event in sample.events:
+            # Inspect counts no usage for a reply from its cache.
+            if isinstance(event, ModelEvent) and event.role == JUDGE_ROLE and event.cache != "read":
+                usage = event.output.usage or ModelUsage()
+                models[event.model] = models.get(event.model, ModelUsage()) + usage
+                roles[JUDGE_ROLE] = roles.get(JUDGE_ROLE, ModelUsage()) + usage
+    return roles, models
 
 
 def usage_row(
@@ -39,39 +74,45 @@ def usage_row(
     ]  # fmt: skip
 
 
-def projection(log: LoadedLog, run: str) -> str | None:
+def projection(log: LoadedLog, run: str, costs: Sequence[float | None]) -> str | None:
     """A `--limit` run prices the whole set at its own cost per sample (epochs included)."""
     planned, ran = log.log.eval.dataset.samples or 0, len(log.metadata)
     if log.log.eval.config.limit is None or not 0 < ran < planned:
         return None
-    usage = log.log.stats.model_usage.values()
-    if any(used.total_cost is None for used in usage):
+    if None in costs:
         return f"{run}: no projected cost of all {planned} samples (a model has no price)"
-    total = sum(used.total_cost or 0.0 for used in usage) * planned / ran
+    total = sum(cost or 0.0 for cost in costs) * planned / ran
     return f"{run}: all {planned} samples would cost about ${total:.2f}"
 
 
 def usages(log: LoadedLog) -> tuple[dict[str, Used], dict[str, Used]]:
-    """Each role's usage and cost (the judge's is `grader`), and each model's (a panel's jurors).
-    Inspect sums a role's priced models only: a role served by an unpriced one has no price."""
-    stats = log.log.stats
-    unpriced = {model for model, u in stats.model_usage.items() if u.total_cost is None}
-    judges = {model for _, models in log.judges for model in models}
-    roles = {}
-    for role, u in stats.role_usage.items():
-        served = (judges if role == JUDGE_ROLE else set()) or set(stats.model_usage)
-        roles[role] = u, None if served & unpriced else u.total_cost
-    return roles, {model: (u, u.total_cost) for model, u in stats.model_usage.items()}
+    """Each role's usage and cost (the judge's is `grader`), and each model's (a panel's jurors),
+    models without a recorded price priced from `--model-cost-config` (PRICES)."""
+    (roles, models), prices = used(log), PRICES.get()
+    costs = {m: u.total_cost for m, u in models.items()}
+    for m in [m for m, cost in costs.items() if cost is None and m in prices]:
+        costs[m] = compute_model_cost(prices[m], models[m])
+    judges = {model for _, names in log.judges for model in names}
+    priced = {}
+    for role, u in roles.items():
+        # Inspect's role total adds its priced models only: a model priced here adds its own
+        # cost (it serves that role alone), one priced nowhere leaves no price.
+        served = (judges if role == JUDGE_ROLE else set()) or set(models)
+        extra = [costs[m] for m in served & set(models) if models[m].total_cost is None]
+        priced[role] = u, None if None in extra else (u.total_cost or 0.0) + sum(filter(None, extra))
+    return priced, {model: (u, costs[model]) for model, u in models.items()}
 
 
 def cost_table(logs: Sequence[LoadedLog]) -> Table:
+    """Each role's usage (the judge's is `grader`), then each model's (a panel's jurors)."""
     rows: list[list[Cell]] = []
     notes = []
     for run, log in zip(labels(logs), logs, strict=True):
         roles, models = usages(log)
         rows += [usage_row(run, f"role {role}", *used, log.scored) for role, used in roles.items()]
         rows += [usage_row(run, f"model {m}", *used, log.scored) for m, used in models.items()]
-        notes += [line] if (line := projection(log, run)) else []
+        costs = [cost for _, cost in models.values()]
+        notes += [line] if (line := projection(log, run, costs)) else []
     if any(row[-1] == NO_PRICE for row in rows):
         notes.append(HOW_TO_PRICE)
     headers = ["run", "used by", "input", "output", "cached", "reasoning", "cost ($)"]

@@ -53,9 +53,8 @@ BACKLOG = 128
 FAULTS = Faults(error_rate=0.2, max_consecutive=2, seed=2017)
 FAST = ["--max-connections", "20"]
 RESCORE = ["--scorer", "liveqa_inspect/live_qa_scorer", "-S", "cache=true", "--action", "overwrite"]
-"""`--scorer` is needed: the log records the scorer unqualified (`live_qa_scorer`), and
-`inspect score` looks that name up without loading the package's entry point, so it fails with
-"The scorer 'live_qa_scorer' couldn't be loaded" (inspect_ai 0.3.285)."""
+"""The judge's scorer alone (these tests compare its scores): a bare `inspect score LOG` re-runs
+every scorer the log names, `verdicts` too (tests/liveqa_inspect/judging/test_generate_once.py)."""
 
 _QUESTION = re.compile(r"<question>\n(.*?)\n</question>", re.DOTALL)
 _ANSWER = re.compile(r"<answer>\n(.*?)\n</answer>", re.DOTALL)

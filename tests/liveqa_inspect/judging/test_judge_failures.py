@@ -9,6 +9,7 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from liveqa_inspect import live_qa
+from liveqa_inspect.judging.grade import DEFAULT_JUDGE
 from tests.commands import Ran, inspect_eval_logs
 from tests.helpers import QUIET, scripted_model, subject_script
 from tests.openai_server import Faults, OpenAIServer
@@ -54,20 +55,21 @@ def inspect_eval(
     return result, logs[0] if logs else None
 
 
-def test_the_default_judge_without_a_key_is_refused_in_a_few_lines_before_the_run(
+def test_the_default_judge_without_a_key_ends_the_run_before_any_answer_saying_how_to_fix_it(
     tmp_path: Path,
 ) -> None:
-    """No grader bound: `inspect eval` makes the pinned default (openai/...) as it builds the
-    task, so the missing key is Inspect's own short message, before any sample runs."""
+    """No grader bound: each sample to be scored makes the pinned default (openai/...) before the
+    model under test answers (a `--no-score` run makes none), so the missing key ends the run
+    with one message, Inspect's traceback panel above it, and nothing paid for."""
     with OpenAIServer(answer_everything) as server:
         result, log = inspect_eval(server, tmp_path, subject="openai-api/local/subject")
         subject_calls = server.count()
-    assert log is None  # refused before the eval starts
     assert subject_calls == 0
-    output = result.stdout + result.stderr
-    assert "OPENAI_API_KEY" in output and "Unable to initialise OpenAI client" in output
-    assert "Traceback" not in output
-    assert len(output.strip().splitlines()) <= 8
+    assert log is not None and log.status == "error" and log.error is not None
+    said = f"The default judge {DEFAULT_JUDGE} cannot be made (Unable to initialise OpenAI client"
+    assert log.error.message.startswith(f"RuntimeError('{said}")
+    shown = " ".join(result.output.split())
+    assert said in shown and "or bind another judge with --model-role grader=MODEL" in shown
 
 
 def test_a_bound_judge_without_a_key_is_refused_by_inspect_in_one_line(tmp_path: Path) -> None:
