@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from pathlib import Path
+from types import MappingProxyType
 
 import yaml
 from inspect_ai.event import ModelEvent
@@ -18,7 +19,7 @@ from liveqa_inspect.report.loading import LoadedLog, ReportError
 from liveqa_inspect.report.tables import Cell, Table
 
 Prices = Mapping[str, ModelCost]
-PRICES: ContextVar[Prices] = ContextVar("prices", default={})
+PRICES: ContextVar[Prices] = ContextVar("prices", default=MappingProxyType({}))
 """`liveqa-report --model-cost-config`'s prices, for the cost table and every section's costs."""
 NO_PRICE = "no price"
 FORMAT = "YAML or JSON: each model's input, output, input_cache_write, input_cache_read $ per 1M"
@@ -99,7 +100,8 @@ def usages(log: LoadedLog) -> tuple[dict[str, Used], dict[str, Used]]:
         # cost (it serves that role alone), one priced nowhere leaves no price.
         served = (judges if role == JUDGE_ROLE else set()) or set(models)
         extra = [costs[m] for m in served & set(models) if models[m].total_cost is None]
-        priced[role] = u, None if None in extra else (u.total_cost or 0.0) + sum(filter(None, extra))
+        total = None if None in extra else (u.total_cost or 0.0) + sum(filter(None, extra))
+        priced[role] = u, total
     return priced, {model: (u, costs[model]) for model, u in models.items()}
 
 
