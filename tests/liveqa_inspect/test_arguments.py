@@ -8,7 +8,7 @@ import pytest
 from liveqa_inspect import live_qa_judge_robustness
 from liveqa_inspect.arguments import one_of, one_or_more, true_or_false, whole_number
 from liveqa_inspect.errors import ArgumentError
-from liveqa_inspect.tasks.robustness.dataset import PERTURBATIONS, check_perturbations
+from liveqa_inspect.tasks.robustness.dataset import PERTURBATIONS
 
 NAMES = ", ".join(PERTURBATIONS)
 
@@ -58,7 +58,10 @@ def test_perturbations_that_are_not_names_are_refused_in_one_line(value: object)
 
 def test_python_takes_the_comma_separated_names_the_cli_takes() -> None:
     """The CLI makes `-T perturbations=swap,padding` a list; Python gets the string itself."""
-    assert check_perturbations("swap,padding") == check_perturbations(["swap", "padding"])
-    assert check_perturbations("swap,padding") == ["padding", "swap"]
+
+    def asked(names: object) -> list[str]:
+        return one_or_more("perturbations", names, PERTURBATIONS)
+
+    assert asked("swap,padding") == asked(["swap", "padding"]) == ["padding", "swap"]
     assert one_or_more("aspects", "b", ("a", "b")) == ["b"]
-    assert "got 'swap,typo'" in refused(check_perturbations, "swap,typo")
+    assert "got 'swap,typo'" in refused(asked, "swap,typo")

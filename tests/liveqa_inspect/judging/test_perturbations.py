@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+from liveqa_inspect import live_qa_judge_robustness
 from liveqa_inspect.errors import ArgumentError
 from liveqa_inspect.tasks.robustness.dataset import (
     PERTURBATIONS,
     TEXTS,
     Answer,
-    check_perturbations,
     perturb,
     sentences,
 )
@@ -119,10 +120,15 @@ def test_sentences_split_at_ends_followed_by_a_capital() -> None:
     ]  # fmt: skip
 
 
-def test_perturbations_are_checked_and_put_in_order() -> None:
-    assert check_perturbations(None) == list(PERTURBATIONS)
-    assert check_perturbations("swap") == ["swap"]
-    assert check_perturbations(["swap", "padding", "swap"]) == ["padding", "swap"]
+def test_perturbations_are_checked_and_put_in_order(liveqa_data_dir: Path) -> None:
+    def asked(perturbations: object) -> list[str]:
+        data = str(liveqa_data_dir)
+        task = live_qa_judge_robustness(perturbations, per_grade=1, data=data)  # type: ignore[arg-type]
+        return task.dataset[0].metadata["perturbations"]  # type: ignore[index]
+
+    assert asked(None) == list(PERTURBATIONS)
+    assert asked("swap") == ["swap"]
+    assert asked(["swap", "padding", "swap"]) == ["padding", "swap"]
     for bad in (["padding", "typo"], []):
         with pytest.raises(ArgumentError, match="perturbations must be one or more of padding"):
-            check_perturbations(bad)
+            asked(bad)

@@ -11,7 +11,7 @@ from scipy.stats import bootstrap
 
 from liveqa_inspect.stats import bootstrap as one_bootstrap
 from liveqa_inspect.stats.names import DIFFERENCE, ci_keys
-from liveqa_inspect.tasks.contamination.metrics import (
+from liveqa_inspect.tasks.contamination.scorer import (
     completion_figures,
     paired_difference,
     reproductions,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from liveqa_inspect.tasks.contamination.instructions import INSTRUCTIONS, Instruction
+from liveqa_inspect.tasks.contamination.solver import INSTRUCTIONS, Instruction
 
 GUIDED_INSTRUCTION, GENERAL_INSTRUCTION = INSTRUCTIONS
 

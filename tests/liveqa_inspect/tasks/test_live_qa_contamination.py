@@ -14,9 +14,8 @@ from inspect_ai.model import GenerateConfig
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
 from liveqa_inspect.stats import names as keys
 from liveqa_inspect.stats.names import DIFFERENCE, DIFFERENCE_P, ci_keys, overlap_key, verbatim_key
-from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED, INSTRUCTIONS
 from liveqa_inspect.tasks.contamination.scorer import VERBATIM_WORDS, words
-from liveqa_inspect.tasks.contamination.solver import Replies
+from liveqa_inspect.tasks.contamination.solver import GENERAL, GUIDED, INSTRUCTIONS, Replies
 from tests.helpers import Script, figures, probe, remainders, run_contamination
 
 SCORER = "completion_overlap"

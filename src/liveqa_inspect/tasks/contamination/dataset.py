@@ -40,21 +40,18 @@ def contamination_dataset(
     reference), the ids of those left out as too short, and the file read."""
     one_of("part", part, PARTS)
     questions, source = question_set("original", data)
-    texts = (
-        [(s.id, s.id, str(s.input), "") for s in questions]
-        if part == "question"
-        else [
-            (ref["aid"], s.id, answer, ref["url"])
-            for s in questions
-            for answer, ref in zip(s.target, (s.metadata or {})["references"], strict=True)
-        ]
-    )
     samples, left_out = [], []
-    for id_, qid, text, url in texts:
-        if (cut := split_text(text)) is None:
-            left_out.append(str(id_))
-            continue
-        meta = {"part": part, "qid": qid, "url": url}
-        samples.append(Sample(id=id_, input=cut[0], target=cut[1], metadata=meta))
+    for question in questions:
+        if part == "question":
+            texts = [(question.id, str(question.input), "")]
+        else:
+            refs = zip(question.target, (question.metadata or {})["references"], strict=True)
+            texts = [(ref["aid"], answer, ref["url"]) for answer, ref in refs]
+        for id_, text, url in texts:
+            if (cut := split_text(text)) is None:
+                left_out.append(str(id_))
+                continue
+            meta = {"part": part, "qid": question.id, "url": url}
+            samples.append(Sample(id=id_, input=cut[0], target=cut[1], metadata=meta))
     name = f"live_qa_contamination_{part}"
     return MemoryDataset(samples, name=name, location=questions.location), left_out, source

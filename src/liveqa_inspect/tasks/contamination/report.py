@@ -16,9 +16,8 @@ from liveqa_inspect.report.loading import LoadedLog, ReportError
 from liveqa_inspect.report.plots import Chart, IntervalChart, Scatter
 from liveqa_inspect.report.tables import Block, Table, estimate_cell, figure_table
 from liveqa_inspect.stats import names
-from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED
-from liveqa_inspect.tasks.contamination.metrics import Figures, column, completion_stats, reproduced
-from liveqa_inspect.tasks.contamination.solver import Replies
+from liveqa_inspect.tasks.contamination.scorer import Figures, column, completion_stats, reproduced
+from liveqa_inspect.tasks.contamination.solver import GENERAL, GUIDED, Replies
 from liveqa_inspect.versioned import label as text_label
 
 KIND = "contamination"
@@ -58,12 +57,9 @@ def counted(log: LoadedLog) -> dict[str, int]:
     return reproduced(scores)
 
 
-def instructions(log: LoadedLog) -> str:
-    return ", ".join(text_label(given) for given in log.log.eval.metadata["instructions"])
-
-
 def settings(log: LoadedLog) -> dict[str, str]:
-    return {"probe instructions": instructions(log)}
+    given = log.log.eval.metadata["instructions"]
+    return {"probe instructions": ", ".join(text_label(instruction) for instruction in given)}
 
 
 def header(log: LoadedLog) -> list[str]:
@@ -72,7 +68,7 @@ def header(log: LoadedLog) -> list[str]:
     return [
         f"{log.task} report: {log.path}",
         f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
-        f"instructions: {instructions(log)}",
+        f"instructions: {settings(log)['probe instructions']}",
         *log.counts("items"),
         f"left out of the items: {len(meta['left_out'])} texts shorter than "
         f"{2 * int(meta['min_side_words'])} words" + (f" ({left_out})" if left_out else ""),

@@ -1,21 +1,25 @@
 """How much of the true remainder each completion reproduces: ROUGE-L (Golchin & Surdeanu's
 measure) and the longest run of words shared with it, which a reproduced text leaves and a
 paraphrase does not. A refusal scores 0 and is flagged: an empty reply, one the content filter
-stopped, or one that opens as refusals do ("I'm sorry") and its remainder does not."""
+stopped, or one that opens as refusals do ("I'm sorry") and its remainder does not. The figures,
+once for the log's metrics and the report: of each item's epoch mean, the overlaps and their
+paired difference (the headline) with its p; of every completion, the counts."""
 
 from __future__ import annotations
 
+import math
 import re
 from difflib import SequenceMatcher
+from typing import NamedTuple
 
-from inspect_ai.scorer import Score, Scorer, Target, scorer
+import numpy as np
+from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
 from liveqa_inspect.overlap import worker
-from liveqa_inspect.stats import names
-from liveqa_inspect.tasks.contamination.instructions import GENERAL, GUIDED
-from liveqa_inspect.tasks.contamination.metrics import completion_figures, reproductions
-from liveqa_inspect.tasks.contamination.solver import Replies
+from liveqa_inspect.stats import bootstrap, names
+from liveqa_inspect.stats.bootstrap import Estimate
+from liveqa_inspect.tasks.contamination.solver import GENERAL, GUIDED, Replies
 
 _WORD = re.compile(r"[^\W_]+")  # letters and digits: case and punctuation do not break a run
 _REFUSAL = re.compile(
@@ -45,6 +49,62 @@ def overlap(remainder: str, completion: str, stop_reason: str = "stop") -> tuple
     # Without difflib's "junk" heuristic, which skips words common in a long text, cutting runs.
     run = SequenceMatcher(None, rest, said, autojunk=False).find_longest_match()
     return rouge_l(remainder, completion.strip()), run.size, False
+
+
+class Figures(NamedTuple):
+    overlaps: dict[str, Estimate]  # mean ROUGE-L with the remainder, a refusal counting 0
+    difference: Estimate
+    p: float  # one-sided, of a difference above 0; NaN below two items
+
+
+def column(scores: list[SampleScore], key: str) -> np.ndarray:
+    return np.array([float(s.score.value[key]) for s in scores])  # type: ignore[index]
+
+
+def paired_difference(guided: np.ndarray, general: np.ndarray) -> tuple[Estimate, float]:
+    """The mean difference with its interval, and the p of the same seeded resamples."""
+    differences = guided - general
+    if len(differences) < 2:
+        return bootstrap.mean_estimate(differences), math.nan
+    resampled = differences[bootstrap.resample_rows(len(differences))].mean(axis=1)
+    interval = bootstrap.percentile_interval(resampled)
+    found = Estimate(float(differences.mean()), *interval, len(differences))
+    return found, bootstrap.one_sided_p(resampled)
+
+
+def completion_stats(scores: list[SampleScore]) -> Figures:
+    guided, general = (column(scores, names.overlap_key(name)) for name in (GUIDED, GENERAL))
+    means = {GUIDED: bootstrap.mean_estimate(guided), GENERAL: bootstrap.mean_estimate(general)}
+    return Figures(means, *paired_difference(guided, general))
+
+
+@metric
+def completion_figures() -> Metric:
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        found = completion_stats(scores)
+        means = {names.overlap_key(name): mean.value for name, mean in found.overlaps.items()}
+        return {**means, **found.difference.named(names.DIFFERENCE), names.DIFFERENCE_P: found.p}
+
+    return compute
+
+
+def reproduced(scores: list[SampleScore]) -> dict[str, int]:
+    """Counted per completion: a share of an item's epoch mean would round one epoch of two."""
+    guided, general = (column(scores, names.verbatim_key(name)) for name in (GUIDED, GENERAL))
+    refused = {names.refused_key(name): column(scores, names.refused_key(name)).sum()
+               for name in (GUIDED, GENERAL)}  # fmt: skip
+    counted = {names.COMPLETIONS: len(scores), names.SHORT: column(scores, names.SHORT).sum(),
+               names.verbatim_key(GUIDED): guided.sum(), names.verbatim_key(GENERAL): general.sum(),
+               names.verbatim_key(names.BOTH): (guided * general).sum(), **refused}  # fmt: skip
+    return {key: int(value) for key, value in counted.items()}
+
+
+@metric(scores="unreduced")
+def reproductions() -> Metric:
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        return dict(reproduced(scores))
+
+    return compute
 
 
 @scorer(metrics=[completion_figures(), reproductions()])

@@ -13,9 +13,8 @@ from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.judging.task import data_provenance, scorer_name
 from liveqa_inspect.stats.names import DIFFERENCE
 from liveqa_inspect.tasks.contamination.dataset import MIN_SIDE_WORDS, Part, contamination_dataset
-from liveqa_inspect.tasks.contamination.instructions import INSTRUCTIONS
 from liveqa_inspect.tasks.contamination.scorer import VERBATIM_WORDS, completion_overlap
-from liveqa_inspect.tasks.contamination.solver import guided_and_general
+from liveqa_inspect.tasks.contamination.solver import INSTRUCTIONS, guided_and_general
 
 PROBE_CONFIG = GenerateConfig(temperature=0.0, max_tokens=1024)
 """Temperature 0, as Golchin & Surdeanu; 1024 tokens hold the longest remainder (607 words)."""

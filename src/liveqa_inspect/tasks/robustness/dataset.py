@@ -19,7 +19,6 @@ from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from liveqa_inspect.arguments import one_or_more
 from liveqa_inspect.judging.prompts import LIVEQA_SCALE
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
 from liveqa_inspect.versioned import Versioned
@@ -137,11 +136,6 @@ PERTURBATIONS = {make.__name__: make for make in (*HOLD, truncation, swap)}
 
 def expected(name: str) -> Expect:
     return "hold" if PERTURBATIONS[name] in HOLD else "lower"
-
-
-def check_perturbations(names: str | Sequence[str] | None) -> list[str]:
-    """The perturbations asked for, in PERTURBATIONS' order; None asks for all of them."""
-    return one_or_more("perturbations", [*PERTURBATIONS] if names is None else names, PERTURBATIONS)
 
 
 def perturb(answer: Answer, names: Sequence[str], seed: int) -> dict[str, dict]:

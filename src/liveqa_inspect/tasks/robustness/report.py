@@ -21,8 +21,7 @@ from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, exp
 from liveqa_inspect.versioned import label as text_label
 
 KIND = "robustness"
-HEADLINE = ORIGINAL
-"""The level in a score's value that the report counts as the answer's: the original's."""
+HEADLINE = ORIGINAL  # the level in a score's value that the counts read as the answer's
 MOVED_ROWS = 10
 EXCERPT_CHARS = 60
 
@@ -51,8 +50,7 @@ def side_by_side(title: str, columns: dict[str, Figures]) -> Table:
 
 def settings(log: LoadedLog) -> dict[str, str]:
     """Versions perturbed with other texts are not comparable, as under another prompt."""
-    given = (log.log.eval.metadata or {}).get("perturbation_texts")
-    return {"perturbation texts": text_label(given) if isinstance(given, dict) else "unrecorded"}
+    return {"perturbation texts": text_label(log.log.eval.metadata["perturbation_texts"])}
 
 
 def header(log: LoadedLog) -> list[str]:
@@ -179,8 +177,7 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
             for s in metrics.SUMMARIES
         )
         blocks = compare.comparison(logs, "robustness", judges, robust)
-        at = blocks.index(judges)
-        blocks[at:at] = pairing(logs)
+        blocks[-2:-2] = pairing(logs)  # before the tables
         shares = {f"{name}: {summary}": each[summary].share
                   for name, each in zip(names, found, strict=True)
                   for summary in metrics.SUMMARIES}  # fmt: skip

@@ -15,7 +15,7 @@ from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 
 from liveqa_inspect._version import EVAL_VERSION
-from liveqa_inspect.arguments import true_or_false, whole_number
+from liveqa_inspect.arguments import one_or_more, true_or_false, whole_number
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
 from liveqa_inspect.judging.grade import grade
 from liveqa_inspect.judging.panel import Panel, check_panel
@@ -29,8 +29,7 @@ from liveqa_inspect.tasks.live_qa.dataset import QuestionField
 from liveqa_inspect.tasks.robustness import dataset
 from liveqa_inspect.tasks.robustness.metrics import robustness
 
-_SHARED = ("judge_models", "panel", "prompt")
-"""What every version's grading records alike: kept once, at the top of the score's metadata."""
+_SHARED = ("judge_models", "panel", "prompt")  # every version's alike: once, at the metadata's top
 
 
 @scorer(metrics=[robustness(list(LIVEQA_SCALE.levels))])
@@ -125,7 +124,8 @@ def live_qa_judge_robustness(
     true_or_false(judge_cache=judge_cache)
     whole_number("per_grade", per_grade, least=1)
     whole_number("seed", seed, least=0)
-    names = dataset.check_perturbations(perturbations)
+    asked = [*dataset.PERTURBATIONS] if perturbations is None else perturbations
+    names = one_or_more("perturbations", asked, dataset.PERTURBATIONS)  # in their order
     name, versions, levels = scorer_name(judge), [dataset.ORIGINAL, *names], LIVEQA_SCALE.levels
     # Each version's level side by side, shaded neutrally on the whole scale as live_qa_judge's
     # level: a judge's rating of a human-graded answer is no better for being high.
