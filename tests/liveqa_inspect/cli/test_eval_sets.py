@@ -1,6 +1,7 @@
 """An eval set over two models and every task, re-graded by another judge, reported from its
 folder (docs/eval-sets.md): `eval_set()` in this process, and `inspect eval-set` as a user runs
-it, its judge batching through a local server. Both run 12 evals: slow."""
+it, its judge batching through a local server. Both run 12 evals: slow. And a set where one
+model failed for good: its log is skipped, saying why."""
 
 from __future__ import annotations
 
@@ -23,8 +24,6 @@ from liveqa_inspect.report.tables import Block, Table, cell
 from tests.commands import inspect_command, inspect_eval_logs
 from tests.helpers import QUIET, scripted_model, table, verdict
 from tests.openai_server import OpenAIServer
-
-pytestmark = pytest.mark.slow
 
 JUDGE_TASKS = {"live_qa_judge", "expert_qa_claims", "live_qa_judge_robustness"}
 """They measure the grader when one is bound, else the model under test."""
@@ -86,6 +85,30 @@ def assert_reported_task_by_task(
     return built
 
 
+def test_a_model_that_failed_for_good_is_skipped_saying_why(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    def down(*_: object) -> str:
+        raise RuntimeError("the API is down")
+
+    done, _ = eval_set(
+        liveqa_inspect.live_qa(reference_metrics=False),
+        log_dir=str(tmp_path),
+        model=[scripted_model(subject("ANSWER-A"), "first"), scripted_model(down, "second")],
+        model_roles={"grader": scripted_model(grader("0.7"), "judge")},
+        limit=2,
+        retry_attempts=0,
+        **QUIET,
+    )
+    assert not done
+    printed, built = report_by_task(capsys, tmp_path)
+    [skipped] = [line for line in printed.splitlines() if line.startswith("skipped")]
+    assert "has status 'error', not 'success'" in skipped
+    assert "== live_qa: 1 log(s) ==" in printed
+    assert means(built["live_qa"]) == {"mockllm/first": "1.000"}
+
+
+@pytest.mark.slow
 def test_an_eval_set_of_every_task_over_two_models_is_reported_and_regraded(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -135,6 +158,7 @@ def respond(messages: list[dict], model: str) -> str:
     return grader("0.7" if model == JUDGE else "0.3")(prompt)
 
 
+@pytest.mark.slow
 def test_inspect_eval_set_of_every_task_with_a_batching_judge_then_inspect_score(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
