@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval_set, score
 from inspect_ai.log import read_eval_log
+from inspect_ai.model import GenerateConfig
 
 import liveqa_inspect
 from liveqa_inspect import TASKS
@@ -22,19 +23,19 @@ from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.tables import Block, Table, cell
 from tests.commands import inspect_command, inspect_eval_logs
-from tests.helpers import QUIET, scripted_model, table, verdict
+from tests.helpers import QUIET, Script, scripted_model, table, verdict
 from tests.openai_server import OpenAIServer
 
 JUDGE_TASKS = {"live_qa_judge", "expert_qa_claims", "live_qa_judge_robustness"}
 """They measure the grader when one is bound, else the model under test."""
 
 
-def subject(answer: str) -> object:
+def subject(answer: str) -> Script:
     """A model under test: `answer` to a question, a verdict of 1 when asked to judge."""
     return lambda prompt, *_: verdict("1") if "<score></score>" in prompt else answer
 
 
-def grader(second: str) -> object:
+def grader(second: str) -> Script:
     """A judge giving the second model's answer `second`, any other answer or claim 1."""
     return lambda prompt, *_: verdict(second if "ANSWER-B" in prompt else "1")
 
@@ -154,8 +155,8 @@ BATCHING_JUDGE = f"grader={{model: openai/{JUDGE}, batch: {{size: 2, send_delay:
 def respond(messages: list[dict], model: str) -> str:
     prompt = "\n".join(str(message.get("content", "")) for message in messages)
     if model in ("first", "second"):
-        return subject("ANSWER-A" if model == "first" else "ANSWER-B")(prompt)
-    return grader("0.7" if model == JUDGE else "0.3")(prompt)
+        return subject("ANSWER-A" if model == "first" else "ANSWER-B")(prompt, GenerateConfig())
+    return grader("0.7" if model == JUDGE else "0.3")(prompt, GenerateConfig())
 
 
 @pytest.mark.slow
