@@ -9,6 +9,11 @@ tests that stop at `mockllm` never exercise request building, response parsing, 
   a 400 naming `param="stream"`, which the provider retries unstreamed. Reasoning names first
   send a one-off probe (`input="Please say 'hello, world'"`): one request more.
 
+- The batch API as the `openai/` provider uses it for a model whose config has `batch`:
+  `POST /v1/files` (a JSONL of requests), `POST /v1/batches` (each line answered at once, as a
+  request of its own would be: recorded, faults included), `GET /v1/batches/<id>` (completed)
+  and `GET /v1/files/<id>/content` (the results). `batches` keeps each batch as sent back.
+
 Usage is always sent, so Inspect never needs tiktoken (which downloads its encoding): the words of
 all message text in, the reply's words out (and again as `reasoning_tokens`, within the output,
 when a Responses request carries `reasoning`). The openai SDK retries 429/5xx/drops twice after
@@ -17,6 +22,8 @@ our `retry-after-ms` (`-M max_retries=N`); then Inspect after 3-6 s (`--max-retr
 
 from __future__ import annotations
 
+import email.parser
+import email.policy
 import itertools
 import json
 import random
@@ -33,6 +40,7 @@ Responder = Callable[[list[dict], str], str]
 """Reply text from (messages as sent, in chat-completions shape, model name)."""
 
 CHAT, RESPONSES = "/v1/chat/completions", "/v1/responses"
+FILES, BATCHES = "/v1/files", "/v1/batches"
 
 
 @dataclass
@@ -78,7 +86,7 @@ class Reply:
     """What the handler writes: JSON, or SSE when `stream`; `last` shuts the server down after."""
 
     status: int
-    payload: dict[str, Any]
+    payload: dict[str, Any] | bytes  # bytes: a file's content, as stored
     headers: dict[str, str] = field(default_factory=dict)
     stream: bool = False
     last: bool = False
@@ -180,6 +188,8 @@ class OpenAIServer(AbstractContextManager["OpenAIServer"]):
         self._rng = random.Random(self.faults.seed)
         self._consecutive = self._received = 0
         self._errors, self._ids = itertools.count(), itertools.count(1)
+        self.files: dict[str, bytes] = {}
+        self.batches: dict[str, dict[str, Any]] = {}
         self._deadline = time.monotonic() + lifetime
         options = {"daemon_threads": True, "request_queue_size": backlog, "owner": self}
         httpd_type = type("HTTPServer", (ThreadingHTTPServer,), options)  # set before listen()
@@ -246,6 +256,78 @@ class OpenAIServer(AbstractContextManager["OpenAIServer"]):
         stream = bool(body.get("stream"))
         return Reply(200, _chat_completion(n, model, reply, prompt), stream=stream)
 
+    def upload(self, data: bytes, content_type: str) -> Reply:
+        """`POST /v1/files`: the multipart form's `file` part, stored under a new id."""
+        form = f"Content-Type: {content_type}\r\n\r\n".encode() + data
+        parts = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(form).iter_parts()
+        [content] = [
+            p.get_payload(decode=True)
+            for p in parts
+            if p.get_param("name", header="content-disposition") == "file"
+        ]
+        return Reply(200, self._store(content, "batch"))
+
+    def create_batch(self, body: dict[str, Any]) -> Reply:
+        """`POST /v1/batches`: every request of the input file answered now, the batch completed."""
+        lines = [json.loads(line) for line in self.files[body["input_file_id"]].splitlines()]
+        results = [self._batched(line) for line in lines]
+        failed = sum(result["error"] is not None for result in results)
+        output = b"".join(json.dumps(result).encode() + b"\n" for result in results)
+        batch = {
+            "id": f"batch_{next(self._ids)}",
+            "object": "batch",
+            "endpoint": body["endpoint"],
+            "input_file_id": body["input_file_id"],
+            "completion_window": body["completion_window"],
+            "status": "completed",
+            "output_file_id": self._store(output, "batch_output")["id"],
+            "created_at": int(time.time()),
+            "request_counts": {
+                "total": len(lines),
+                "completed": len(lines) - failed,
+                "failed": failed,
+            },
+        }
+        self.batches[batch["id"]] = batch
+        return Reply(200, batch)
+
+    def _batched(self, line: dict[str, Any]) -> dict[str, Any]:
+        """A batch line's result: its request answered as if sent alone, an error as the API
+        writes one (in the line, not as the HTTP status)."""
+        reply = self.handle(line["url"], line["body"])
+        result: dict[str, Any] = {"custom_id": line["custom_id"], "response": None, "error": None}
+        if reply is not None and reply.status == 200:
+            result["response"] = {"status_code": 200, "body": reply.payload}
+        else:
+            status = reply.status if reply else 500
+            result["error"] = {"code": status, "message": f"HTTP {status} (test server)"}
+        return result
+
+    def get(self, path: str) -> Reply:
+        """`GET /v1/batches/<id>` and `GET /v1/files/<id>/content`."""
+        parts = path.removeprefix("/v1/").split("/")
+        if parts[0] == "batches" and len(parts) == 2 and parts[1] in self.batches:
+            return Reply(200, self.batches[parts[1]])
+        if parts[0] == "files" and parts[2:] == ["content"] and parts[1] in self.files:
+            return Reply(200, self.files[parts[1]])
+        return Reply(
+            404, {"error": {"message": f"no route GET {path}", "type": "invalid_request_error"}}
+        )
+
+    def _store(self, content: bytes, purpose: str) -> dict[str, Any]:
+        """A file kept under a new id, described as the files API describes it."""
+        file_id = f"file-{next(self._ids)}"
+        self.files[file_id] = content
+        return {
+            "id": file_id,
+            "object": "file",
+            "bytes": len(content),
+            "filename": "batch.jsonl",
+            "created_at": int(time.time()),
+            "purpose": purpose,
+            "status": "processed",
+        }
+
     def _fault(self, model: str) -> int | Literal["drop", "over"] | None:
         """This request's fault (an HTTP status, a drop, over budget) or None, in arrival order."""
         f = self.faults
@@ -282,20 +364,35 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass  # keep test output clean
 
+    def do_GET(self) -> None:
+        server: OpenAIServer = self.server.owner  # type: ignore[attr-defined]
+        self._write(server.get(self.path.split("?")[0].rstrip("/")))
+
     def do_POST(self) -> None:
         server: OpenAIServer = self.server.owner  # type: ignore[attr-defined]
-        length = int(self.headers.get("Content-Length") or 0)
+        data = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        path = self.path.split("?")[0].rstrip("/")
+        if path == FILES:
+            self._write(server.upload(data, self.headers.get("Content-Type", "")))
+            return
         try:
-            body = json.loads(self.rfile.read(length) or b"{}")
+            body = json.loads(data or b"{}")
         except ValueError:  # not JSON (or not UTF-8): the route still answers
             body = {}
-        path = self.path.split("?")[0].rstrip("/")
-        reply = server.handle(path, body if isinstance(body, dict) else {})
+        body = body if isinstance(body, dict) else {}
+        self._write(server.create_batch(body) if path == BATCHES else server.handle(path, body))
+
+    def _write(self, reply: Reply | None) -> None:
+        server: OpenAIServer = self.server.owner  # type: ignore[attr-defined]
         if reply is None:  # a dropped connection
             self.close_connection = True
             return
-        data = _sse(reply.payload) if reply.stream else json.dumps(reply.payload).encode()
-        kind = "text/event-stream" if reply.stream else "application/json"
+        if isinstance(reply.payload, bytes):
+            data, kind = reply.payload, "application/octet-stream"
+        elif reply.stream:
+            data, kind = _sse(reply.payload), "text/event-stream"
+        else:
+            data, kind = json.dumps(reply.payload).encode(), "application/json"
         self.send_response(reply.status)
         headers = {"Content-Type": kind, "Content-Length": str(len(data)), **reply.headers}
         for key, value in headers.items():
