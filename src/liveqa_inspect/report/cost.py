@@ -111,6 +111,9 @@ def cost_table(logs: Sequence[LoadedLog]) -> Table:
     notes = []
     for run, log in zip(labels(logs), logs, strict=True):
         roles, models = usages(log)
+        if not models:  # every reply read from a cache, say: no cost, and none to project
+            rows.append([run, "no model call recorded", "0", "0", "", "", "0.0000", "n/a"])
+            continue
         rows += [usage_row(run, f"role {role}", *used, log.scored) for role, used in roles.items()]
         rows += [usage_row(run, f"model {m}", *used, log.scored) for m, used in models.items()]
         costs = [cost for _, cost in models.values()]

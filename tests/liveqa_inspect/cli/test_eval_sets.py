@@ -81,7 +81,8 @@ def assert_reported_task_by_task(
         task = block.split(":", 1)[0]
         assert block.startswith(f"{task}: 2 log(s) ==")
         listed = re.findall(r"^\d\. \S+ \(([^;)]+)", block, re.MULTILINE)
-        assert sorted(listed) == ([judge] * 2 if task in JUDGE_TASKS else models), task
+        # One judge measured twice: the second log is its `#2`.
+        assert sorted(listed) == ([judge, f"{judge}#2"] if task in JUDGE_TASKS else models), task
         assert set(column(built[task], "Tokens")) == set(listed), task
     return built
 
@@ -183,15 +184,16 @@ def test_inspect_eval_set_of_every_task_with_a_batching_judge_then_inspect_score
         regraded = tmp_path / "regraded"
         shutil.copytree(folder, regraded)
         for log in logs:
-            # The log names its scorer unqualified, and `inspect score` looks that name up
-            # without loading the package: the scorer is named (inspect_ai 0.3.285).
-            qualified = f"liveqa_inspect/{log.eval.scorers[0].name}"
+            # No --scorer: every scorer the log names runs again, `verdicts` too.
             scored = inspect_command(
-                "score", str(regraded / Path(log.location).name), "--scorer", qualified,
-                "--model-role", "grader=openai-api/local/other", "--action", "overwrite",
+                "score", str(regraded / Path(log.location).name), "--model-role", "grader=openai-api/local/other", "--action", "overwrite",
                 "--overwrite", "--display", "none", env=server.env(),
             )  # fmt: skip
             assert scored.returncode == 0, scored.output
+            again = read_eval_log(str(regraded / Path(log.location).name), header_only=True)
+            assert again.results is not None
+            assert log.results is not None
+            assert [s.name for s in again.results.scores] == [s.name for s in log.results.scores]
     first, second = models = ["openai-api/local/first", "openai-api/local/second"]
     built = assert_reported_task_by_task(capsys, folder, models, f"openai/{JUDGE}")
     assert means(built["live_qa"]) == {first: "1.000", second: "0.700"}
