@@ -49,28 +49,14 @@ class IntervalChart:
     title: str
     axis: str
     labels: Sequence[str]
-    values: Sequence[float]
-    lows: Sequence[float]
-    highs: Sequence[float]
+    estimates: Sequence[Estimate]
     limits: tuple[float, float] | None = None
 
-    @classmethod
-    def of(
-        cls,
-        filename: str,
-        title: str,
-        axis: str,
-        labels: Sequence[str],
-        estimates: Sequence[Estimate],
-        limits: tuple[float, float] | None = None,
-    ) -> IntervalChart:
-        values, lows, highs = ([getattr(e, f) for e in estimates] for f in ("value", "low", "high"))
-        return cls(filename, title, axis, labels, values, lows, highs, limits)
-
     def draw(self, path: Path) -> None:
-        values = np.array(self.values, dtype=float)
-        below = np.nan_to_num(values - np.array(self.lows, dtype=float))
-        above = np.nan_to_num(np.array(self.highs, dtype=float) - values)
+        values, lows, highs = (
+            np.array([getattr(e, f) for e in self.estimates]) for f in ("value", "low", "high")
+        )
+        below, above = np.nan_to_num(values - lows), np.nan_to_num(highs - values)
         figure, axes = canvas(7.5, 1.6 + 0.45 * len(self.labels))
         rows = np.arange(len(self.labels))
         axes.barh(rows, np.nan_to_num(values), color="#4C72B0", alpha=0.85)
