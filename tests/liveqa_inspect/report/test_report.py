@@ -21,10 +21,10 @@ from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.task import provenance
 from liveqa_inspect.report import main
 from liveqa_inspect.report.loading import load
-from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, canvas, save
+from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, drawing
 from liveqa_inspect.report.stats import mean_difference
 from liveqa_inspect.stats.agreement import FIGURES, agreement, confusion
-from liveqa_inspect.stats.names import ALPHA, DETECTION_FIGURES, MAJORITY_SHARE, confusion_key
+from liveqa_inspect.stats.names import ALPHA, DETECTION_FIGURES, confusion_key
 from liveqa_inspect.tasks.expert_qa.claims_metrics import majority_share, wrong_claim_detection
 from liveqa_inspect.tasks.live_qa_judge.report import kappa_difference
 from tests.commands import process
@@ -475,7 +475,7 @@ def test_a_claims_log_on_its_own_scale(capsys: pytest.CaptureFixture[str]) -> No
     assert section(out, "Wrong-claim detection") == [
         [name, three(m[name]), "n/a"] for name in DETECTION_FIGURES
     ]
-    assert m[MAJORITY_SHARE] == 0.375  # three of the eight claims are at 5
+    assert m["majority_share"] == 0.375  # three of the eight claims are at 5
     assert section(out, "No-model floors") == [
         ["majority level", "exact_agreement", "0.375", three(m["exact_agreement"]),
          three(m["exact_agreement"] - 0.375)]
@@ -654,9 +654,10 @@ def test_the_command_refuses_without_a_traceback(tmp_path: Path) -> None:
 
 def test_a_long_title_wraps_within_its_figure(tmp_path: Path) -> None:
     """A panel's judge names made the heatmap's title wider than the figure, cut at both ends."""
-    figure, axes = canvas(5.8, 5.0)
     names = "+".join(f"openai/gpt-4o-2024-05-13-juror{n}" for n in range(3))
-    save(figure, f"live_qa_judge: {names} vs human (n=581)", tmp_path / "title.png")
+    title = f"live_qa_judge: {names} vs human (n=581)"
+    with drawing(tmp_path / "title.png", title, 5.8, 5.0) as axes:
+        pass
     lines = axes.get_title().splitlines()
     assert len(lines) > 1
     assert max(len(line) for line in lines) <= 5.8 * TITLE_CHARS_PER_INCH
