@@ -36,9 +36,8 @@ class ReportError(Exception):
 
 
 def section(task: str) -> ModuleType:
-    """The report section of a task's logs (`liveqa_inspect.TASKS`): its `KIND` and `report(logs)`;
-    optionally `HEADLINE`, the key of a multi-figure score's value that the counts read (else the
-    headline metric's), and `settings(log)`, the settings beyond the frame's (comparison.py)."""
+    """A task's report section (`TASKS`): `KIND`, `report(logs)`; optionally `HEADLINE` (the key of
+    a multi-figure value the counts read) and `settings(log)`, the settings beyond the frame's."""
     return importlib.import_module(f"liveqa_inspect.tasks.{TASKS[task][1]}")
 
 
@@ -65,10 +64,9 @@ class LoadedLog:
     left_out: Counter[str]
     """Epochs of scored samples left out of their mean: `unreadable` (no verdict) or `errored`."""
     judges: tuple[Judge, ...]
-    prompts: tuple[str, ...]
+    prompt_label: str
     reductions: dict[str, list[SampleScore]] = field(repr=False)
-    """Each scorer's reduced scores as Inspect hands them to its metrics (a reduced score is a
-    Score with its sample id), for the metrics' own functions to compute every figure from."""
+    """Each scorer's reduced scores (a reduced score is a Score with its sample id)."""
 
     @property
     def scored(self) -> int:
@@ -97,26 +95,18 @@ class LoadedLog:
         return " | ".join(judge_name(judge) for judge in self.judges) or self.model
 
     @property
-    def prompt_label(self) -> str:
-        return ", ".join(self.prompts) or "unrecorded"
-
-    @property
     def epochs(self) -> int:
         return max(1, self.log.eval.config.epochs or 1)
 
-    def scores(self, scorer: str | None = None, unscored: bool = False) -> list[SampleScore]:
-        """A scorer's reduced scores, the headline scorer's unless named; with `unscored`, also
-        those Inspect leaves out of its metrics: exactly the ones whose value is a float NaN."""
+    def scores(self, scorer: str | None = None) -> list[SampleScore]:
+        """A scorer's reduced scores (the headline's unless named) as Inspect hands them to its
+        metrics (without a float NaN), for the metrics' own functions to compute figures from."""
         found = self.reductions[scorer or self.scorer]
-        nan = [isinstance(s.score.value, float) and math.isnan(s.score.value) for s in found]
-        return [s for s, left in zip(found, nan, strict=True) if unscored or not left]
-
-    def has_scorer(self, name: str) -> bool:
-        return name in self.reductions
+        return [s for s in found if not (isinstance(v := s.score.value, float) and math.isnan(v))]
 
     @property
     def verdicts(self) -> list[SampleScore]:
-        return self.scores(VERDICTS) if self.has_scorer(VERDICTS) else []
+        return self.scores(VERDICTS) if VERDICTS in self.reductions else []
 
     def counts(self, noun: str) -> list[str]:
         """A judge that often fails to answer, or a run whose samples often fail, can look good
@@ -233,7 +223,7 @@ def load(path: str | Path) -> LoadedLog:
             prompts[label(meta["prompt"])] = None
     return LoadedLog(
         path, log, task, reads.KIND, scorer, values, metadata, Counter(reasons.values()),
-        left_out, tuple(judges), tuple(prompts), reductions,
+        left_out, tuple(judges), ", ".join(prompts) or "unrecorded", reductions,
     )  # fmt: skip
 
 

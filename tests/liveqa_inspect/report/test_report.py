@@ -594,12 +594,13 @@ def test_figures_that_cannot_be_written_cost_the_figures_not_the_tables(
     (taken / f"{Path(log.location).stem}-means.png").mkdir(parents=True)
     blocker = tmp_path / "a-file"
     blocker.write_text("", encoding="utf-8")
-    for out, problem in ((taken, "cannot write the figures into"), (blocker / "figures", "")):
+    for out in (taken, blocker / "figures"):
         assert main([log.location, "--out", str(out)]) == 1
         captured = capsys.readouterr()
         assert "The judge's mean level" in captured.out and "figure:" not in captured.out
         [line] = captured.err.splitlines()
-        assert line.startswith(f"error: {problem or 'cannot create the figure folder'} {out}")
+        assert line.startswith(f"error: cannot write the figures into {out}: ")
+        assert line.endswith("(choose a writable folder with --out)")
 
 
 @pytest.mark.slow  # runs for long: a few evals and many bootstraps
