@@ -70,7 +70,7 @@ def estimate(statistic: Callable[[np.ndarray], np.ndarray], n: int) -> Estimate:
     return Estimate(value, *percentile_interval(statistic(resample_rows(n))), n=n)
 
 
-def mean_estimate(values: np.ndarray) -> Estimate:
+def mean_estimate(values: np.ndarray | list[float]) -> Estimate:
     """The mean of the defined values with its interval."""
     defined = np.asarray(values, dtype=float)[~np.isnan(values)]
     return estimate(lambda rows: defined[rows].mean(axis=1), len(defined))
