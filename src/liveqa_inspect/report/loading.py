@@ -112,9 +112,8 @@ class LoadedLog:
         """A judge that often fails to answer, or a run whose samples often fail, can look good
         on the few it grades: the counts belong beside the figures."""
         reasons = ", ".join(f"{reason} {n}" for reason, n in self.reasons.most_common())
-        # Errored: ids without a reduced score (a run with `fail_on_error` off succeeds with
-        # them); missing: planned but not in the log (Inspect plans samples times epochs).
         errored = len(self.metadata.keys() - self.values.keys())
+        # Inspect plans the dataset's samples times the epochs.
         planned = (self.log.results.total_samples if self.log.results else 0) // self.epochs
         lines = [
             f"{noun}: {self.scored} scored, {self.unscored} unscored"
