@@ -1,5 +1,3 @@
-import sys
-
 from liveqa_inspect.report.cli import main
 
-sys.exit(main())
+raise SystemExit(main())

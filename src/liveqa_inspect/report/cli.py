@@ -27,12 +27,9 @@ def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
 
 def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:
     """Each figure into `out`; created if missing, so `--out reports/` just works."""
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise ReportError(f"cannot create the figure folder {out}: {error}") from error
     paths = [out / chart.filename for chart in charts]
     try:
+        out.mkdir(parents=True, exist_ok=True)
         for chart, path in zip(charts, paths, strict=True):
             chart.draw(path)
     except OSError as error:

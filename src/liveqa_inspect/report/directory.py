@@ -24,9 +24,7 @@ def logs_by_task(folder: Path) -> tuple[list[list[LoadedLog]], list[str]]:
     groups = []
     for task, logs in tasks.items():
         try:
-            refuse_mixed(logs)
+            groups.append(refuse_mixed(logs))
         except ReportError as error:
             skipped.append(f"skipped the {task} logs: {error}")
-            continue
-        groups.append(logs)
     return groups, skipped

@@ -36,9 +36,8 @@ class ReportError(Exception):
 
 
 def section(task: str) -> ModuleType:
-    """The report section of a task's logs (`liveqa_inspect.TASKS`): its `KIND` and `report(logs)`;
-    optionally `HEADLINE`, the key of a multi-figure score's value that the counts read (else the
-    headline metric's), and `settings(log)`, the settings beyond the frame's (comparison.py)."""
+    """A task's report section (`TASKS`): `KIND`, `report(logs)`; optionally `HEADLINE` (the key of
+    a multi-figure value the counts read) and `settings(log)`, the settings beyond the frame's."""
     return importlib.import_module(f"liveqa_inspect.tasks.{TASKS[task][1]}")
 
 
@@ -65,8 +64,9 @@ class LoadedLog:
     left_out: Counter[str]
     """Epochs of scored samples left out of their mean: `unreadable` (no verdict) or `errored`."""
     judges: tuple[Judge, ...]
-    prompts: tuple[str, ...]
-    _scores: dict[str, list[SampleScore]] = field(default_factory=dict, repr=False, compare=False)
+    prompt_label: str
+    reductions: dict[str, list[SampleScore]] = field(repr=False)
+    """Each scorer's reduced scores (a reduced score is a Score with its sample id)."""
 
     @property
     def scored(self) -> int:
@@ -75,17 +75,6 @@ class LoadedLog:
     @property
     def unscored(self) -> int:
         return len(self.values) - self.scored
-
-    @property
-    def errored(self) -> int:
-        """Ids without a reduced score: a run with `fail_on_error` off succeeds with them."""
-        return len(self.metadata.keys() - self.values.keys())
-
-    @property
-    def missing(self) -> int:
-        """Planned but not in the log: Inspect plans the dataset's samples times the epochs."""
-        planned = (self.log.results.total_samples if self.log.results else 0) // self.epochs
-        return max(0, planned - len(self.metadata))
 
     @property
     def scale(self) -> list[float]:
@@ -106,42 +95,30 @@ class LoadedLog:
         return " | ".join(judge_name(judge) for judge in self.judges) or self.model
 
     @property
-    def prompt_label(self) -> str:
-        return ", ".join(self.prompts) or "unrecorded"
-
-    @property
     def epochs(self) -> int:
         return max(1, self.log.eval.config.epochs or 1)
 
-    def scores(self, scorer: str | None = None, unscored: bool = False) -> list[SampleScore]:
-        """A scorer's reduced scores (the headline scorer's unless named) as Inspect hands them
-        to its metrics, for the metrics' own functions to compute every figure from."""
-        name, meta = scorer or self.scorer, self.metadata
-        if name not in self._scores:  # every table of a report asks again
-            self._scores[name] = [  # a reduced score is a Score (with its sample id)
-                SampleScore(score=s, sample_id=s.sample_id, sample_metadata=meta.get(s.sample_id))
-                for s in reduced(self.log, name)
-            ]
-        found = self._scores[name]
-        # Inspect leaves out of a scorer's metrics exactly the scores whose value is a float NaN.
-        nan = [isinstance(s.score.value, float) and math.isnan(s.score.value) for s in found]
-        return [s for s, left in zip(found, nan, strict=True) if unscored or not left]
-
-    def has_scorer(self, name: str) -> bool:
-        return any(s.name == name for s in (self.log.results.scores if self.log.results else []))
+    def scores(self, scorer: str | None = None) -> list[SampleScore]:
+        """A scorer's reduced scores (the headline's unless named) as Inspect hands them to its
+        metrics (without a float NaN), for the metrics' own functions to compute figures from."""
+        found = self.reductions[scorer or self.scorer]
+        return [s for s in found if not (isinstance(v := s.score.value, float) and math.isnan(v))]
 
     @property
     def verdicts(self) -> list[SampleScore]:
-        return self.scores(VERDICTS) if self.has_scorer(VERDICTS) else []
+        return self.scores(VERDICTS) if VERDICTS in self.reductions else []
 
     def counts(self, noun: str) -> list[str]:
         """A judge that often fails to answer, or a run whose samples often fail, can look good
         on the few it grades: the counts belong beside the figures."""
         reasons = ", ".join(f"{reason} {n}" for reason, n in self.reasons.most_common())
+        errored = len(self.metadata.keys() - self.values.keys())
+        # Inspect plans the dataset's samples times the epochs.
+        planned = (self.log.results.total_samples if self.log.results else 0) // self.epochs
         lines = [
             f"{noun}: {self.scored} scored, {self.unscored} unscored"
             + (f" ({reasons})" if reasons else "")
-            + f", {self.errored} errored, {self.missing} missing"
+            + f", {errored} errored, {max(0, planned - len(self.metadata))} missing"
         ]
         if self.left_out:
             causes = " and ".join(f"{n} {cause}" for cause, n in sorted(self.left_out.items()))
@@ -150,13 +127,6 @@ class LoadedLog:
                 "of its epochs with a readable level; it is unscored when no epoch has one)"
             )
         return lines
-
-
-def reduced(log: EvalLog, scorer: str) -> list[Any]:
-    found = next((r for r in log.reductions or [] if r.scorer == scorer), None)
-    if found is None:
-        raise ReportError(f"{log.location} holds no reduced scores of {scorer}")
-    return found.samples
 
 
 def refuse(log: EvalLog, path: Path, task: str, kind: Kind) -> None:
@@ -207,11 +177,21 @@ def load(path: str | Path) -> LoadedLog:
         raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
     reads = section(task)
     refuse(log, path, task, reads.KIND)
-    assert log.results is not None and log.samples
+    assert log.samples
+    metadata = {sample.id: sample.metadata or {} for sample in log.samples}
+    if reads.KIND in JUDGE_KINDS and any("human_level" not in m for m in metadata.values()):
+        raise ReportError(f"{path}: a sample has no human_level in its metadata")
+    reductions = {
+        r.scorer: [
+            SampleScore(score=s, sample_id=s.sample_id, sample_metadata=metadata.get(s.sample_id))
+            for s in r.samples
+        ]
+        for r in log.reductions or []
+    }
     # The scorer whose figures the report is about: the one the task's headline names.
     headline = log.eval.headline_metric
     name = headline.scorer if headline else None
-    scorer = next((s.name for s in log.results.scores if name in (None, s.name)), None)
+    scorer = next((found for found in reductions if name in (None, found)), None)
     if scorer is None:
         raise ReportError(f"{path} has no results of its headline scorer {name}")
     key = getattr(reads, "HEADLINE", None) or (headline.metric if headline else None)
@@ -219,12 +199,9 @@ def load(path: str | Path) -> LoadedLog:
     def value(given: Any) -> float:
         return to_float(given[key] if isinstance(given, dict) else given)
 
-    metadata: dict[SampleId, dict[str, Any]] = {}
-    for sample in log.samples:
-        metadata.setdefault(sample.id, sample.metadata or {})
-    if reads.KIND in JUDGE_KINDS and any("human_level" not in m for m in metadata.values()):
-        raise ReportError(f"{path}: a sample has no human_level in its metadata")
-    values = {s.sample_id: value(s.value) for s in reduced(log, scorer) if s.sample_id in metadata}
+    values = {
+        s.sample_id: value(s.score.value) for s in reductions[scorer] if s.sample_id in metadata
+    }
     # Why ids went unscored (each id's first unscored epoch: the reducer keeps no reason), and
     # the epochs of scored ids left out of their mean; who graded, with which prompt.
     reasons: dict[SampleId, str] = {}
@@ -245,7 +222,7 @@ def load(path: str | Path) -> LoadedLog:
             prompts[label(meta["prompt"])] = None
     return LoadedLog(
         path, log, task, reads.KIND, scorer, values, metadata, Counter(reasons.values()),
-        left_out, tuple(judges), tuple(prompts),
+        left_out, tuple(judges), ", ".join(prompts) or "unrecorded", reductions,
     )  # fmt: skip
 
 

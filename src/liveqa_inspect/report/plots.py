@@ -4,7 +4,8 @@ no global figure state left behind; matplotlib is imported only when a figure is
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,25 +18,23 @@ from liveqa_inspect.stats.names import level_name
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
 
 TITLE_CHARS_PER_INCH = 8
 """Titles wrap at this many characters an inch: a panel's judge names run long, and a title
 wider than its figure is cut off at both ends."""
 
 
-def canvas(width: float, height: float) -> tuple[Figure, Axes]:
+@contextmanager
+def drawing(path: Path, title: str, width: float, height: float) -> Iterator[Axes]:
+    """Axes to draw on, then saved to `path` under `title`, wrapped to the figure's width."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
     figure = Figure(figsize=(width, height), dpi=120)
     FigureCanvasAgg(figure)
-    return figure, figure.add_subplot()
-
-
-def save(figure: Figure, text: str, path: Path) -> None:
-    wrapped = textwrap.fill(text, int(figure.get_figwidth() * TITLE_CHARS_PER_INCH))
-    figure.axes[0].set_title(wrapped, fontsize=10)
+    axes = figure.add_subplot()
+    yield axes
+    axes.set_title(textwrap.fill(title, int(width * TITLE_CHARS_PER_INCH)), fontsize=10)
     figure.tight_layout()
     figure.savefig(path, format="png")
 
@@ -49,41 +48,24 @@ class IntervalChart:
     title: str
     axis: str
     labels: Sequence[str]
-    values: Sequence[float]
-    lows: Sequence[float]
-    highs: Sequence[float]
+    estimates: Sequence[Estimate]
     limits: tuple[float, float] | None = None
 
-    @classmethod
-    def of(
-        cls,
-        filename: str,
-        title: str,
-        axis: str,
-        labels: Sequence[str],
-        estimates: Sequence[Estimate],
-        limits: tuple[float, float] | None = None,
-    ) -> IntervalChart:
-        values, lows, highs = ([getattr(e, f) for e in estimates] for f in ("value", "low", "high"))
-        return cls(filename, title, axis, labels, values, lows, highs, limits)
-
     def draw(self, path: Path) -> None:
-        values = np.array(self.values, dtype=float)
-        below = np.nan_to_num(values - np.array(self.lows, dtype=float))
-        above = np.nan_to_num(np.array(self.highs, dtype=float) - values)
-        figure, axes = canvas(7.5, 1.6 + 0.45 * len(self.labels))
-        rows = np.arange(len(self.labels))
-        axes.barh(rows, np.nan_to_num(values), color="#4C72B0", alpha=0.85)
-        axes.errorbar(
-            np.nan_to_num(values), rows, xerr=[below, above], fmt="none", ecolor="black", capsize=4
+        values, lows, highs = (
+            np.array([getattr(e, f) for e in self.estimates]) for f in ("value", "low", "high")
         )
-        for row, value in zip(rows, values, strict=True):  # right of the plot, clear of the bars
-            axes.text(1.01, row, fmt(value), transform=axes.get_yaxis_transform(), va="center")
-        axes.set_yticks(rows, list(self.labels))
-        axes.invert_yaxis()
-        axes.set(xlabel=self.axis, xlim=self.limits)  # None: the data's own limits
-        axes.grid(axis="x", alpha=0.3)
-        save(figure, self.title, path)
+        below, above = np.nan_to_num(values - lows), np.nan_to_num(highs - values)
+        rows, shown = np.arange(len(self.labels)), np.nan_to_num(values)
+        with drawing(path, self.title, 7.5, 1.6 + 0.45 * len(self.labels)) as axes:
+            axes.barh(rows, shown, color="#4C72B0", alpha=0.85)
+            axes.errorbar(shown, rows, xerr=[below, above], fmt="none", ecolor="black", capsize=4)
+            for row, value in zip(rows, values, strict=True):  # right of the plot, clear of bars
+                axes.text(1.01, row, fmt(value), transform=axes.get_yaxis_transform(), va="center")
+            axes.set_yticks(rows, list(self.labels))
+            axes.invert_yaxis()
+            axes.set(xlabel=self.axis, xlim=self.limits)  # None: the data's own limits
+            axes.grid(axis="x", alpha=0.3)
 
 
 @dataclass(frozen=True)
@@ -100,16 +82,15 @@ class Heatmap:
         totals = self.matrix.sum(axis=1, keepdims=True)
         shares = np.divide(self.matrix, totals, out=np.zeros(self.matrix.shape), where=totals > 0)
         k = len(self.levels)
-        figure, axes = canvas(2.6 + 0.8 * k, 2.2 + 0.7 * k)
-        image = axes.imshow(shares, cmap="Blues", vmin=0.0, vmax=1.0)
-        names = [level_name(level) for level in self.levels]
-        axes.set(xticks=range(k), xticklabels=names, yticks=range(k), yticklabels=names)
-        axes.set(xlabel="judge level", ylabel="human level")
-        for (h, j), count in np.ndenumerate(self.matrix):
-            colour = "white" if shares[h, j] > 0.55 else "black"
-            axes.text(j, h, f"{count:g}", ha="center", va="center", color=colour, fontsize=12)
-        figure.colorbar(image, ax=axes, label="share of the human level's items")
-        save(figure, self.title, path)
+        with drawing(path, self.title, 2.6 + 0.8 * k, 2.2 + 0.7 * k) as axes:
+            image = axes.imshow(shares, cmap="Blues", vmin=0.0, vmax=1.0)
+            names = [level_name(level) for level in self.levels]
+            axes.set(xticks=range(k), xticklabels=names, yticks=range(k), yticklabels=names)
+            axes.set(xlabel="judge level", ylabel="human level")
+            for (h, j), count in np.ndenumerate(self.matrix):
+                colour = "white" if shares[h, j] > 0.55 else "black"
+                axes.text(j, h, f"{count:g}", ha="center", va="center", color=colour, fontsize=12)
+            axes.figure.colorbar(image, ax=axes, label="share of the human level's items")
 
 
 @dataclass(frozen=True)
@@ -127,15 +108,14 @@ class Scatter:
     below: str
 
     def draw(self, path: Path) -> None:
-        figure, axes = canvas(5.8, 5.4)
-        axes.plot((0, 1), (0, 1), color="grey", linewidth=1, linestyle="--")
-        axes.scatter(self.x, self.y, color="#4C72B0", alpha=0.6, edgecolors="none")
-        frame = (-0.03, 1.03)  # points on the limits drawn whole, not cut by the frame
-        axes.set(xlim=frame, ylim=frame, aspect="equal", xlabel=self.x_axis, ylabel=self.y_axis)
-        axes.text(0.04, 0.96, self.above, transform=axes.transAxes, va="top", color="grey")
-        axes.text(0.96, 0.04, self.below, transform=axes.transAxes, ha="right", color="grey")
-        axes.grid(alpha=0.3)
-        save(figure, self.title, path)
+        with drawing(path, self.title, 5.8, 5.4) as axes:
+            axes.plot((0, 1), (0, 1), color="grey", linewidth=1, linestyle="--")
+            axes.scatter(self.x, self.y, color="#4C72B0", alpha=0.6, edgecolors="none")
+            frame = (-0.03, 1.03)  # points on the limits drawn whole, not cut by the frame
+            axes.set(xlim=frame, ylim=frame, aspect="equal", xlabel=self.x_axis, ylabel=self.y_axis)
+            axes.text(0.04, 0.96, self.above, transform=axes.transAxes, va="top", color="grey")
+            axes.text(0.96, 0.04, self.below, transform=axes.transAxes, ha="right", color="grey")
+            axes.grid(alpha=0.3)
 
 
 Chart = IntervalChart | Heatmap | Scatter

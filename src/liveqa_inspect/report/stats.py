@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-import numpy as np
-
 from liveqa_inspect.report.loading import LoadedLog, SampleId
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
 
@@ -29,7 +27,7 @@ def group_members(log: LoadedLog, key: str) -> dict[str, list[SampleId]]:
 def group_means(log: LoadedLog, key: str) -> list[tuple[str, Estimate]]:
     """Each group's mean over its scored ids (`mean_estimate` leaves the unscored NaNs out)."""
     members = group_members(log, key).items()
-    return [(name, mean_estimate(np.array([log.values[i] for i in ids]))) for name, ids in members]
+    return [(name, mean_estimate([log.values[i] for i in ids])) for name, ids in members]
 
 
 def mean_difference(
@@ -38,4 +36,4 @@ def mean_difference(
     """`other` minus `first` over the ids both scored (NaN where either did not, so left out):
     resampling per-id differences is resampling ids with each pair kept."""
     ids = [i for i in first.values if i in other.values and i not in left_out]
-    return mean_estimate(np.array([other.values[i] - first.values[i] for i in ids]))
+    return mean_estimate([other.values[i] - first.values[i] for i in ids])

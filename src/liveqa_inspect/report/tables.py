@@ -66,14 +66,12 @@ def render(blocks: Sequence[Block], markdown: bool = False) -> str:
     columns of figures (numbers, intervals, n/a) align right; in Markdown a `|` in an excerpt is
     escaped, as it would end its cell."""
     lines: list[str] = []
+    escaped = "\\|" if markdown else "|"
     for block in blocks:
         if not isinstance(block, Table):  # a Markdown line break keeps header lines apart
             lines.append(block + "  " if markdown and block else block)
             continue
-        rows = [
-            [cell(value).replace("|", "\\|" if markdown else "|") for value in row]
-            for row in block.rows
-        ]
+        rows = [[cell(value).replace("|", escaped) for value in row] for row in block.rows]
         columns = list(zip(*rows, strict=True)) or [() for _ in block.headers]
         figures = [all(not text or re.match(r"n/a|-?\d|\[", text) for text in c) for c in columns]
         body = tabulate(

@@ -12,7 +12,7 @@ from inspect_ai.scorer import Metric, SampleScore, metric
 
 from liveqa_inspect.stats.bootstrap import Estimate, tallied_estimates
 from liveqa_inspect.stats.levels import level_index
-from liveqa_inspect.stats.names import KAPPA, confusion_key, floor_key
+from liveqa_inspect.stats.names import KAPPA, confusion_key, pair_key
 from liveqa_inspect.stats.values import human_levels, score_values
 
 Array = np.ndarray
@@ -142,6 +142,6 @@ def reference_spearman() -> Metric:
     """`<metric>_spearman_rho` of each reference-overlap metric (see `reference_rhos`)."""
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:
-        return {floor_key(name): rho for name, rho in reference_rhos(scores).items()}
+        return {pair_key(name, "spearman_rho"): rho for name, rho in reference_rhos(scores).items()}
 
     return compute

@@ -1,9 +1,6 @@
-"""The one bootstrap: every interval in a log and in the report is drawn here, with one setting.
-
-A figure is computed for all resamples at once, over a resamples-by-items matrix of indices or,
-for a few distinct pairs of values, of how many times each is drawn. For a mean, the draws and
-the interval are exactly scipy's `bootstrap(method="percentile")` with the same generator (tested).
-"""
+"""The one bootstrap: every interval in a log and in the report is drawn here, with one setting,
+for all resamples at once: over rows of drawn item indices (for a mean, exactly scipy's percentile
+bootstrap with the same generator: tested) or, for a few distinct pairs, their drawn counts."""
 
 from __future__ import annotations
 
@@ -45,7 +42,7 @@ def tallied_estimates(
 ) -> dict[str, Estimate]:
     """`figures` of n items, the rows of `columns`, with intervals. It gets the distinct rows, as
     columns, and their counts: the items', then (from 2 items) in each of RESAMPLES seeded draws
-    of n. Counts of items drawn with replacement are multinomial: `resample_rows`' draws counted."""
+    of n (multinomial: `resample_rows`' draws counted; for agreement far faster, RESULTS.md)."""
     distinct, counts = np.unique(np.column_stack(columns), axis=0, return_counts=True)
     n, weights = int(counts.sum()), [counts[None, :]]
     if n >= 2:
@@ -63,32 +60,25 @@ def percentile_interval(values: np.ndarray) -> tuple[float, float]:
     return float(low), float(high)
 
 
-Statistic = Callable[[np.ndarray], np.ndarray]
-"""A figure for each row of item indices: the sample itself is the row `arange(n)`."""
-
-
-def estimate(statistic: Statistic, n: int) -> Estimate:
-    """`statistic` on the n items, with its interval over the seeded resamples of them."""
+def estimate(statistic: Callable[[np.ndarray], np.ndarray], n: int) -> Estimate:
+    """`statistic` of the n items, a figure for each row of item indices (the items themselves are
+    the row `arange(n)`), with its interval over the seeded resamples of them. Not scipy's
+    `bootstrap`: its interval is NaN when any resample's figure is (a ratio with nothing drawn)."""
     value = float(statistic(np.arange(n)[None, :])[0]) if n else math.nan
     if n < 2:
         return Estimate(value, n=n)
     return Estimate(value, *percentile_interval(statistic(resample_rows(n))), n=n)
 
 
-def mean_estimate(values: np.ndarray) -> Estimate:
+def mean_estimate(values: np.ndarray | list[float]) -> Estimate:
     """The mean of the defined values with its interval."""
-    values = np.asarray(values, dtype=float)
-    values = values[~np.isnan(values)]
-    if len(values) == 0:
-        return Estimate(math.nan)
-    return Estimate(float(values.mean()), *mean_interval(values), len(values))
+    defined = np.asarray(values, dtype=float)[~np.isnan(values)]
+    return estimate(lambda rows: defined[rows].mean(axis=1), len(defined))
 
 
 def mean_interval(values: np.ndarray) -> tuple[float, float]:
-    """95% interval of the mean; NaN where fewer than two values leave nothing to vary."""
-    if len(values) < 2:
-        return math.nan, math.nan
-    return percentile_interval(values[resample_rows(len(values))].mean(axis=1))
+    found = mean_estimate(values)
+    return found.low, found.high
 
 
 def one_sided_p(resampled: np.ndarray) -> float:

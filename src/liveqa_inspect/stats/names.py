@@ -15,7 +15,6 @@ SCORED, UNSCORED, UNREAD_EPOCHS, EPOCH_AGREEMENT = (
 ALPHA = "krippendorff_alpha"
 DETECTION_FIGURES = tuple(f"incorrect_{name}" for name in ("precision", "recall", "f1", "auroc"))
 INCORRECT_PRECISION, INCORRECT_RECALL, INCORRECT_F1, INCORRECT_AUROC = DETECTION_FIGURES
-MAJORITY_SHARE = "majority_share"
 DIFFERENCE, DIFFERENCE_P = "difference", "difference_p"
 COMPLETIONS, SHORT, BOTH = "completions", "short", "both"  # the probe's counts
 ROBUSTNESS, SENSITIVITY = "robustness", "sensitivity"
@@ -59,8 +58,6 @@ def pair_key(subject: str, figure: str) -> str:
     return f"{subject}_{figure}"
 
 
-floor_key = partial(pair_key, figure="spearman_rho")
-"""A reference metric's Spearman rho with the human level: the no-model floor."""
 overlap_key = partial(pair_key, figure="rouge_l")
 run_key = partial(pair_key, figure="run")
 verbatim_key = partial(pair_key, figure="verbatim")

@@ -200,8 +200,8 @@ def test_the_printed_figures_are_the_log_s_metrics(rest: dict[str, str], epochs:
         ]  # fmt: skip
     [chart] = charts
     assert isinstance(chart, IntervalChart)
-    assert [list(chart.values), list(chart.lows), list(chart.highs)] == [
-        [each[key] for each in both] for key in (DIFFERENCE, LOW, HIGH)
+    assert [(e.value, e.low, e.high) for e in chart.estimates] == [
+        (each[DIFFERENCE], each[LOW], each[HIGH]) for each in both
     ]
 
 
@@ -316,7 +316,7 @@ def test_several_contamination_logs_side_by_side(rest: dict[str, str]) -> None:
     [chart] = charts
     assert isinstance(chart, IntervalChart)
     assert chart.filename == f"{Path(knows.location).stem}-differences.png"
-    assert list(chart.values) == [m[DIFFERENCE], 0.0]
+    assert [e.value for e in chart.estimates] == [m[DIFFERENCE], 0.0]
 
 
 def test_logs_of_different_parts_are_flagged(rest: dict[str, str]) -> None:

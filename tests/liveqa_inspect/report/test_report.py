@@ -21,10 +21,10 @@ from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.task import provenance
 from liveqa_inspect.report import main
 from liveqa_inspect.report.loading import load
-from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, canvas, save
+from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, drawing
 from liveqa_inspect.report.stats import mean_difference
 from liveqa_inspect.stats.agreement import FIGURES, agreement, confusion
-from liveqa_inspect.stats.names import ALPHA, DETECTION_FIGURES, MAJORITY_SHARE, confusion_key
+from liveqa_inspect.stats.names import ALPHA, DETECTION_FIGURES, confusion_key
 from liveqa_inspect.tasks.expert_qa.claims_metrics import majority_share, wrong_claim_detection
 from liveqa_inspect.tasks.live_qa_judge.report import kappa_difference
 from tests.commands import process
@@ -475,7 +475,7 @@ def test_a_claims_log_on_its_own_scale(capsys: pytest.CaptureFixture[str]) -> No
     assert section(out, "Wrong-claim detection") == [
         [name, three(m[name]), "n/a"] for name in DETECTION_FIGURES
     ]
-    assert m[MAJORITY_SHARE] == 0.375  # three of the eight claims are at 5
+    assert m["majority_share"] == 0.375  # three of the eight claims are at 5
     assert section(out, "No-model floors") == [
         ["majority level", "exact_agreement", "0.375", three(m["exact_agreement"]),
          three(m["exact_agreement"] - 0.375)]
@@ -594,12 +594,13 @@ def test_figures_that_cannot_be_written_cost_the_figures_not_the_tables(
     (taken / f"{Path(log.location).stem}-means.png").mkdir(parents=True)
     blocker = tmp_path / "a-file"
     blocker.write_text("", encoding="utf-8")
-    for out, problem in ((taken, "cannot write the figures into"), (blocker / "figures", "")):
+    for out in (taken, blocker / "figures"):
         assert main([log.location, "--out", str(out)]) == 1
         captured = capsys.readouterr()
         assert "The judge's mean level" in captured.out and "figure:" not in captured.out
         [line] = captured.err.splitlines()
-        assert line.startswith(f"error: {problem or 'cannot create the figure folder'} {out}")
+        assert line.startswith(f"error: cannot write the figures into {out}: ")
+        assert line.endswith("(choose a writable folder with --out)")
 
 
 @pytest.mark.slow  # runs for long: a few evals and many bootstraps
@@ -654,9 +655,10 @@ def test_the_command_refuses_without_a_traceback(tmp_path: Path) -> None:
 
 def test_a_long_title_wraps_within_its_figure(tmp_path: Path) -> None:
     """A panel's judge names made the heatmap's title wider than the figure, cut at both ends."""
-    figure, axes = canvas(5.8, 5.0)
     names = "+".join(f"openai/gpt-4o-2024-05-13-juror{n}" for n in range(3))
-    save(figure, f"live_qa_judge: {names} vs human (n=581)", tmp_path / "title.png")
+    title = f"live_qa_judge: {names} vs human (n=581)"
+    with drawing(tmp_path / "title.png", title, 5.8, 5.0) as axes:
+        pass
     lines = axes.get_title().splitlines()
     assert len(lines) > 1
     assert max(len(line) for line in lines) <= 5.8 * TITLE_CHARS_PER_INCH

@@ -153,9 +153,9 @@ def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         ["model", "guided", "general", "difference", "p", *found[0][1]], rows,
     ))  # fmt: skip
     title = f"{logs[0].task}: guided minus general overlap (95% CI)"
-    chart = IntervalChart.of(f"{logs[0].path.stem}-differences.png", title,
-                             "difference in mean ROUGE-L", labels(logs),
-                             [f.difference for f, _ in found], (-1.0, 1.0))  # fmt: skip
+    chart = IntervalChart(f"{logs[0].path.stem}-differences.png", title,
+                          "difference in mean ROUGE-L", labels(logs),
+                          [f.difference for f, _ in found], (-1.0, 1.0))  # fmt: skip
     return blocks, [chart]
 
 

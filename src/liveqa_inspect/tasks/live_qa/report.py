@@ -105,7 +105,7 @@ def mean_cells(log: LoadedLog) -> list[Cell]:
 
 def chart(filename: str, title: str, rows: Sequence[tuple[str, Estimate]]) -> IntervalChart:
     labels, estimates = [label for label, _ in rows], [estimate for _, estimate in rows]
-    return IntervalChart.of(filename, title, "mean judge level", labels, estimates, SCALE)
+    return IntervalChart(filename, title, "mean judge level", labels, estimates, SCALE)
 
 
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:

@@ -74,7 +74,7 @@ def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
 def floor_table(log: LoadedLog, judge: Figures) -> Table | None:
     """The no-model floors beside the judge's figure they bound: a judge no better than ROUGE-L's
     rho adds nothing over string overlap; the majority level's share bounds exact agreement."""
-    rhos = [agree.reference_rhos(log.scores(s)) for s in FLOOR_SCORERS if log.has_scorer(s)]
+    rhos = [agree.reference_rhos(log.scores(s)) for s in FLOOR_SCORERS if s in log.reductions]
     floors = [(name, RHO, rho) for found in rhos for name, rho in found.items()]
     if finds_wrong_claims(log):
         floors.insert(0, ("majority level", EXACT, majority(human_levels(log.scores()))))
@@ -155,7 +155,7 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         title = f"{log.task}: quadratic kappa with the human levels (95% CI)"
         kappas = [judge[KAPPA] for judge in judges]
         axis, labels = "quadratic weighted kappa", compare.labels(logs)
-        chart = IntervalChart.of(f"{log.path.stem}-judges.png", title, axis, labels, kappas)
+        chart = IntervalChart(f"{log.path.stem}-judges.png", title, axis, labels, kappas)
         return blocks, [*charts, chart]
     judge, scale = judges[0], ", ".join(map(level_name, log.scale))
     title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"

@@ -121,7 +121,7 @@ def moved_table(log: LoadedLog) -> Table:
 
 def chart(log: LoadedLog, kind: str, title: str, rows: dict[str, Estimate]) -> IntervalChart:
     axis, filename = "share of pairs as expected", f"{log.path.stem}-{kind}.png"
-    return IntervalChart.of(filename, title, axis, list(rows), list(rows.values()), (0.0, 1.0))
+    return IntervalChart(filename, title, axis, list(rows), list(rows.values()), (0.0, 1.0))
 
 
 def paired(first: LoadedLog, other: LoadedLog) -> tuple[list[SampleId], list[str], int]:
