@@ -186,7 +186,8 @@ def test_inspect_eval_set_of_every_task_with_a_batching_judge_then_inspect_score
         for log in logs:
             # No --scorer: every scorer the log names runs again, `verdicts` too.
             scored = inspect_command(
-                "score", str(regraded / Path(log.location).name), "--model-role", "grader=openai-api/local/other", "--action", "overwrite",
+                "score", str(regraded / Path(log.location).name),
+                "--model-role", "grader=openai-api/local/other", "--action", "overwrite",
                 "--overwrite", "--display", "none", env=server.env(),
             )  # fmt: skip
             assert scored.returncode == 0, scored.output
