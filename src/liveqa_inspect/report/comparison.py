@@ -147,16 +147,19 @@ def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:
 
 
 def row_noun(logs: Logs) -> str:
-    return "judge" if logs[0].kind in JUDGE_KINDS or same_answers(logs) else logs[0].kind
+    return "judge" if logs[0].kind in JUDGE_KINDS or same_answers(logs) else "model"
 
 
 def per_log(
     logs: Logs, title: str, headers: Sequence[str], cells: Callable[..., list[Cell]]
 ) -> Table:
-    """A table of a row per log: its label, its `cells`, and its scored and unscored counts."""
+    """A table of a row per log: its label, its `cells`, and its scored and unscored counts, and
+    its errored and missing ones where a log has any."""
+    counts = ["scored", "unscored"]
+    counts += [count for count in ("errored", "missing") if any(getattr(g, count) for g in logs)]
     named = zip(labels(logs), logs, strict=True)
-    rows = [[name, *cells(log), log.scored, log.unscored] for name, log in named]
-    return Table(title, [row_noun(logs), *headers, "scored", "unscored"], rows)
+    rows = [[name, *cells(log), *(getattr(log, count) for count in counts)] for name, log in named]
+    return Table(title, [row_noun(logs), *headers, *counts], rows)
 
 
 def difference_table(
@@ -171,18 +174,21 @@ def difference_table(
     return Table(title, [row_noun(logs), figure, "95% CI", "shared"], rows)
 
 
-def comparison(logs: Logs, noun: str, side_by_side: Table, differences: Table) -> list[Block]:
-    """The logs numbered, then the warnings and notes before the tables they qualify: a note when
-    a log does not hold the first's sample ids, as its difference is over the shared ones."""
-    blocks: list[Block] = [f"{len(logs)} {noun} logs, compared with the first:"]
+def comparison(logs: Logs, noun: str, *tables: Table, notes: Sequence[str] = ()) -> list[Block]:
+    """The logs numbered, then the warnings and notes before the tables they qualify; the tables
+    after the first, if any, are each log's differences from the first, so a note says when a log
+    does not hold the first's sample ids, as its difference is over the shared ones."""
+    differences = len(tables) > 1
+    compared = ", compared with the first:" if differences else " side by side:"
+    blocks: list[Block] = [f"{len(logs)} {noun} logs{compared}"]
     named = enumerate(zip(labels(logs), logs, strict=True), start=1)
     blocks += [f"{n}. {log.path} ({name})" for n, (name, log) in named]
     blocks += warnings(logs)
     first = set(logs[0].values)
-    for log in logs[1:]:
+    for log in logs[1:] if differences else []:
         if (ids := set(log.values)) != first:
             blocks.append(
                 f"note: {log.path.name} shares {len(first & ids)} of its {len(ids)} samples with "
                 f"{logs[0].path.name} ({len(first)}); its difference is over the shared ones."
             )
-    return [*blocks, side_by_side, differences]
+    return [*blocks, *notes, *tables]

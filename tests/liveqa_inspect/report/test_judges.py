@@ -13,7 +13,7 @@ from inspect_ai.model import ModelInfo, set_model_info
 from sklearn.metrics import cohen_kappa_score
 
 from liveqa_inspect import live_qa
-from liveqa_inspect.report.judges import COST_NOTE, NOT_RECORDED
+from liveqa_inspect.report.cost import COST_NOTE, NOT_RECORDED
 from liveqa_inspect.stats.bootstrap import mean_estimate
 from liveqa_inspect.tasks.live_qa.task import live_qa_scorer
 from tests.helpers import (

@@ -1,19 +1,25 @@
-"""The report on model logs (live_qa, expert_qa): the judge's mean level for each model."""
+"""The report on model logs (live_qa, expert_qa): the judge's mean level for each model, or, on
+one run's answers graded by several judges (`inspect score` on copies of a `--no-score` log), the
+best-controlled comparison of judges there is, with what each costs (docs/judge-cost.md)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+import numpy as np
+
 from liveqa_inspect.judging.verdicts import panel_figures
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report import judges
+from liveqa_inspect.report.cost import judges_table
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
-from liveqa_inspect.report.tables import Block, Cell, Table, fmt, interval
+from liveqa_inspect.report.tables import Block, Cell, Table, figure_cells, fmt, interval
+from liveqa_inspect.stats.agreement import agreement_figures
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
-from liveqa_inspect.stats.names import VERDICTS, level_name
+from liveqa_inspect.stats.names import KAPPA, VERDICTS, level_name
 from liveqa_inspect.stats.values import score_values
 from liveqa_inspect.tasks.live_qa.metrics import level_shares
 
@@ -100,7 +106,7 @@ def group_table(key: str, title: str, means: list[tuple[str, Estimate]]) -> Tabl
 
 def mean_cells(log: LoadedLog) -> list[Cell]:
     mean = headline(log)
-    return [log.judge_label, mean.value, interval(mean.low, mean.high)]
+    return [mean.value, interval(mean.low, mean.high)]
 
 
 def chart(filename: str, title: str, rows: Sequence[tuple[str, Estimate]]) -> IntervalChart:
@@ -108,17 +114,47 @@ def chart(filename: str, title: str, rows: Sequence[tuple[str, Estimate]]) -> In
     return IntervalChart.of(filename, title, "mean judge level", labels, estimates, SCALE)
 
 
+def against_first(logs: Sequence[LoadedLog]) -> Table:
+    """Each judge against the first on the answers both scored: the paired mean difference, and
+    their agreement by the figures live_qa_judge measures a judge with, the first standing where
+    the humans stand there."""
+    first, names, rows = logs[0], compare.labels(logs), []
+    for name, log in zip(names[1:], logs[1:], strict=True):
+        pairs = np.array([(log.values.get(i, math.nan), v) for i, v in first.values.items()])
+        both = pairs[~np.isnan(pairs.sum(axis=1))]
+        pair = agreement_figures(*both.T, first.scale)
+        mean = mean_difference(first, log)
+        bounds = interval(mean.low, mean.high)
+        rows.append(
+            [name, mean.value, bounds, *figure_cells(pair, (KAPPA, "exact_agreement")), len(both)]
+        )
+    title = f"Each judge against {names[0]} on the answers both scored (paired bootstrap 95% CI)"
+    headers = ["judge", "mean difference", "95% CI", "kappa", "exact", "shared"]
+    return Table(title, headers, rows)
+
+
+def judges_report(logs: Sequence[LoadedLog]) -> list[Block]:
+    """Each judge's mean level with its interval, unscored count and cost, then its paired
+    difference from the first and their agreement."""
+    title = "Each judge's mean level on the same answers (95% CI: the log's seeded bootstrap)"
+    means = judges_table(logs, title, ["mean", "95% CI"], mean_cells)
+    blocks = compare.comparison(logs, logs[0].task, means, against_first(logs))
+    line = f"Judges on the same answers: {logs[0].model}'s ({compare.setting(logs[0])}), each log "
+    return [line + "graded by another judge.", *blocks]
+
+
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     """The means chart is named apart (`-models`, `-means`): a comparison is named after its
     first log and would otherwise overwrite that log's own chart."""
     log, means = logs[0], [headline(log) for log in logs]
     title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
-    table = compare.per_log(logs, title, ["judge", "mean", "95% CI"], mean_cells)
+    headers = ["judge", "mean", "95% CI"]
+    table = compare.per_log(logs, title, headers, lambda log: [log.judge_label, *mean_cells(log)])
     filename = f"{log.path.stem}-{'models' if len(logs) > 1 else 'means'}.png"
     rows = list(zip(compare.labels(logs), means, strict=True))
     charts: list[Chart] = [chart(filename, f"{log.task}: the judge's mean level (95% CI)", rows)]
     if compare.same_answers(logs):
-        return judges.report(logs, headline), charts
+        return judges_report(logs), charts
     if len(logs) > 1:
         return compare.comparison(logs, log.task, table, differences(logs)), charts
     blocks: list[Block] = [
