@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from liveqa_inspect.data.own_set import OwnSet
 from liveqa_inspect.report.loading import JUDGE_KINDS, LoadedLog, judge_name, section
-from liveqa_inspect.report.tables import Block, Cell, Table, interval
+from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, interval
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import juror_names
 
@@ -163,15 +163,21 @@ def per_log(
 
 
 def difference_table(
-    logs: Logs, difference: Callable[..., Estimate], figure: str, over: str
+    logs: Logs,
+    difference: Callable[..., Estimate],
+    figure: str,
+    over: str,
+    beside: Callable[..., dict[str, Estimate]] | None = None,
 ) -> Table:
-    """Each later log's `difference` from the first over the items both hold (`over`)."""
-    names, rows = labels(logs), []
+    """Each later log's `difference` from the first over the items both hold (`over`), and
+    `beside` it, figures of the two (judges' agreement with each other)."""
+    names, rows, figures = labels(logs), [], {}
     for name, log in zip(names[1:], logs[1:], strict=True):
-        estimate = difference(logs[0], log)
-        rows.append([name, estimate.value, interval(estimate.low, estimate.high), estimate.n])
+        estimate, figures = difference(logs[0], log), beside(logs[0], log) if beside else {}
+        cells = [interval(estimate.low, estimate.high), *map(estimate_cell, figures.values())]
+        rows.append([name, estimate.value, *cells, estimate.n])
     title = f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})"
-    return Table(title, [row_noun(logs), figure, "95% CI", "shared"], rows)
+    return Table(title, [row_noun(logs), figure, "95% CI", *figures, "shared"], rows)
 
 
 def comparison(logs: Logs, noun: str, *tables: Table, notes: Sequence[str] = ()) -> list[Block]:

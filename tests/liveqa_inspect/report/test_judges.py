@@ -88,7 +88,7 @@ def test_answers_graded_by_two_judges_are_compared_as_judges(
     both = lenient[[0, 2, 3, 4]]
     difference = mean_estimate(strict - both)
     assert difference.value == pytest.approx(-0.15)
-    [row] = section(out, "Each judge against mockllm/lenient on the answers both scored")
+    [row] = section(out, "Difference from mockllm/lenient")
     levels = [0, 0.3, 0.7, 1]
     kappa = cohen_kappa_score(
         [levels.index(v) for v in both], [levels.index(v) for v in strict], weights="quadratic"

@@ -16,7 +16,7 @@ from liveqa_inspect.report.cost import judges_table
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
-from liveqa_inspect.report.tables import Block, Cell, Table, figure_cells, fmt, interval
+from liveqa_inspect.report.tables import Block, Cell, Table, fmt, interval
 from liveqa_inspect.stats.agreement import agreement_figures
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
 from liveqa_inspect.stats.names import KAPPA, VERDICTS, level_name
@@ -54,12 +54,32 @@ def differences(logs: Sequence[LoadedLog]) -> Table:
     def difference(first: LoadedLog, other: LoadedLog) -> Estimate:
         return mean_difference(first, other, left_out)
 
-    table = compare.difference_table(logs, difference, "difference", "the samples both scored")
+    beside = agreement if compare.same_answers(logs) else None
+    over = "the samples both scored"
+    table = compare.difference_table(logs, difference, "difference", over, beside)
     note = (
         "Left out of the differences, as not asked in two wordings: the questions without a NIST "
         f"paraphrase, which a paraphrase log asks as their summary ({', '.join(left_out)})."
     )
     return replace(table, notes=[note]) if left_out else table
+
+
+def agreement(first: LoadedLog, other: LoadedLog) -> dict[str, Estimate]:
+    """Judges of the same answers agree by the figures live_qa_judge measures a judge with, the
+    first standing where the humans stand there."""
+    pairs = np.array([(other.values.get(i, math.nan), v) for i, v in first.values.items()])
+    found = agreement_figures(*pairs[~np.isnan(pairs.sum(axis=1))].T, first.scale)
+    return {"kappa": found[KAPPA], "exact": found["exact_agreement"]}
+
+
+def mean_table(logs: Sequence[LoadedLog]) -> Table:
+    """Judges of the same answers with what each cost: a judge is chosen on both."""
+    if compare.same_answers(logs):
+        title = "Each judge's mean level on the same answers (95% CI: the log's seeded bootstrap)"
+        return judges_table(logs, title, ["mean", "95% CI"], mean_cells)
+    title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
+    headers = ["judge", "mean", "95% CI"]
+    return compare.per_log(logs, title, headers, lambda log: [log.judge_label, *mean_cells(log)])
 
 
 def level_table(log: LoadedLog) -> Table:
@@ -114,49 +134,18 @@ def chart(filename: str, title: str, rows: Sequence[tuple[str, Estimate]]) -> In
     return IntervalChart.of(filename, title, "mean judge level", labels, estimates, SCALE)
 
 
-def against_first(logs: Sequence[LoadedLog]) -> Table:
-    """Each judge against the first on the answers both scored: the paired mean difference, and
-    their agreement by the figures live_qa_judge measures a judge with, the first standing where
-    the humans stand there."""
-    first, names, rows = logs[0], compare.labels(logs), []
-    for name, log in zip(names[1:], logs[1:], strict=True):
-        pairs = np.array([(log.values.get(i, math.nan), v) for i, v in first.values.items()])
-        both = pairs[~np.isnan(pairs.sum(axis=1))]
-        pair = agreement_figures(*both.T, first.scale)
-        mean = mean_difference(first, log)
-        bounds = interval(mean.low, mean.high)
-        rows.append(
-            [name, mean.value, bounds, *figure_cells(pair, (KAPPA, "exact_agreement")), len(both)]
-        )
-    title = f"Each judge against {names[0]} on the answers both scored (paired bootstrap 95% CI)"
-    headers = ["judge", "mean difference", "95% CI", "kappa", "exact", "shared"]
-    return Table(title, headers, rows)
-
-
-def judges_report(logs: Sequence[LoadedLog]) -> list[Block]:
-    """Each judge's mean level with its interval, unscored count and cost, then its paired
-    difference from the first and their agreement."""
-    title = "Each judge's mean level on the same answers (95% CI: the log's seeded bootstrap)"
-    means = judges_table(logs, title, ["mean", "95% CI"], mean_cells)
-    blocks = compare.comparison(logs, logs[0].task, means, against_first(logs))
-    line = f"Judges on the same answers: {logs[0].model}'s ({compare.setting(logs[0])}), each log "
-    return [line + "graded by another judge.", *blocks]
-
-
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     """The means chart is named apart (`-models`, `-means`): a comparison is named after its
     first log and would otherwise overwrite that log's own chart."""
-    log, means = logs[0], [headline(log) for log in logs]
-    title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
-    headers = ["judge", "mean", "95% CI"]
-    table = compare.per_log(logs, title, headers, lambda log: [log.judge_label, *mean_cells(log)])
+    log, means, table = logs[0], [headline(log) for log in logs], mean_table(logs)
     filename = f"{log.path.stem}-{'models' if len(logs) > 1 else 'means'}.png"
     rows = list(zip(compare.labels(logs), means, strict=True))
     charts: list[Chart] = [chart(filename, f"{log.task}: the judge's mean level (95% CI)", rows)]
-    if compare.same_answers(logs):
-        return judges_report(logs), charts
     if len(logs) > 1:
-        return compare.comparison(logs, log.task, table, differences(logs)), charts
+        blocks = compare.comparison(logs, log.task, table, differences(logs))
+        line = f"Judges on the same answers: {log.model}'s ({compare.setting(log)}), each log "
+        same = [line + "graded by another judge."] if compare.same_answers(logs) else []
+        return [*same, *blocks], charts
     blocks: list[Block] = [
         f"{log.task} report: {log.path}",
         f"model: {log.model}; {compare.setting(log)}; epochs: {log.epochs}",
