@@ -113,7 +113,8 @@ def wording_only(logs: Logs) -> bool:
 
 def warnings(logs: Logs) -> list[str]:
     """One WARNING line for each setting the logs differ in, else the note of a wording
-    comparison; logs measuring a judge must also put the same human levels on an answer."""
+    comparison; the note of judges compared on the same answers; logs measuring a judge must also
+    put the same human levels on an answer."""
     if wording_only(logs):
         wordings = ", ".join(dict.fromkeys(wording(log) for log in logs))
         return [
@@ -126,6 +127,10 @@ def warnings(logs: Logs) -> list[str]:
     found, differing = [], differing_settings(logs)
     if same_answers(logs):  # the judge is what they compare
         differing.pop("judge", None)
+        found.append(
+            f"Judges on the same answers: {logs[0].model}'s ({setting(logs[0])}), each log graded "
+            "by another judge."
+        )
     for name, values in differing.items():
         listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
         found.append(

@@ -1,6 +1,6 @@
 """The report on model logs (live_qa, expert_qa): the judge's mean level for each model, or, on
 one run's answers graded by several judges (`inspect score` on copies of a `--no-score` log), the
-best-controlled comparison of judges there is, with what each costs (docs/judge-cost.md)."""
+best-controlled comparison of judges there is (docs/judge-cost.md)."""
 
 from __future__ import annotations
 
@@ -142,10 +142,7 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     rows = list(zip(compare.labels(logs), means, strict=True))
     charts: list[Chart] = [chart(filename, f"{log.task}: the judge's mean level (95% CI)", rows)]
     if len(logs) > 1:
-        blocks = compare.comparison(logs, log.task, table, differences(logs))
-        line = f"Judges on the same answers: {log.model}'s ({compare.setting(log)}), each log "
-        same = [line + "graded by another judge."] if compare.same_answers(logs) else []
-        return [*same, *blocks], charts
+        return compare.comparison(logs, log.task, table, differences(logs)), charts
     blocks: list[Block] = [
         f"{log.task} report: {log.path}",
         f"model: {log.model}; {compare.setting(log)}; epochs: {log.epochs}",
