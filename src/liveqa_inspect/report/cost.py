@@ -85,7 +85,7 @@ def judge_cost(log: LoadedLog) -> str:
     return NOT_RECORDED if found is None else dollars(found[1])
 
 
-def judges_table(
+def per_judge(
     logs: Logs, title: str, headers: Sequence[str], cells: Callable[[LoadedLog], list[Cell]]
 ) -> Table:
     """`per_log`'s table with each judge's cost beside its figures: a judge is chosen on both."""

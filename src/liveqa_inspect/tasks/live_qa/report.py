@@ -12,7 +12,7 @@ import numpy as np
 
 from liveqa_inspect.judging.verdicts import panel_figures
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report.cost import judges_table
+from liveqa_inspect.report.cost import per_judge
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
@@ -76,7 +76,7 @@ def mean_table(logs: Sequence[LoadedLog]) -> Table:
     """Judges of the same answers with what each cost: a judge is chosen on both."""
     if compare.same_answers(logs):
         title = "Each judge's mean level on the same answers (95% CI: the log's seeded bootstrap)"
-        return judges_table(logs, title, ["mean", "95% CI"], mean_cells)
+        return per_judge(logs, title, ["mean", "95% CI"], mean_cells)
     title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
     headers = ["judge", "mean", "95% CI"]
     return compare.per_log(logs, title, headers, lambda log: [log.judge_label, *mean_cells(log)])

@@ -11,7 +11,7 @@ from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect.judging.verdicts import epoch_figures, panel_figures
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report.cost import judges_table
+from liveqa_inspect.report.cost import per_judge
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_members
@@ -137,7 +137,7 @@ def judge_table(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> Table:
     found = {log.path: {**j, **wrong_claims(log)} for log, j in zip(logs, judges, strict=True)}
     title = "Judges (value [95% CI: each log's seeded bootstrap]) and what each cost"
     headers = [JUDGE_TABLE.get(name, name) for name in names]
-    return judges_table(logs, title, headers, lambda log: figure_cells(found[log.path], names))
+    return per_judge(logs, title, headers, lambda log: figure_cells(found[log.path], names))
 
 
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
