@@ -11,7 +11,7 @@ from dataclasses import replace
 from inspect_ai.log import EvalSample
 from inspect_ai.scorer import SampleScore
 
-from liveqa_inspect.report import comparison as compare
+from liveqa_inspect.report.comparison import comparison, labels, per_log, setting
 from liveqa_inspect.report.loading import LoadedLog, ReportError
 from liveqa_inspect.report.plots import Chart, IntervalChart, Scatter
 from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, figure_table
@@ -67,7 +67,7 @@ def header(log: LoadedLog) -> list[str]:
     left_out = ", ".join(meta["left_out"])
     return [
         f"{log.task} report: {log.path}",
-        f"model: {log.model}; {compare.setting(log)}; epochs: {log.epochs}",
+        f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
         f"instructions: {settings(log)['probe instructions']}",
         *log.counts("items"),
         f"left out of the items: {len(meta['left_out'])} texts shorter than "
@@ -131,9 +131,7 @@ def runs_table(log: LoadedLog) -> Table:
 
 
 def overlap_chart(log: LoadedLog, scores: list[SampleScore]) -> Scatter:
-    title = (
-        f"{log.task} {log.model} ({compare.setting(log)}): each item's overlap with its remainder"
-    )
+    title = f"{log.task} {log.model} ({setting(log)}): each item's overlap with its remainder"
     axes = [f"{NAMED[name]}: ROUGE-L with the remainder" for name in (GENERAL, GUIDED)]
     x, y = (list(column(scores, names.overlap_key(name))) for name in (GENERAL, GUIDED))
     return Scatter(f"{log.path.stem}-overlap.png", title, *axes, x, y, "guided higher",
@@ -153,12 +151,12 @@ def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         "bootstrap 95% CI; the completions counted, as the log's metrics name them)"
     )
     headers = ["guided", "general", "difference", "p", *found[logs[0].path][1]]
-    table = compare.per_log(logs, title, headers, cells)
+    table = per_log(logs, title, headers, cells)
     title = f"{logs[0].task}: guided minus general overlap (95% CI)"
     chart = IntervalChart.of(f"{logs[0].path.stem}-differences.png", title,
-                             "difference in mean ROUGE-L", compare.labels(logs),
+                             "difference in mean ROUGE-L", labels(logs),
                              [f.difference for f, _ in found.values()], (-1.0, 1.0))  # fmt: skip
-    return compare.comparison(logs, logs[0].task, table), [chart]
+    return comparison(logs, logs[0].task, table), [chart]
 
 
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
