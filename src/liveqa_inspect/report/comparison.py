@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from liveqa_inspect.data.own_set import OwnSet
 from liveqa_inspect.report.loading import JUDGE_KINDS, LoadedLog, judge_name, section
-from liveqa_inspect.report.tables import Block, Cell, Table, interval
+from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, interval
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import juror_names
 
@@ -113,7 +113,8 @@ def wording_only(logs: Logs) -> bool:
 
 def warnings(logs: Logs) -> list[str]:
     """One WARNING line for each setting the logs differ in, else the note of a wording
-    comparison; logs measuring a judge must also put the same human levels on an answer."""
+    comparison; the note of judges compared on the same answers; logs measuring a judge must also
+    put the same human levels on an answer."""
     if wording_only(logs):
         wordings = ", ".join(dict.fromkeys(wording(log) for log in logs))
         return [
@@ -126,6 +127,10 @@ def warnings(logs: Logs) -> list[str]:
     found, differing = [], differing_settings(logs)
     if same_answers(logs):  # the judge is what they compare
         differing.pop("judge", None)
+        found.append(
+            f"Judges on the same answers: {logs[0].model}'s ({setting(logs[0])}), each log graded "
+            "by another judge."
+        )
     for name, values in differing.items():
         listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
         found.append(
@@ -147,42 +152,54 @@ def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:
 
 
 def row_noun(logs: Logs) -> str:
-    return "judge" if logs[0].kind in JUDGE_KINDS or same_answers(logs) else logs[0].kind
+    return "judge" if logs[0].kind in JUDGE_KINDS or same_answers(logs) else "model"
 
 
 def per_log(
     logs: Logs, title: str, headers: Sequence[str], cells: Callable[..., list[Cell]]
 ) -> Table:
-    """A table of a row per log: its label, its `cells`, and its scored and unscored counts."""
+    """A table of a row per log: its label, its `cells`, and its scored and unscored counts, and
+    its errored and missing ones where a log has any."""
+    counts = ["scored", "unscored"]
+    counts += [count for count in ("errored", "missing") if any(getattr(g, count) for g in logs)]
     named = zip(labels(logs), logs, strict=True)
-    rows = [[name, *cells(log), log.scored, log.unscored] for name, log in named]
-    return Table(title, [row_noun(logs), *headers, "scored", "unscored"], rows)
+    rows = [[name, *cells(log), *(getattr(log, count) for count in counts)] for name, log in named]
+    return Table(title, [row_noun(logs), *headers, *counts], rows)
 
 
 def difference_table(
-    logs: Logs, difference: Callable[..., Estimate], figure: str, over: str
+    logs: Logs,
+    difference: Callable[..., Estimate],
+    figure: str,
+    over: str,
+    beside: Callable[..., dict[str, Estimate]] | None = None,
 ) -> Table:
-    """Each later log's `difference` from the first over the items both hold (`over`)."""
-    names, rows = labels(logs), []
+    """Each later log's `difference` from the first over the items both hold (`over`), and
+    `beside` it, figures of the two (judges' agreement with each other)."""
+    names, rows, figures = labels(logs), [], {}
     for name, log in zip(names[1:], logs[1:], strict=True):
-        estimate = difference(logs[0], log)
-        rows.append([name, estimate.value, interval(estimate.low, estimate.high), estimate.n])
+        estimate, figures = difference(logs[0], log), beside(logs[0], log) if beside else {}
+        cells = [interval(estimate.low, estimate.high), *map(estimate_cell, figures.values())]
+        rows.append([name, estimate.value, *cells, estimate.n])
     title = f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})"
-    return Table(title, [row_noun(logs), figure, "95% CI", "shared"], rows)
+    return Table(title, [row_noun(logs), figure, "95% CI", *figures, "shared"], rows)
 
 
-def comparison(logs: Logs, noun: str, side_by_side: Table, differences: Table) -> list[Block]:
-    """The logs numbered, then the warnings and notes before the tables they qualify: a note when
-    a log does not hold the first's sample ids, as its difference is over the shared ones."""
-    blocks: list[Block] = [f"{len(logs)} {noun} logs, compared with the first:"]
+def comparison(logs: Logs, noun: str, *tables: Table, notes: Sequence[str] = ()) -> list[Block]:
+    """The logs numbered, then the warnings and notes before the tables they qualify; the tables
+    after the first, if any, are each log's differences from the first, so a note says when a log
+    does not hold the first's sample ids, as its difference is over the shared ones."""
+    differences = len(tables) > 1
+    compared = ", compared with the first:" if differences else " side by side:"
+    blocks: list[Block] = [f"{len(logs)} {noun} logs{compared}"]
     named = enumerate(zip(labels(logs), logs, strict=True), start=1)
     blocks += [f"{n}. {log.path} ({name})" for n, (name, log) in named]
     blocks += warnings(logs)
     first = set(logs[0].values)
-    for log in logs[1:]:
+    for log in logs[1:] if differences else []:
         if (ids := set(log.values)) != first:
             blocks.append(
                 f"note: {log.path.name} shares {len(first & ids)} of its {len(ids)} samples with "
                 f"{logs[0].path.name} ({len(first)}); its difference is over the shared ones."
             )
-    return [*blocks, side_by_side, differences]
+    return [*blocks, *notes, *tables]

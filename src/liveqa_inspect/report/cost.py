@@ -3,7 +3,7 @@ on its agreement with humans (docs/judge-cost.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 from types import MappingProxyType
@@ -14,8 +14,8 @@ from inspect_ai.model import ModelCost, ModelUsage, compute_model_cost
 from pydantic import ValidationError
 
 from liveqa_inspect.judging.grade import JUDGE_ROLE
-from liveqa_inspect.report.comparison import labels
-from liveqa_inspect.report.loading import LoadedLog, ReportError
+from liveqa_inspect.report.comparison import Logs, labels, per_log
+from liveqa_inspect.report.loading import JUDGE_KINDS, LoadedLog, ReportError
 from liveqa_inspect.report.tables import Cell, Table
 
 Prices = Mapping[str, ModelCost]
@@ -27,6 +27,9 @@ HOW_TO_PRICE = (
     "no price: Inspect knows no price for the model, and a total without it would read as $0; "
     f"give one with `--model-cost-config FILE` to `inspect eval` or `liveqa-report` ({FORMAT})"
 )
+NOT_RECORDED = "not recorded"
+COST_NOTE = f"{NOT_RECORDED}: the log holds no usage of the grader role"
+COST = "judge cost ($)"
 Used = tuple[ModelUsage, float | None]
 """Tokens as Inspect recorded them, and their cost (None: no price)."""
 
@@ -44,22 +47,51 @@ def read_prices(path: Path) -> dict[str, ModelCost]:
         raise ReportError(f"cannot read the prices in {path}: {error}; give {FORMAT}") from error
 
 
-def used(log: LoadedLog) -> tuple[dict[str, ModelUsage], dict[str, ModelUsage]]:
-    """Each role's usage and each model's. `inspect score` leaves `log.stats` as the eval made it,
-    so a re-graded log (its judges absent from it) has its grader's from the scoring's events."""
-    stats = log.log.stats
-    if {model for _, names in log.judges for model in names} <= set(stats.model_usage):
-        return stats.role_usage, stats.model_usage
-    roles = {role: u for role, u in stats.role_usage.items() if role != JUDGE_ROLE}
-    models = {model: u for model, u in stats.model_usage.items() if model == log.log.eval.model}
-    for sample in log.log.samples or []:
-        for event in sample.events:
+def usages(log: LoadedLog) -> tuple[dict[str, Used], dict[str, Used]]:
+    """Each role's usage and cost (the judge's is `grader`), and each model's (a panel's jurors).
+    `inspect score` leaves `log.stats` as the eval made it, so a re-graded log (its judges absent
+    from it) has its grader's from the scoring's events; a model Inspect knows no price for is
+    priced from `--model-cost-config` (PRICES)."""
+    roles, models = log.log.stats.role_usage, log.log.stats.model_usage
+    judges = {model for _, names in log.judges for model in names}
+    if not judges <= set(models):
+        roles = {role: u for role, u in roles.items() if role != JUDGE_ROLE}
+        models = {model: u for model, u in models.items() if model == log.model}
+        for event in (event for sample in log.log.samples or [] for event in sample.events):
             # Inspect counts no usage for a reply from its cache.
             if isinstance(event, ModelEvent) and event.role == JUDGE_ROLE and event.cache != "read":
                 usage = event.output.usage or ModelUsage()
                 models[event.model] = models.get(event.model, ModelUsage()) + usage
                 roles[JUDGE_ROLE] = roles.get(JUDGE_ROLE, ModelUsage()) + usage
-    return roles, models
+    prices, costs = PRICES.get(), {m: u.total_cost for m, u in models.items()}
+    for m in [m for m, cost in costs.items() if cost is None and m in prices]:
+        costs[m] = compute_model_cost(prices[m], models[m])
+    priced = {}
+    for role, u in roles.items():
+        # Inspect's role total adds its priced models only: a model priced here adds its own
+        # cost (it serves that role alone), one priced nowhere leaves no price.
+        served = (judges if role == JUDGE_ROLE else set()) or set(models)
+        extra = [costs[m] for m in served & set(models) if models[m].total_cost is None]
+        total = None if None in extra else (u.total_cost or 0.0) + sum(filter(None, extra))
+        priced[role] = u, total
+    return priced, {model: (u, costs[model]) for model, u in models.items()}
+
+
+def judge_cost(log: LoadedLog) -> str:
+    """The grader role's cost; where none is bound, a log measuring a judge measures the
+    evaluated model, so its cost is the model's."""
+    roles, models = usages(log)
+    found = roles.get(JUDGE_ROLE) or (models.get(log.model) if log.kind in JUDGE_KINDS else None)
+    return NOT_RECORDED if found is None else dollars(found[1])
+
+
+def per_judge(
+    logs: Logs, title: str, headers: Sequence[str], cells: Callable[[LoadedLog], list[Cell]]
+) -> Table:
+    """`per_log`'s table with each judge's cost beside its figures: a judge is chosen on both."""
+    table = per_log(logs, title, [*headers, COST], lambda log: [*cells(log), judge_cost(log)])
+    unrecorded = any(NOT_RECORDED in row for row in table.rows)
+    return Table(table.title, table.headers, table.rows, [COST_NOTE] if unrecorded else [])
 
 
 def usage_row(
@@ -86,26 +118,7 @@ def projection(log: LoadedLog, run: str, costs: Sequence[float | None]) -> str |
     return f"{run}: all {planned} samples would cost about ${total:.2f}"
 
 
-def usages(log: LoadedLog) -> tuple[dict[str, Used], dict[str, Used]]:
-    """Each role's usage and cost (the judge's is `grader`), and each model's (a panel's jurors),
-    models without a recorded price priced from `--model-cost-config` (PRICES)."""
-    (roles, models), prices = used(log), PRICES.get()
-    costs = {m: u.total_cost for m, u in models.items()}
-    for m in [m for m, cost in costs.items() if cost is None and m in prices]:
-        costs[m] = compute_model_cost(prices[m], models[m])
-    judges = {model for _, names in log.judges for model in names}
-    priced = {}
-    for role, u in roles.items():
-        # Inspect's role total adds its priced models only: a model priced here adds its own
-        # cost (it serves that role alone), one priced nowhere leaves no price.
-        served = (judges if role == JUDGE_ROLE else set()) or set(models)
-        extra = [costs[m] for m in served & set(models) if models[m].total_cost is None]
-        total = None if None in extra else (u.total_cost or 0.0) + sum(filter(None, extra))
-        priced[role] = u, total
-    return priced, {model: (u, costs[model]) for model, u in models.items()}
-
-
-def cost_table(logs: Sequence[LoadedLog]) -> Table:
+def cost_table(logs: Logs) -> Table:
     """Each role's usage (the judge's is `grader`), then each model's (a panel's jurors)."""
     rows: list[list[Cell]] = []
     notes = []
@@ -116,8 +129,7 @@ def cost_table(logs: Sequence[LoadedLog]) -> Table:
             continue
         rows += [usage_row(run, f"role {role}", *used, log.scored) for role, used in roles.items()]
         rows += [usage_row(run, f"model {m}", *used, log.scored) for m, used in models.items()]
-        costs = [cost for _, cost in models.values()]
-        notes += [line] if (line := projection(log, run, costs)) else []
+        notes += [line] if (line := projection(log, run, [c for _, c in models.values()])) else []
     if any(row[-1] == NO_PRICE for row in rows):
         notes.append(HOW_TO_PRICE)
     headers = ["run", "used by", "input", "output", "cached", "reasoning", "cost ($)"]

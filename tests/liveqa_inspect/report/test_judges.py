@@ -13,7 +13,7 @@ from inspect_ai.model import ModelInfo, set_model_info
 from sklearn.metrics import cohen_kappa_score
 
 from liveqa_inspect import live_qa
-from liveqa_inspect.report.judges import COST_NOTE, NOT_RECORDED
+from liveqa_inspect.report.cost import COST_NOTE, NOT_RECORDED
 from liveqa_inspect.stats.bootstrap import mean_estimate
 from liveqa_inspect.tasks.live_qa.task import live_qa_scorer
 from tests.helpers import (
@@ -88,7 +88,7 @@ def test_answers_graded_by_two_judges_are_compared_as_judges(
     both = lenient[[0, 2, 3, 4]]
     difference = mean_estimate(strict - both)
     assert difference.value == pytest.approx(-0.15)
-    [row] = section(out, "Each judge against mockllm/lenient on the answers both scored")
+    [row] = section(out, "Difference from mockllm/lenient")
     levels = [0, 0.3, 0.7, 1]
     kappa = cohen_kappa_score(
         [levels.index(v) for v in both], [levels.index(v) for v in strict], weights="quadratic"

@@ -11,10 +11,10 @@ from dataclasses import replace
 from inspect_ai.log import EvalSample
 from inspect_ai.scorer import SampleScore
 
-from liveqa_inspect.report.comparison import labels, setting, warnings
+from liveqa_inspect.report.comparison import comparison, labels, per_log, setting
 from liveqa_inspect.report.loading import LoadedLog, ReportError
 from liveqa_inspect.report.plots import Chart, IntervalChart, Scatter
-from liveqa_inspect.report.tables import Block, Table, estimate_cell, figure_table
+from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, figure_table
 from liveqa_inspect.stats import names
 from liveqa_inspect.tasks.contamination.scorer import Figures, column, completion_stats, reproduced
 from liveqa_inspect.tasks.contamination.solver import GENERAL, GUIDED, Replies
@@ -139,24 +139,24 @@ def overlap_chart(log: LoadedLog, scores: list[SampleScore]) -> Scatter:
 
 
 def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-    blocks: list[Block] = [f"{len(logs)} {logs[0].task} logs side by side:"]
-    for n, log in enumerate(logs, start=1):
-        blocks += [f"{n}. {log.path} ({log.model}; {setting(log)})", *log.counts("items")]
-    blocks += warnings(logs)
-    found = [(completion_stats(log.scores()), counted(log)) for log in logs]
-    rows = [[label, f.overlaps[GUIDED].value, f.overlaps[GENERAL].value,
-             estimate_cell(f.difference), p_value(f.p), *counts.values()]
-            for label, (f, counts) in zip(labels(logs), found, strict=True)]  # fmt: skip
-    blocks.append(Table(
+    found = {log.path: (completion_stats(log.scores()), counted(log)) for log in logs}
+
+    def cells(log: LoadedLog) -> list[Cell]:
+        f, counts = found[log.path]
+        overlaps = [f.overlaps[GUIDED].value, f.overlaps[GENERAL].value]
+        return [*overlaps, estimate_cell(f.difference), p_value(f.p), *counts.values()]
+
+    title = (
         "The models side by side (mean ROUGE-L with the remainder; difference with its paired "
-        "bootstrap 95% CI; the completions counted, as the log's metrics name them)",
-        ["model", "guided", "general", "difference", "p", *found[0][1]], rows,
-    ))  # fmt: skip
+        "bootstrap 95% CI; the completions counted, as the log's metrics name them)"
+    )
+    headers = ["guided", "general", "difference", "p", *found[logs[0].path][1]]
+    table = per_log(logs, title, headers, cells)
     title = f"{logs[0].task}: guided minus general overlap (95% CI)"
     chart = IntervalChart(f"{logs[0].path.stem}-differences.png", title,
                           "difference in mean ROUGE-L", labels(logs),
-                          [f.difference for f, _ in found], (-1.0, 1.0))  # fmt: skip
-    return blocks, [chart]
+                          [f.difference for f, _ in found.values()], (-1.0, 1.0))  # fmt: skip
+    return comparison(logs, logs[0].task, table), [chart]
 
 
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:

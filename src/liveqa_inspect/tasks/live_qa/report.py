@@ -1,19 +1,25 @@
-"""The report on model logs (live_qa, expert_qa): the judge's mean level for each model."""
+"""The report on model logs (live_qa, expert_qa): the judge's mean level for each model, or, on
+one run's answers graded by several judges (`inspect score` on copies of a `--no-score` log), the
+best-controlled comparison of judges there is (docs/judge-cost.md)."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+import numpy as np
+
 from liveqa_inspect.judging.verdicts import panel_figures
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report import judges
+from liveqa_inspect.report.cost import per_judge
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
 from liveqa_inspect.report.tables import Block, Cell, Table, fmt, interval
+from liveqa_inspect.stats.agreement import agreement_figures
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
-from liveqa_inspect.stats.names import VERDICTS, level_name
+from liveqa_inspect.stats.names import KAPPA, VERDICTS, level_name
 from liveqa_inspect.stats.values import score_values
 from liveqa_inspect.tasks.live_qa.metrics import level_shares
 
@@ -48,12 +54,32 @@ def differences(logs: Sequence[LoadedLog]) -> Table:
     def difference(first: LoadedLog, other: LoadedLog) -> Estimate:
         return mean_difference(first, other, left_out)
 
-    table = compare.difference_table(logs, difference, "difference", "the samples both scored")
+    beside = agreement if compare.same_answers(logs) else None
+    over = "the samples both scored"
+    table = compare.difference_table(logs, difference, "difference", over, beside)
     note = (
         "Left out of the differences, as not asked in two wordings: the questions without a NIST "
         f"paraphrase, which a paraphrase log asks as their summary ({', '.join(left_out)})."
     )
     return replace(table, notes=[note]) if left_out else table
+
+
+def agreement(first: LoadedLog, other: LoadedLog) -> dict[str, Estimate]:
+    """Judges of the same answers agree by the figures live_qa_judge measures a judge with, the
+    first standing where the humans stand there."""
+    pairs = np.array([(other.values.get(i, math.nan), v) for i, v in first.values.items()])
+    found = agreement_figures(*pairs[~np.isnan(pairs.sum(axis=1))].T, first.scale)
+    return {"kappa": found[KAPPA], "exact": found["exact_agreement"]}
+
+
+def mean_table(logs: Sequence[LoadedLog]) -> Table:
+    """Judges of the same answers with what each cost: a judge is chosen on both."""
+    if compare.same_answers(logs):
+        title = "Each judge's mean level on the same answers (95% CI: the log's seeded bootstrap)"
+        return per_judge(logs, title, ["mean", "95% CI"], mean_cells)
+    title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
+    headers = ["judge", "mean", "95% CI"]
+    return compare.per_log(logs, title, headers, lambda log: [log.judge_label, *mean_cells(log)])
 
 
 def level_table(log: LoadedLog) -> Table:
@@ -100,7 +126,7 @@ def group_table(key: str, title: str, means: list[tuple[str, Estimate]]) -> Tabl
 
 def mean_cells(log: LoadedLog) -> list[Cell]:
     mean = headline(log)
-    return [log.judge_label, mean.value, interval(mean.low, mean.high)]
+    return [mean.value, interval(mean.low, mean.high)]
 
 
 def chart(filename: str, title: str, rows: Sequence[tuple[str, Estimate]]) -> IntervalChart:
@@ -111,14 +137,10 @@ def chart(filename: str, title: str, rows: Sequence[tuple[str, Estimate]]) -> In
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     """The means chart is named apart (`-models`, `-means`): a comparison is named after its
     first log and would otherwise overwrite that log's own chart."""
-    log, means = logs[0], [headline(log) for log in logs]
-    title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
-    table = compare.per_log(logs, title, ["judge", "mean", "95% CI"], mean_cells)
+    log, means, table = logs[0], [headline(log) for log in logs], mean_table(logs)
     filename = f"{log.path.stem}-{'models' if len(logs) > 1 else 'means'}.png"
     rows = list(zip(compare.labels(logs), means, strict=True))
     charts: list[Chart] = [chart(filename, f"{log.task}: the judge's mean level (95% CI)", rows)]
-    if compare.same_answers(logs):
-        return judges.report(logs, headline), charts
     if len(logs) > 1:
         return compare.comparison(logs, log.task, table, differences(logs)), charts
     blocks: list[Block] = [

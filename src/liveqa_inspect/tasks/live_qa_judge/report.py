@@ -11,11 +11,11 @@ from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect.judging.verdicts import epoch_figures, panel_figures
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report.judges import COST, cost_notes, judge_cost
+from liveqa_inspect.report.cost import per_judge
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_members
-from liveqa_inspect.report.tables import Block, Cell, Table, figure_cells, figure_table, fmt
+from liveqa_inspect.report.tables import Block, Table, figure_cells, figure_table, fmt
 from liveqa_inspect.stats import agreement as agree
 from liveqa_inspect.stats.bootstrap import Estimate, tallied_estimates
 from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1, KAPPA, level_name
@@ -136,12 +136,8 @@ def judge_table(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> Table:
     names = [*JUDGE_TABLE, *(COMPARED_EXTRAS if all(map(finds_wrong_claims, logs)) else ())]
     found = {log.path: {**j, **wrong_claims(log)} for log, j in zip(logs, judges, strict=True)}
     title = "Judges (value [95% CI: each log's seeded bootstrap]) and what each cost"
-    headers = [*(JUDGE_TABLE.get(name, name) for name in names), COST]
-
-    def cells(log: LoadedLog) -> list[Cell]:
-        return [*figure_cells(found[log.path], names), judge_cost(log)]
-
-    return cost_notes(compare.per_log(logs, title, headers, cells))
+    headers = [JUDGE_TABLE.get(name, name) for name in names]
+    return per_judge(logs, title, headers, lambda log: figure_cells(found[log.path], names))
 
 
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:

@@ -172,17 +172,16 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         title = "Judges (value [95% CI: each log's seeded bootstrap] n=pairs read)"
         judges = side_by_side(title, dict(zip(names, found, strict=True)))
         over = "the answers both hold, each with all its pairs"
-        robust, sensitive = (
+        differences = [
             compare.difference_table(logs, partial(summary_difference, s), f"{s} difference", over)
             for s in metrics.SUMMARIES
-        )
-        blocks = compare.comparison(logs, "robustness", judges, robust)
-        blocks[-2:-2] = pairing(logs)  # before the tables
+        ]
+        blocks = compare.comparison(logs, "robustness", judges, *differences, notes=pairing(logs))
         shares = {f"{name}: {summary}": each[summary].share
                   for name, each in zip(names, found, strict=True)
                   for summary in metrics.SUMMARIES}  # fmt: skip
         title = f"{logs[0].task}: robustness and sensitivity of each judge (95% CI)"
-        return [*blocks, sensitive], [chart(logs[0], "robustness-judges", title, shares)]
+        return blocks, [chart(logs[0], "robustness-judges", title, shares)]
     [log], [one] = logs, found
     blocks: list[Block] = [*header(log), summary_table(one), perturbation_table(log, one)]
     jurors = metrics.juror_figures(log.scores(), log.scale)
