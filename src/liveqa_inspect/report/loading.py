@@ -108,17 +108,25 @@ class LoadedLog:
     def verdicts(self) -> list[SampleScore]:
         return self.scores(VERDICTS) if VERDICTS in self.reductions else []
 
+    @property
+    def errored(self) -> int:
+        """Ids without a reduced score: a run with `fail_on_error` off succeeds with them."""
+        return len(self.metadata.keys() - self.values.keys())
+
+    @property
+    def missing(self) -> int:
+        """Planned but not in the log: Inspect plans the dataset's samples times the epochs."""
+        planned = (self.log.results.total_samples if self.log.results else 0) // self.epochs
+        return max(0, planned - len(self.metadata))
+
     def counts(self, noun: str) -> list[str]:
         """A judge that often fails to answer, or a run whose samples often fail, can look good
         on the few it grades: the counts belong beside the figures."""
         reasons = ", ".join(f"{reason} {n}" for reason, n in self.reasons.most_common())
-        errored = len(self.metadata.keys() - self.values.keys())
-        # Inspect plans the dataset's samples times the epochs.
-        planned = (self.log.results.total_samples if self.log.results else 0) // self.epochs
         lines = [
             f"{noun}: {self.scored} scored, {self.unscored} unscored"
             + (f" ({reasons})" if reasons else "")
-            + f", {errored} errored, {max(0, planned - len(self.metadata))} missing"
+            + f", {self.errored} errored, {self.missing} missing"
         ]
         if self.left_out:
             causes = " and ".join(f"{n} {cause}" for cause, n in sorted(self.left_out.items()))
