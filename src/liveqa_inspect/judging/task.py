@@ -33,10 +33,14 @@ def judge_epochs() -> ScoreReducer:
     """Inspect's mean over epochs (an unread epoch left out, as Inspect leaves out an unscored
     one), keeping what Inspect's reducers drop: each epoch's level (`epoch_levels`, NaN where
     unread), each juror's mean over the epochs it gave a verdict in, and, for a sample read in no
-    epoch, the first epoch's reason (Inspect keeps a reason only where every epoch's agrees)."""
+    epoch, the first epoch's reason (Inspect keeps a reason only where every epoch's agrees).
+    One epoch's score is its own reduction: Inspect reduces every scorer's scores again at each
+    progress refresh, so it is returned as it is."""
     reduce_mean = mean_score()
 
     def reduce(scores: list[Score]) -> Score:
+        if len(scores) == 1:
+            return scores[0]
         reduced = reduce_mean(scores)
         first = scores[0].metadata or {}
         if "jurors" not in first or isinstance(scores[0].value, dict):
