@@ -114,11 +114,12 @@ def judged_task(
     other_scorers: Sequence[Scorer] = (), **task: Any,
 ) -> Task:  # fmt: skip
     """`measures_judge`: the judge (the grader role if bound, else the evaluated model) is
-    measured against humans, with kappa as the headline, rather than grading a model."""
+    measured against humans, with kappa as the headline, rather than grading a model (no model
+    is called before the judge then, so nothing waits for `judges_ready`)."""
     default = None if measures_judge else DEFAULT_JUDGE
     name = scorer_name(judge)
     return Task(
-        setup=judges_ready(default),
+        setup=None if measures_judge else judges_ready(default),
         epochs=Epochs(1, judge_epochs()),
         version=EVAL_VERSION,
         scorer=[judge, verdicts(judge=name, levels=list(prompt.scale.levels)), *other_scorers],
