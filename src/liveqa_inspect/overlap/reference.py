@@ -1,7 +1,8 @@
 """HELM's reference-overlap metrics as Inspect scorers: a LiveQA run beside HELM's numbers and,
 on human-judged answers, the no-model floor a judge must beat. As crfm-helm's
 `evaluate_reference_metrics.py`, each is the best over the references of `score(gold, pred)`,
-`pred` the stripped completion (docs/scoring.md), computed in the worker of `overlap/worker.py`.
+`pred` the stripped completion (docs/scoring.md), computed in the worker of `overlap/worker.py`
+once for each answer and its references, then read from the package's cache folder.
 """
 
 from __future__ import annotations
