@@ -11,7 +11,6 @@ import contextlib
 import hashlib
 import json
 from collections.abc import Sequence
-from functools import cache
 from pathlib import Path
 
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
@@ -23,6 +22,8 @@ from liveqa_inspect.stats.agreement import reference_spearman
 
 METRIC_NAMES = ("exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4")
 """text_overlap.METRICS' keys (tested), spelled out here: that module loads nltk."""
+_CODE = Path(__file__).with_name("text_overlap.py").read_bytes()
+"""What the values depend on besides the texts (the libraries are pinned): a cache key's part."""
 
 
 def _in_worker(answer: str, references: Sequence[str]) -> dict[str, float]:
@@ -31,16 +32,10 @@ def _in_worker(answer: str, references: Sequence[str]) -> dict[str, float]:
     return reference_scores(answer, references)
 
 
-@cache
-def _code() -> bytes:
-    """What the values depend on besides the texts (the libraries are pinned)."""
-    return Path(__file__).with_name("text_overlap.py").read_bytes()
-
-
 async def _values(answer: str, references: list[str]) -> dict[str, float]:
     """Computed once for an answer and its references, then read from the package's cache: a
     team grades the same answers with each candidate judge, and no value depends on the judge."""
-    key = hashlib.sha256(_code() + json.dumps([answer, references]).encode()).hexdigest()
+    key = hashlib.sha256(_CODE + json.dumps([answer, references]).encode()).hexdigest()
     path = cache_dir() / "overlap" / f"{key}.json"
     with contextlib.suppress(OSError, ValueError):  # not cached yet, or cut short by a crash
         return json.loads(path.read_bytes())
