@@ -7,7 +7,8 @@ other load on the machine falls on both, `--repeats` times each after one untime
 
 - `live_qa_judge`: the task over all 581 NIST answers (LIVEQA_DATA), its defaults (judge cache
   on, a fresh cache folder each run, so every judge request is made), the evaluated model as
-  the judge;
+  the judge; the floor's overlap values read from the package's cache after the warm-up, as
+  in every run over answers already scored (each candidate judge's but the first);
 - `floor`: the same 581 samples, `generate()` and a scorer returning a constant Score: one model
   request a sample, as the judge makes, and nothing of the package.
 

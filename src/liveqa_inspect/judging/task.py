@@ -33,10 +33,14 @@ def judge_epochs() -> ScoreReducer:
     """Inspect's mean over epochs (an unread epoch left out, as Inspect leaves out an unscored
     one), keeping what Inspect's reducers drop: each epoch's level (`epoch_levels`, NaN where
     unread), each juror's mean over the epochs it gave a verdict in, and, for a sample read in no
-    epoch, the first epoch's reason (Inspect keeps a reason only where every epoch's agrees)."""
+    epoch, the first epoch's reason (Inspect keeps a reason only where every epoch's agrees).
+    One epoch's score is its own reduction: Inspect reduces every scorer's scores again at each
+    progress refresh, so it is returned as it is."""
     reduce_mean = mean_score()
 
     def reduce(scores: list[Score]) -> Score:
+        if len(scores) == 1:
+            return scores[0]
         reduced = reduce_mean(scores)
         first = scores[0].metadata or {}
         if "jurors" not in first or isinstance(scores[0].value, dict):
@@ -110,11 +114,12 @@ def judged_task(
     other_scorers: Sequence[Scorer] = (), **task: Any,
 ) -> Task:  # fmt: skip
     """`measures_judge`: the judge (the grader role if bound, else the evaluated model) is
-    measured against humans, with kappa as the headline, rather than grading a model."""
+    measured against humans, with kappa as the headline, rather than grading a model (no model
+    is called before the judge then, so nothing waits for `judges_ready`)."""
     default = None if measures_judge else DEFAULT_JUDGE
     name = scorer_name(judge)
     return Task(
-        setup=judges_ready(default),
+        setup=None if measures_judge else judges_ready(default),
         epochs=Epochs(1, judge_epochs()),
         version=EVAL_VERSION,
         scorer=[judge, verdicts(judge=name, levels=list(prompt.scale.levels)), *other_scorers],

@@ -117,3 +117,9 @@ def test_epoch_figures_through_the_epoch_reducer() -> None:
     assert (values["scored"], values["unscored"]) == (3, 1)
     one = run_metrics([verdict_figures()], [[epoch_score(1.0)], [epoch_score(None)]])
     assert one == {"scored": 1, "unscored": 1, "unscored/no_reason_recorded": 1}
+
+
+def test_one_epoch_s_score_is_its_own_reduction() -> None:
+    """Inspect reduces every score again at each progress refresh: one epoch costs nothing."""
+    score = Score(value=0.7, metadata={"jurors": [{"model": "m", "level": 0.7}]})
+    assert judge_epochs()([score]) is score

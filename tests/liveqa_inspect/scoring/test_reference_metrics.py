@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import math
 from pathlib import Path
 
@@ -11,7 +13,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import get_model
 from inspect_ai.solver import generate
 
-from liveqa_inspect.overlap.reference import METRIC_NAMES, reference_overlap
+from liveqa_inspect.overlap.reference import METRIC_NAMES, _values, reference_overlap
 from liveqa_inspect.overlap.text_overlap import (
     bleu_1,
     bleu_4,
@@ -154,3 +156,18 @@ def test_scorer_reports_each_metric_mean_through_inspect_eval(tmp_path: Path) ->
         assert "stderr" in reported[name], name
     # Two values 1 and 0: sample std sqrt(1/2), stderr sqrt(1/2) / sqrt(2) = 0.5.
     assert reported["exact_match"]["stderr"] == pytest.approx(0.5)
+
+
+def test_values_are_computed_once_for_an_answer_and_its_references(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each candidate judge's run over the same answers reads them from the package's cache."""
+    monkeypatch.setenv("LIVEQA_INSPECT_CACHE_DIR", str(tmp_path))
+    first = asyncio.run(_values("the cat sat", ["cat sat down"]))
+    assert first["f1_score"] == pytest.approx(0.8)
+    [cached] = (tmp_path / "overlap").iterdir()
+    cached.write_text(json.dumps({**first, "f1_score": 0.25}))
+    assert asyncio.run(_values("the cat sat", ["cat sat down"]))["f1_score"] == 0.25
+    assert asyncio.run(_values("the cat sat", ["cat sat"]))["f1_score"] == 1.0
+    cached.write_text('{"f1_sc')  # cut short by a crash: computed again
+    assert asyncio.run(_values("the cat sat", ["cat sat down"])) == first

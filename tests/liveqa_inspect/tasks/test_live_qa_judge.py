@@ -163,7 +163,9 @@ def test_unreadable_verdicts_are_counted_not_scored() -> None:
 
 def test_the_judge_sees_live_qa_s_prompt_with_our_settings_as_task_defaults() -> None:
     judge = scripted_model(lambda *_: verdict("1"), "judge")
-    [log] = eval(live_qa_judge(), model=judge, limit=1, **QUIET)
+    task = live_qa_judge()
+    assert task.setup is None  # no model is called before the judge: nothing to make ready
+    [log] = eval(task, model=judge, limit=1, **QUIET)
     # given_answer() puts the judged answer where a generated one would be: one call, the judge's.
     assert len(judge.calls) == 1
     assert log.samples[0].output.completion == log.samples[0].metadata["answer"]
