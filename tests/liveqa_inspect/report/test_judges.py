@@ -44,8 +44,7 @@ def regraded(tmp_path: Path) -> list[str]:
     [answers] = eval(
         live_qa(reference_metrics=False),
         model=scripted_model(subject_script, "subject"),
-        model_roles={"grader": "mockllm/model"},  # never called: nothing is scored
-        score=False,
+        score=False,  # no judge is made: none is bound, and the default needs a key
         limit=5,
         log_dir=str(tmp_path / "answers"),
         **QUIET,
@@ -74,10 +73,11 @@ def test_answers_graded_by_two_judges_are_compared_as_judges(
     lenient, strict = np.array([1, 0.7, 0.3, 0, 0]), np.array([0.7, 0, 0, 0])
     means = [mean_estimate(lenient), mean_estimate(strict)]
     assert [m.value for m in means] == pytest.approx([0.4, 0.175])
-    # Each judge's cost is its grader role's in the cost table, where the log records one.
+    # Each judge's cost is its grader role's in the cost table, from the scoring's events.
     rows = section(out, "Tokens and cost")
     costs = {row[0]: row[6] for row in rows if row[1] == "role grader"}
-    cost = [costs.get(judge, NOT_RECORDED) for judge in ("mockllm/lenient", "mockllm/strict")]
+    cost = [costs[judge] for judge in ("mockllm/lenient", "mockllm/strict")]
+    assert NOT_RECORDED not in cost
     shown = [(three(m.value), f"[{three(m.low)}, {three(m.high)}]") for m in means]
     assert section(out, "Each judge's mean level on the same answers") == [
         ["mockllm/lenient", *shown[0], cost[0], "5", "0"],
