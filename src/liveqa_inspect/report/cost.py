@@ -28,7 +28,7 @@ HOW_TO_PRICE = (
     f"give one with `--model-cost-config FILE` to `inspect eval` or `liveqa-report` ({FORMAT})"
 )
 NOT_RECORDED = "not recorded"
-COST_NOTE = f"{NOT_RECORDED}: the log holds no usage of the grader role"
+COST_NOTE = f"{NOT_RECORDED}: the log holds no usage of the grader role (replies from a cache?)"
 COST = "judge cost ($)"
 Used = tuple[ModelUsage, float | None]
 """Tokens as Inspect recorded them, and their cost (None: no price)."""
@@ -49,12 +49,12 @@ def read_prices(path: Path) -> dict[str, ModelCost]:
 
 def usages(log: LoadedLog) -> tuple[dict[str, Used], dict[str, Used]]:
     """Each role's usage and cost (the judge's is `grader`), and each model's (a panel's jurors).
-    `inspect score` leaves `log.stats` as the eval made it, so a re-graded log (its judges absent
-    from it) has its grader's from the scoring's events; a model Inspect knows no price for is
-    priced from `--model-cost-config` (PRICES)."""
+    `inspect score` leaves `log.stats` as the eval made it, so a re-graded log (no grader in it,
+    or other judges) has its grader's from the scoring's events; a model Inspect knows no price
+    for is priced from `--model-cost-config` (PRICES)."""
     roles, models = log.log.stats.role_usage, log.log.stats.model_usage
     judges = {model for _, names in log.judges for model in names}
-    if not judges <= set(models):
+    if JUDGE_ROLE not in roles or not judges <= set(models):
         roles = {role: u for role, u in roles.items() if role != JUDGE_ROLE}
         models = {model: u for model, u in models.items() if model == log.model}
         for event in (event for sample in log.log.samples or [] for event in sample.events):

@@ -115,3 +115,20 @@ def test_judge_logs_show_each_judge_s_agreement_and_cost_side_by_side(
         "mockllm/judge-cheap": ["0.0060", "3", "0"],
         "mockllm/judge-dear": ["0.1200", "3", "0"],
     }
+
+
+def test_a_model_re_grading_its_own_answers_shows_its_judge_usage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The judge is the model that answered: `log.stats` holds its answering, not its judging."""
+    [answers] = eval(
+        live_qa(reference_metrics=False), model=scripted_model(subject_script, "self"),
+        score=False, limit=3, log_dir=str(tmp_path), **QUIET,
+    )  # fmt: skip
+    judge = {"grader": scripted_model(judge_script, "self")}
+    graded = score(read_eval_log(answers.location), live_qa_scorer(), model_roles=judge)
+    write_eval_log(graded, path := str(tmp_path / "self.eval"))
+    rows = section(report(capsys, path), "Tokens and cost")
+    used = {row[1]: row[2:4] for row in rows}
+    # A scripted reply counts 1 input and 1 output token: 3 verdicts; 3 answers and 3 verdicts.
+    assert used == {"role grader": ["3", "3"], "model mockllm/self": ["6", "6"]}
