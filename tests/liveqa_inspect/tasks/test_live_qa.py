@@ -247,5 +247,5 @@ def test_one_version_in_the_package_the_log_and_eval_yaml() -> None:
 
     register = yaml.safe_load(files("liveqa_inspect").joinpath("eval.yaml").read_text("utf-8"))
     assert register["version"] == EVAL_VERSION == "4-B"
-    assert version("liveqa-inspect") == __version__ == "4.0"
+    assert version("liveqa-inspect") == __version__ == "4.1"
     assert live_qa().version == EVAL_VERSION
