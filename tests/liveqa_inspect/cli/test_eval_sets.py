@@ -87,6 +87,7 @@ def assert_reported_task_by_task(
     return built
 
 
+@pytest.mark.slow  # an eval set of two runs and a retry: the fast set stays under 60 s
 def test_a_model_that_failed_for_good_is_skipped_saying_why(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
