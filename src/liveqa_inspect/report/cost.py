@@ -125,7 +125,7 @@ def cost_table(logs: Logs) -> Table:
     for run, log in zip(labels(logs), logs, strict=True):
         roles, models = usages(log)
         if not models:  # every reply read from a cache, say: no cost, and none to project
-            rows.append([run, "no model call recorded", "0", "0", "", "", "0.0000", "n/a"])
+            rows.append(usage_row(run, "no model call recorded", ModelUsage(), 0.0, 0))
             continue
         rows += [usage_row(run, f"role {role}", *used, log.scored) for role, used in roles.items()]
         rows += [usage_row(run, f"model {m}", *used, log.scored) for m, used in models.items()]
