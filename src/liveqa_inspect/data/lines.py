@@ -1,11 +1,14 @@
 """Data files read a line at a time within a byte limit: a hostile or broken file is refused
-holding at most one limited line in memory, with a DataError naming the file and the line."""
+holding at most one limited line in memory, with a DataError naming the file and the line. Every
+JSONL and CSV file a user gives is read here, under one rule: a key or a column given twice is
+refused, as reading it would keep one value and drop the other."""
 
 from __future__ import annotations
 
+import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,7 +82,50 @@ def read_jsonl(
                 f"{path} line {number}: the key {shown(error.args[0])} appears twice in one "
                 "object; JSON keeps only one of them, so the line is refused. Keep one."
             ) from error
-        except (json.JSONDecodeError, RecursionError) as error:
-            why = "nested too deeply" if isinstance(error, RecursionError) else error
-            raise DataError(f"{path} line {number}: not valid JSON ({why}).") from error
+        except RecursionError as error:
+            raise DataError(f"{path} line {number}: not valid JSON (nested too deeply).") from error
+        except json.JSONDecodeError as error:
+            raise DataError(
+                f"{path} line {number}: not valid JSON ({error.msg}, column {error.colno})."
+            ) from error
         yield number, value
+
+
+def read_csv(path: Path, columns: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
+    """(line the row starts on, its cells by column) for each row of a UTF-8 CSV file with a
+    header naming `columns` among others; a row of blank cells only is skipped, as Inspect's
+    csv_dataset skips it. A header that lacks a column is said as such, not as each row's fault."""
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as f:
+            reader = csv.reader(f, dialect="unix")
+            header = _header(path, next(reader, []), columns)
+            start = reader.line_num + 1
+            for row in reader:
+                if row and len(row) != len(header):
+                    raise DataError(
+                        f"{path} line {start} has {len(row)} cells, the header {len(header)}; "
+                        "quote a cell that holds a comma, and give each row every column."
+                    )
+                if any(cell.strip() for cell in row):
+                    yield start, dict(zip(header, row, strict=True))
+                start = reader.line_num + 1
+    except (OSError, UnicodeError, csv.Error) as error:
+        raise DataError(f"{path}: cannot be read as .csv ({error}).") from error
+
+
+def _header(path: Path, header: list[str], columns: Sequence[str]) -> list[str]:
+    has = ", ".join(shown(name) for name in header) or "nothing"
+    if lacks := [name for name in columns if name not in header]:
+        raise DataError(
+            f"{path} line 1: the header lacks the column{'s' if len(lacks) > 1 else ''} "
+            f"{', '.join(lacks)}; it has {has}. Name the columns {', '.join(columns)} (lower "
+            "case, no spaces), separated by commas."
+        )
+    for n, name in enumerate(header):
+        if name in header[:n]:
+            first = header.index(name) + 1
+            raise DataError(
+                f"{path} line 1: the column {shown(name)} appears twice in the header (columns "
+                f"{first} and {n + 1}); a row would keep only one of its values. Keep one."
+            )
+    return header

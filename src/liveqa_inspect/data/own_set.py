@@ -1,27 +1,27 @@
-"""A team's own questions (docs/own-questions.md), read by Inspect's loaders and checked row by row:
-a bad row stops the run before any sample, named by its line, so nothing is skipped or half-run."""
+"""A team's own questions (docs/own-questions.md), read by the package's line readers (which give
+each record its line and refuse a key or a column given twice) and checked row by row: a bad row
+stops the run before any sample, named by its line, so nothing is skipped, replaced or half-run."""
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import json
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import partial
-from itertools import count
 from pathlib import Path
 from typing import Any
 
-import jsonlines
-from inspect_ai.dataset import MemoryDataset, Sample, csv_dataset, json_dataset
+from inspect_ai.dataset import MemoryDataset, Sample
 
-from liveqa_inspect.errors import DataError
+from liveqa_inspect.data.lines import read_csv, read_jsonl
+from liveqa_inspect.errors import DataError, shown
 
 SUFFIXES = (".jsonl", ".csv")
 OWN_SET = "own questions, not LiveQA"
 """What the log records of an own set, where a pinned set records its URL and commit."""
 
 _FIELDS = ("id", "question", "type", "focus")
+_OURS = ("line", "question_field", "focus_category", "question_types", "references")
+"""The metadata the package writes into each sample: a field of that name would be lost."""
 
 
 @dataclass(frozen=True)
@@ -58,61 +58,77 @@ def own_set(path: Path, question: str) -> tuple[MemoryDataset, OwnSet]:
     try:
         with path.open("rb") as f:
             sha256 = hashlib.file_digest(f, "sha256").hexdigest()
-        # Inspect's loaders give no line: a blank JSONL line is refused, so record n is on line n
-        lines = iter(_csv_lines(path)) if as_csv else count(1)
-        load = csv_dataset if as_csv else partial(json_dataset, encoding="utf-8-sig")
-        rows = load(str(path), lambda record: _sample(record, key, path, next(lines), question))
-    except jsonlines.InvalidLineError as error:
-        cause = error.__cause__
-        bad = f"not valid JSON ({cause.msg})" if isinstance(cause, json.JSONDecodeError) else ""
-        raise DataError(
-            f"{path} line {error.lineno}: {bad or 'not a JSON object'}; each line holds one "
-            "question's object, and no line is blank."
-        ) from error
-    except (OSError, UnicodeError, csv.Error) as error:
-        raise DataError(f"{path}: cannot be read as {path.suffix.lower()} ({error}).") from error
-    except ValueError as error:  # a CSV row with more or fewer cells than the header names
-        raise DataError(str(error)) from error
+    except OSError as error:
+        raise DataError(f"{path}: cannot be read ({error}).") from error
+    records = list(_csv_records(path) if as_csv else _jsonl_records(path))
     questions: dict[Any, Sample] = {}  # in CSV the rows of one id, each row's reference a target
-    for row in rows:
+    firsts: dict[Any, dict[str, Any]] = {}
+    for line, record in records:
+        row = _sample(record, key, f"{path} line {line}", line, question)
         first = questions.setdefault(row.id, row)
-        if first is not row:
-            where = f"{path} line {row.metadata['line']}: the id {row.id}"
-            if not as_csv:
-                raise DataError(
-                    f"{where} is used twice (first on line {first.metadata['line']}); give each "
-                    "question its own id."
-                )
-            if row.input != first.input:
-                raise DataError(
-                    f"{where} has another question than on line {first.metadata['line']}; the "
-                    "rows of one id repeat its question exactly."
-                )
-            first.target = [*first.target, *row.target]
+        if first is row:
+            firsts[row.id] = record
+            continue
+        where = f"{path} line {line}: the id {row.id}"
+        if not as_csv:
+            raise DataError(
+                f"{where} is used twice (first on line {first.metadata['line']}); give each "
+                "question its own id."
+            )
+        _same_question(where, record, firsts[row.id], first.metadata["line"])
+        first.target = [*first.target, *row.target]
     if not questions:
         raise DataError(f"{path} holds no questions (docs/own-questions.md shows the format).")
-    for sample in questions.values():  # shaped as a LiveQA sample's: live_qa_contamination reads it
+    samples = list(questions.values())
+    for sample in samples:  # shaped as a LiveQA sample's: live_qa_contamination reads it
         ids = [f"{sample.id}A{n}" for n in range(1, len(sample.target) + 1)]
         sample.metadata["references"] = [{"aid": aid, "url": ""} for aid in ids]
-    source = OwnSet(path.name, sha256, len(rows), len(questions))
-    return MemoryDataset(list(questions.values()), name=path.stem, location=rows.location), source
+    source = OwnSet(path.name, sha256, len(records), len(samples))
+    return MemoryDataset(samples, name=path.stem, location=str(path.absolute())), source
 
 
-def _csv_lines(path: Path) -> list[int]:
-    """The line each row csv_dataset keeps (not one of blank cells only) starts on."""
-    starts, start = [], 1
-    with path.open(encoding="utf-8-sig", newline="") as f:
-        reader = csv.reader(f, dialect="unix")
-        for row in reader:
-            if any(cell.strip() for cell in row):
-                starts.append(start)
-            start = reader.line_num + 1
-    return starts[1:]  # the first is the header
+def _jsonl_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    for line, record in read_jsonl(path):
+        if not isinstance(record, dict):
+            raise DataError(
+                f"{path} line {line}: not a JSON object; each line holds one question's object."
+            )
+        if ours := [name for name in _OURS if name in record and name != "references"]:
+            raise DataError(f"{path} line {line}: {_ours(ours[0], 'field')}")
+        yield line, record
 
 
-def _sample(record: dict[str, Any], key: str, path: Path, line: int, question: str) -> Sample:
+def _csv_records(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
+    rows = read_csv(path, ("id", "question", "reference"))
+    first = next(rows, None)
+    if first is not None:
+        if ours := [name for name in _OURS if name in first[1]]:
+            raise DataError(f"{path} line 1: {_ours(ours[0], 'column')}")
+        yield first
+    yield from rows
+
+
+def _ours(name: str, kind: str) -> str:
+    return (
+        f"the {kind} {shown(name)} has a name the package gives its own metadata of each "
+        f"question ({', '.join(_OURS)}), so one of the two would be lost; rename the {kind}."
+    )
+
+
+def _same_question(where: str, record: dict[str, Any], first: dict[str, Any], line: int) -> None:
+    """The rows of one id are one question: a cell that differs (its question, type, focus, any
+    other column) would keep the first row's value and drop the others'."""
+    for column, cell in record.items():
+        if column != "reference" and cell.strip() != first[column].strip():
+            raise DataError(
+                f"{where} has another {column} than on line {line} ({shown(cell.strip())} here, "
+                f"{shown(first[column].strip())} there); the rows of one id repeat every column "
+                "but reference exactly."
+            )
+
+
+def _sample(record: dict[str, Any], key: str, where: str, line: int, question: str) -> Sample:
     """`key` names the references: a list (or one text) in JSONL, one text a row in CSV."""
-    where = f"{path} line {line}"
     qid, text, references = record.get("id"), record.get("question"), record.get(key)
     if isinstance(qid, bool) or not isinstance(qid, str | int) or not str(qid).strip():
         raise DataError(f"{where}: no id; give each question an id (a string).")

@@ -166,36 +166,24 @@ BAD = {
     "invalid json": (
         "ours.jsonl",
         GOOD + '\n{"id": "b", "question": "Why?"\n',
-        "line 2: not valid JSON (Expecting ',' delimiter); each line holds one question's "
-        "object, and no line is blank.",
-    ),
-    "blank line": (
-        "ours.jsonl",
-        GOOD + "\n\n" + GOOD.replace('"a"', '"b"') + "\n",
-        "line 2: not valid JSON (Expecting value); each line holds one question's object, and "
-        "no line is blank.",
+        "line 2: not valid JSON (Expecting ',' delimiter, column 31).",
     ),
     "not an object": (
         "ours.jsonl",
         '["Why?", "Because."]\n',
-        "line 1: not a JSON object; each line holds one question's object, and no line is blank.",
+        "line 1: not a JSON object; each line holds one question's object.",
     ),
     "invalid csv row": (
         "ours.csv",
         HEADER + "a,Is it safe?,Yes.\nb,Why?\n",
-        "line 3 has 2 fields, the header has 3. No value for: reference.",
+        "line 3 has 2 cells, the header 3; quote a cell that holds a comma, and give each row "
+        "every column.",
     ),
     "one id, two questions": (
         "ours.csv",
         HEADER + "a,Is it safe?,Yes.\na,Is it safe now?,Mostly.\n",
-        "line 3: the id a has another question than on line 2; the rows of one id repeat its "
-        "question exactly.",
-    ),
-    "no reference column": (
-        "ours.csv",
-        "id,question,answer\na,Is it safe?,Yes.\n",
-        "line 2: no reference, or an empty one; give each question one or more reference "
-        "answers, as text (`reference`).",
+        "line 3: the id a has another question than on line 2 ('Is it safe now?' here, 'Is it "
+        "safe?' there); the rows of one id repeat every column but reference exactly.",
     ),
     "unknown extension": (
         "ours.json",
@@ -206,9 +194,95 @@ BAD = {
 }
 
 
-@pytest.mark.parametrize("case", BAD)
+def _ours(name: str, kind: str) -> str:
+    return (
+        f"the {kind} '{name}' has a name the package gives its own metadata of each question "
+        "(line, question_field, focus_category, question_types, references), so one of the two "
+        f"would be lost; rename the {kind}."
+    )
+
+
+def _lacks(columns: str, has: str) -> str:
+    return (
+        f"line 1: the header lacks the column{'s' if ',' in columns else ''} {columns}; it has "
+        f"{has}. Name the columns id, question, reference (lower case, no spaces), separated by "
+        "commas."
+    )
+
+
+TYPED = "id,question,reference,type,focus\n"
+LOST = {  # issue 36: each lost or replaced a value without a word
+    "reference column twice": (
+        "ours.csv",
+        "id,question,reference,reference\na,Is it safe?,Yes.,Mostly.\n",
+        "line 1: the column 'reference' appears twice in the header (columns 3 and 4); a row "
+        "would keep only one of its values. Keep one.",
+    ),
+    "one id, two types": (
+        "ours.csv",
+        TYPED + "a,Is it safe?,Yes.,safety,Drug\na,Is it safe?,Mostly.,dosage,Drug\n",
+        "line 3: the id a has another type than on line 2 ('dosage' here, 'safety' there); the "
+        "rows of one id repeat every column but reference exactly.",
+    ),
+    "one id, two focuses": (
+        "ours.csv",
+        TYPED + "a,Is it safe?,Yes.,safety,Drug\n\na,Is it safe?,Mostly.,safety,\n",
+        "line 4: the id a has another focus than on line 2 ('' here, 'Drug' there); the rows of "
+        "one id repeat every column but reference exactly.",
+    ),
+    "a column named line": (
+        "ours.csv",
+        HEADER[:-1] + ",line\na,Is it safe?,Yes.,7\n",
+        "line 1: " + _ours("line", "column"),
+    ),
+    "a column named references": (
+        "ours.csv",
+        HEADER[:-1] + ",references\na,Is it safe?,Yes.,see below\n",
+        "line 1: " + _ours("references", "column"),
+    ),
+    "a column named question_field": (
+        "ours.csv",
+        HEADER[:-1] + ",question_field\na,Is it safe?,Yes.,free text\n",
+        "line 1: " + _ours("question_field", "column"),
+    ),
+    "a field named line": (
+        "ours.jsonl",
+        GOOD + "\n" + GOOD.replace('"a"', '"b"')[:-1] + ', "line": 12}\n',
+        "line 2: " + _ours("line", "field"),
+    ),
+    "a key twice": (  # issue 37: read as the human judgments are, where JSON keeps the last
+        "ours.jsonl",
+        '{"id": "a", "question": "Is it safe?", "references": ["Yes."], "references": ["No."]}\n',
+        "line 1: the key 'references' appears twice in one object; JSON keeps only one of them, "
+        "so the line is refused. Keep one.",
+    ),
+    "capitalised header": (
+        "ours.csv",
+        "ID,Question,Reference\na,Is it safe?,Yes.\n",
+        _lacks("id, question, reference", "'ID', 'Question', 'Reference'"),
+    ),
+    "spaces in the header": (
+        "ours.csv",
+        "id, question, reference\na, Is it safe?, Yes.\n",
+        _lacks("question, reference", "'id', ' question', ' reference'"),
+    ),
+    "semicolons": (
+        "ours.csv",
+        "id;question;reference\na;Is it safe?;Yes.\n",
+        _lacks("id, question, reference", "'id;question;reference'"),
+    ),
+    "no reference column": (
+        "ours.csv",
+        "id,question,answer\na,Is it safe?,Yes.\n",
+        _lacks("reference", "'id', 'question', 'answer'"),
+    ),
+    "an empty file": ("ours.csv", "", _lacks("id, question, reference", "nothing")),
+}
+
+
+@pytest.mark.parametrize("case", [*BAD, *LOST])
 def test_a_bad_file_is_refused_in_one_line_naming_the_row(tmp_path: Path, case: str) -> None:
-    name, text, what = BAD[case]
+    name, text, what = BAD.get(case) or LOST[case]
     path = tmp_path / name
     path.write_text(text, encoding="utf-8")
     with pytest.raises(DataError) as refused:
@@ -323,3 +397,36 @@ def test_the_contamination_probe_runs_on_an_own_set(tmp_path: Path, part: str) -
     for sample in log.samples:
         cut = splits[str(sample.id)]
         assert cut is not None and (sample.input, sample.target) == cut
+
+
+def test_a_blank_line_is_skipped_and_a_consistent_extra_column_kept(tmp_path: Path) -> None:
+    """One JSONL reader for every file a user gives (issue 37): blank lines hold nothing and the
+    lines after them keep their numbers; a column repeated alike on each row of an id is kept."""
+    jsonl = tmp_path / "ours.jsonl"
+    jsonl.write_text(GOOD + "\n\n" + GOOD.replace('"a"', '"b"') + "\n", encoding="utf-8")
+    assert [s.metadata["line"] for s in live_qa(data=str(jsonl)).dataset] == [1, 3]
+    csv_file = tmp_path / "ours.csv"
+    rows = "a,Is it safe?,Yes.,leaflet 4\na,Is it safe?,Mostly.,leaflet 4\n"
+    csv_file.write_text(HEADER[:-1] + ",source\n" + rows, encoding="utf-8")
+    [sample] = live_qa(data=str(csv_file)).dataset
+    assert (sample.target, sample.metadata["source"]) == (["Yes.", "Mostly."], "leaflet 4")
+
+
+def test_contamination_on_texts_all_too_short_is_refused_in_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "short.csv"
+    path.write_text(HEADER + "a,Is it safe?,Yes.\nb,Why does it hurt?,Because.\n", "utf-8")
+    task = [
+        "liveqa_inspect/live_qa_contamination",
+        "--model",
+        "mockllm/model",
+        "-T",
+        f"data={path}",
+    ]
+    ran = inspect_command("eval", *task, "--log-dir", str(tmp_path / "logs"))
+    assert ran.returncode == 1
+    said = (
+        f"ERROR: {path}: all 2 question texts are shorter than 12 words, the least a text is "
+        "split at (half shown, half to complete), so no item is left to probe; give texts of at "
+        "least that many words."
+    )
+    assert "".join(ran.output.split()) == "".join(said.split())

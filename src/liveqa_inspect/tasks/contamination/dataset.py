@@ -12,6 +12,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from liveqa_inspect.arguments import one_of
 from liveqa_inspect.data.own_set import OwnSet
 from liveqa_inspect.data.sources import Asset
+from liveqa_inspect.errors import DataError
 from liveqa_inspect.tasks.live_qa.dataset import question_set
 
 Part = Literal["question", "reference"]
@@ -53,5 +54,11 @@ def contamination_dataset(
                 continue
             meta = {"part": part, "qid": question.id, "url": url}
             samples.append(Sample(id=id_, input=cut[0], target=cut[1], metadata=meta))
+    if not samples:  # Inspect would stop on an empty dataset, with a traceback
+        raise DataError(
+            f"{questions.location}: all {len(left_out)} {part} texts are shorter than "
+            f"{2 * MIN_SIDE_WORDS} words, the least a text is split at (half shown, half to "
+            "complete), so no item is left to probe; give texts of at least that many words."
+        )
     name = f"live_qa_contamination_{part}"
     return MemoryDataset(samples, name=name, location=questions.location), left_out, source
