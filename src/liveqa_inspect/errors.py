@@ -23,6 +23,17 @@ class DataError(LiveQAError, RuntimeError):
     """A data file is missing, unreachable, altered or malformed."""
 
 
+class ChangedFileError(LiveQAError):
+    """A file a log names by its sha256 (a `gguf/` judge's weights, an own question set) differs
+    now: continuing the log would mix what two files give."""
+
+    def __init__(self, path: object, then: str, now: str, consequence: str) -> None:
+        super().__init__(
+            f"{path} has changed since the log was written (sha256 {then} then, {now} now): "
+            f"{consequence}"
+        )
+
+
 class ArgumentError(LiveQAError, ValueError):
     """A task argument has a value the task does not know."""
 

@@ -19,7 +19,7 @@ from inspect_ai.util import warn_once
 from typing_extensions import override
 
 from liveqa_inspect._inspect_private import OpenAICompatibleAPI
-from liveqa_inspect.errors import LiveQAError
+from liveqa_inspect.errors import ChangedFileError, LiveQAError
 from liveqa_inspect.providers.server import (
     START_TIMEOUT,
     LocalServer,
@@ -52,10 +52,8 @@ def check_same_weights(recorded: str | None, model: ModelFile) -> None:
         return
     expected = recorded.rpartition(DIGEST)[2]
     if expected != model.sha256:
-        raise LiveQAError(
-            f"{model.path} has changed since the log was written (sha256 {expected} then, "
-            f"{model.sha256} now): the rest of the run would be answered by other weights."
-        )
+        consequence = "the rest of the run would be answered by other weights."
+        raise ChangedFileError(model.path, expected, model.sha256, consequence)
 
 
 @cache

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from inspect_ai import eval, eval_retry
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import live_qa
@@ -18,7 +19,7 @@ from liveqa_inspect.errors import ArgumentError, DataError
 from liveqa_inspect.report import main
 from liveqa_inspect.tasks.contamination.dataset import split_text
 from tests.commands import inspect_command
-from tests.helpers import between, run_contamination, run_live_qa, verdict
+from tests.helpers import QUIET, between, run_contamination, run_live_qa, scripted_model, verdict
 
 QUESTIONS = [
     {
@@ -430,3 +431,49 @@ def test_contamination_on_texts_all_too_short_is_refused_in_one_line(tmp_path: P
         "least that many words."
     )
     assert "".join(ran.output.split()) == "".join(said.split())
+
+
+@pytest.mark.slow
+def test_eval_retry_after_the_file_changed_is_refused(
+    tmp_path: Path, words_as_tokens: None
+) -> None:
+    """Issue 36: a run that failed part way, retried after its file was edited, would keep the
+    samples graded against the old references and grade the others against the new ones. (The
+    retry makes its models from the log: mockllm's default replies, whose tokens are words.)"""
+    path = write_jsonl(tmp_path)
+    logs = str(tmp_path / "logs")
+
+    def failing(prompt: str, config: GenerateConfig) -> str:
+        if "fever" in prompt:
+            raise RuntimeError("scripted failure")
+        return subject(prompt, config)
+
+    subject_model, judge = scripted_model(failing), scripted_model(graded_by([]), "judge")
+    task = live_qa(data=str(path))
+    run = {"log_dir": logs, "max_samples": 1, **QUIET}
+    [failed] = eval(task, model=subject_model, model_roles={"grader": judge}, **run)
+    assert failed.status == "error" and failed.samples is not None  # --fail-on-error stops it
+    assert {s.id for s in failed.samples if s.error is None} == {"bp-1", "cs-2"}
+    before = hashlib.sha256(path.read_bytes()).hexdigest()
+    original = path.read_text(encoding="utf-8")
+    path.write_text(original.replace("See a doctor after three days.", "Rest."), "utf-8")
+    after = hashlib.sha256(path.read_bytes()).hexdigest()
+
+    [refused] = eval_retry(failed.location, log_dir=logs, **QUIET)
+
+    assert refused.status == "error" and refused.error is not None
+    assert refused.error.message == (
+        f"ours.jsonl has changed since the log was written (sha256 {before} then, {after} now): "
+        "the samples the retry runs would be graded against other questions and references than "
+        "those it keeps. Restore the file and retry the log the first run wrote, or run the set "
+        "anew with `inspect eval`."
+    )
+    assert not [s for s in refused.samples or [] if s.id == "fv-3" and s.scores]
+    path.write_text(original, "utf-8")  # restored, the first log is retried as usual
+    [retried] = eval_retry(failed.location, log_dir=logs, **QUIET)
+    assert retried.status == "success", retried.error
+    assert retried.samples is not None and sorted(s.id for s in retried.samples) == [
+        "bp-1",
+        "cs-2",
+        "fv-3",
+    ]

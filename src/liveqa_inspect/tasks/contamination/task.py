@@ -10,6 +10,7 @@ from inspect_ai.log import HeadlineMetric
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect._version import EVAL_VERSION
+from liveqa_inspect.data.own_set_retry import data_tags
 from liveqa_inspect.judging.task import data_provenance, scorer_name
 from liveqa_inspect.stats.names import DIFFERENCE
 from liveqa_inspect.tasks.contamination.dataset import MIN_SIDE_WORDS, Part, contamination_dataset
@@ -38,6 +39,7 @@ def live_qa_contamination(part: Part = "question", data: str | None = None) -> T
         scorer=scorer,
         config=PROBE_CONFIG,
         version=EVAL_VERSION,
+        tags=data_tags(source),
         headline_metric=HeadlineMetric(scorer=scorer_name(scorer), metric=DIFFERENCE),
         metadata={
             "part": part,

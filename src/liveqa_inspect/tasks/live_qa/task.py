@@ -9,6 +9,7 @@ from inspect_ai.scorer import Scorer, scorer
 from inspect_ai.solver import generate, prompt_template
 
 from liveqa_inspect.arguments import true_or_false
+from liveqa_inspect.data.own_set_retry import data_tags
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE
 from liveqa_inspect.judging.panel import Panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
@@ -65,4 +66,5 @@ def live_qa(
         other_scorers=[reference_overlap()] if reference_metrics else [],
         solver=[prompt_template(SOLVER_TEMPLATE), generate()],
         config=SUBJECT_CONFIG,
+        tags=data_tags(source),
     )
