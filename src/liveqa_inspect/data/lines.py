@@ -109,7 +109,9 @@ def read_csv(path: Path, columns: Sequence[str]) -> Iterator[tuple[int, dict[str
                 if any(cell.strip() for cell in row):
                     yield start, dict(zip(header, row, strict=True))
                 start = reader.line_num + 1
-    except (OSError, UnicodeError, csv.Error) as error:
+    except UnicodeError as error:
+        raise DataError(f"{path}: not UTF-8 text ({error}); save the file as UTF-8.") from error
+    except (OSError, csv.Error) as error:
         raise DataError(f"{path}: cannot be read as .csv ({error}).") from error
 
 

@@ -278,6 +278,14 @@ LOST = {  # issue 36: each lost or replaced a value without a word
         _lacks("reference", "'id', 'question', 'answer'"),
     ),
     "an empty file": ("ours.csv", "", _lacks("id, question, reference", "nothing")),
+    "latin-1": (
+        "ours.csv",
+        "id,question,reference\na,Caf\u00e9?,Oui.\n".encode("latin-1").decode(
+            "utf-8", "surrogateescape"
+        ),
+        ": not UTF-8 text ('utf-8' codec can't decode byte 0xe9 in position 27: invalid "
+        "continuation byte); save the file as UTF-8.",
+    ),
 }
 
 
@@ -285,7 +293,7 @@ LOST = {  # issue 36: each lost or replaced a value without a word
 def test_a_bad_file_is_refused_in_one_line_naming_the_row(tmp_path: Path, case: str) -> None:
     name, text, what = BAD.get(case) or LOST[case]
     path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
+    path.write_text(text, encoding="utf-8", errors="surrogateescape")
     with pytest.raises(DataError) as refused:
         live_qa(data=str(path))
     message = str(refused.value)
