@@ -13,6 +13,7 @@ from inspect_ai.model import GenerateConfig, ModelCost, ModelInfo, set_model_inf
 from liveqa_inspect import live_qa
 from liveqa_inspect.report.cost import HOW_TO_PRICE, PRICES, judge_spend, read_prices
 from liveqa_inspect.report.loading import load
+from liveqa_inspect.report.tables import cell
 from liveqa_inspect.tasks.live_qa.task import live_qa_scorer
 from tests.helpers import (
     QUIET,
@@ -24,6 +25,7 @@ from tests.helpers import (
     scripted_model,
     section,
     subject_script,
+    table,
     verdict,
 )
 
@@ -173,3 +175,22 @@ def test_the_cost_per_scored_answer_counts_each_epoch_s_answer(
     printed = report(capsys, log.location, "--model-cost-config", prices)
     assert cost_rows(printed)["role grader"] == ["6", "6", "0.0012", "0.000200"]
     assert judge_spend(load(log.location)).graded == 6  # type: ignore[union-attr]
+
+
+def test_a_judge_whose_replies_were_cached_keeps_its_cost_beside_its_agreement(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Seam 2 of issue 35 in the judges table: a judge re-run from the cache is not free."""
+    prices = prices_file(tmp_path, "mockllm/judge-again", "mockllm/judge-once")
+    again = [run_judge(lambda *_: verdict("0.3"), "judge-again", limit=2) for _ in range(2)]
+    once = run_judge(lambda *_: verdict("0.7"), "judge-once", limit=2)
+    printed = report(capsys, again[1].location, once.location, "--model-cost-config", prices)
+    judges = table(printed.tables, "Judges")
+    assert {row[0]: cell(row[-3]) for row in judges.rows} == {
+        "mockllm/judge-again": "0.0004",  # 2 replies, both from the cache
+        "mockllm/judge-once": "0.0004",
+    }
+    assert judges.notes == [
+        "mockllm/judge-again: 2 of 2 judge replies read from the cache; their tokens are counted "
+        "at what they would cost uncached"
+    ]
