@@ -19,6 +19,7 @@ NOT_SETTINGS += ("judge_cache", "reference_metrics")
 """Task arguments not compared as such: the items' (`setting`), files (compared by contents),
 the panel rule (the judge's), a cache and more scorers (no score moves)."""
 Logs = Sequence[LoadedLog]
+AS_WRITTEN = "as written"
 
 
 def judge_line(log: LoadedLog) -> str:
@@ -52,6 +53,10 @@ def same_answers(logs: Logs) -> bool:
 
 
 def wording(log: LoadedLog) -> str:
+    """The wording asked: an own set's questions are asked as written, whatever `-T question=`
+    says, so its runs of two values asked the same text and are no wording comparison."""
+    if OwnSet.of_log(log.log.eval.metadata):
+        return AS_WRITTEN
     return str(log.log.eval.task_args.get("question", "summary"))
 
 
@@ -62,8 +67,10 @@ def setting(log: LoadedLog) -> str:
     questions = f"questions: {own}; " if own else ""
     if log.kind == "contamination":
         return f"{questions}part: {args.get('part', 'question')}"
+    if own:
+        return f"questions: {own}, asked {AS_WRITTEN}"
     if not log.task.startswith("expert_qa"):
-        return f"{questions}question wording: {wording(log)}"
+        return f"question wording: {wording(log)}"
     split = f"split: {args.get('split', 'domain')} {args.get('subset', 'test')}"
     if log.task != "expert_qa_claims":
         return split
