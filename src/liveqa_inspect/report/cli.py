@@ -8,6 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from liveqa_inspect.report.caveats import caveats
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
 from liveqa_inspect.report.directory import heading, logs_by_task
 from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all, section
@@ -20,9 +21,11 @@ EXIT_REFUSED = 2
 
 
 def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-    """The section's report, then what its models cost (report/cost.py), for every kind."""
+    """The caveats the runs printed, the section's report, then what its models cost
+    (report/cost.py), for every kind."""
     blocks, charts = section(logs[0].task).report(logs)
-    return [*blocks, cost_table(logs)], charts
+    warned = [line for log in logs for line in caveats(log)]
+    return [*warned, *blocks, cost_table(logs)], charts
 
 
 def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:
