@@ -3,10 +3,12 @@ compares them; their row labels; and each log's paired difference from the first
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel
 
+from liveqa_inspect._inspect_private import MODEL_NONE
 from liveqa_inspect.data.own_set import OwnSet
 from liveqa_inspect.report.loading import JUDGE_KINDS, LoadedLog, judge_name, section
 from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, interval
@@ -23,9 +25,13 @@ AS_WRITTEN = "as written"
 
 
 def judge_line(log: LoadedLog) -> str:
-    """Who was measured, on which prompt: the grader role when bound, else the evaluated model."""
-    own = log.judge_label == log.model
-    judged = "the evaluated model" if own else f"the grader role; evaluated model: {log.model}"
+    """Who was measured, on which prompt: the grader role when bound (beside the evaluated model,
+    if the run named one), else the evaluated model."""
+    judged = "the grader role"
+    if log.judge_label == log.model:
+        judged = "the evaluated model"
+    elif log.model != MODEL_NONE:
+        judged += f"; evaluated model: {log.model}"
     return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
 
 
@@ -210,3 +216,11 @@ def comparison(logs: Logs, noun: str, *tables: Table, notes: Sequence[str] = ())
                 f"{logs[0].path.name} ({len(first)}); its difference is over the shared ones."
             )
     return [*blocks, *notes, *tables]
+
+
+def figure_name(logs: Logs, figure: str) -> str:
+    """A comparison's figure file: its first log's name, then a digest of every log it compares,
+    in order, so two comparisons sharing a first log never write one file, the second replacing
+    the first; the same comparison run again writes its own file anew."""
+    compared = "\n".join(str(log.path.resolve()) for log in logs).encode()
+    return f"{logs[0].path.stem}-{figure}-{hashlib.sha256(compared).hexdigest()[:12]}.png"
