@@ -1,5 +1,5 @@
-"""What a run warns of, its report says too (issue 36, 7): a model grading its own answers, a
-SmolLM2-135M model; and figures that never overwrite another report's (issue 36, 8)."""
+"""What a run warns of, its report says too, in the same words (issue 36, 7): a model grading its
+own answers, a model served from SmolLM2-135M's file."""
 
 from __future__ import annotations
 
