@@ -2,17 +2,20 @@
 (tests/liveqa_inspect/test_inspect_private.py fails on a change). `PrerequisiteError`: the CLI
 prints it as its message alone (errors.py). `set_exception_hook`: installed once a process, in
 `eval()` after the entry points load, so run first (_registry.py) it cannot wrap ours.
-`OpenAICompatibleAPI`: the base of `gguf/`, which relies on it making its client once."""
+`OpenAICompatibleAPI`: the base of `gguf/`, which relies on it making its client once.
+`MODEL_NONE`: the model a run without `--model` logs (a judge log measuring a bound grader),
+which the report leaves unnamed as the evaluated model."""
 
 from __future__ import annotations
 
+from inspect_ai._util.constants import MODEL_NONE
 from inspect_ai._util.error import PrerequisiteError, set_exception_hook
 from inspect_ai._util.registry import _registry
 from inspect_ai.model import GenerateConfig, Model
 from inspect_ai.model._providers.openai_compatible import OpenAICompatibleAPI
 from inspect_ai.scorer._score import _scorers
 
-__all__ = ["OpenAICompatibleAPI", "PrerequisiteError", "set_exception_hook"]
+__all__ = ["MODEL_NONE", "OpenAICompatibleAPI", "PrerequisiteError", "set_exception_hook"]
 
 
 def resolved_config(model: Model) -> GenerateConfig:

@@ -13,6 +13,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import registry_create, registry_info
 
 from liveqa_inspect._inspect_private import (
+    MODEL_NONE,
     OpenAICompatibleAPI,
     PrerequisiteError,
     register_scorers_unqualified,
@@ -74,3 +75,8 @@ def test_inspect_installs_its_exception_hook_once_so_ours_stays_outside() -> Non
     set_exception_hook()
     assert sys.excepthook is ours
     assert issubclass(LiveQAError, PrerequisiteError)
+
+
+def test_a_run_without_a_model_logs_inspect_s_model_none() -> None:
+    [log] = eval(Task(dataset=[Sample(input="x", target="x")], scorer=exact()), **QUIET)
+    assert log.eval.model == MODEL_NONE

@@ -9,6 +9,7 @@ from inspect_ai.model import get_model
 from inspect_ai.scorer import Metric, Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
+from liveqa_inspect.caveats import grades_itself
 from liveqa_inspect.judging.grade import grade
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import JudgePrompt
@@ -43,11 +44,7 @@ def grading_scorer(
         subject = str(get_model()) if default is not None else None
         if subject not in warned and subject in [str(judge) for judge in judges]:
             warned.add(subject)
-            logger.warning(
-                "The judge (%s) is the model under test: it grades its own answers, which biases "
-                "the score. Bind another judge with --model-role grader=<model>.",
-                subject,
-            )
+            logger.warning(grades_itself(subject))
         result = await grade(
             judges, prompt, fields(state, target), answer=state.output.completion, panel=panel,
             cache=cache, epoch=state.epoch,

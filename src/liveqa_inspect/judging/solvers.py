@@ -7,11 +7,25 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from rich.text import Text
 
 from liveqa_inspect._inspect_private import PrerequisiteError, sample_is_scored
+from liveqa_inspect.errors import ArgumentError
 from liveqa_inspect.judging.grade import JUDGE_ROLE
+
+
+def check_roles() -> None:
+    """A role no task reads (a misspelt `--model-role grade=...`) would leave the default judge,
+    a paid one, grading in silence: refused, before any model is called."""
+    unread = sorted(model_roles().keys() - {JUDGE_ROLE})
+    if unread:
+        raise ArgumentError(
+            f"--model-role {', '.join(unread)}: no task of liveqa_inspect reads "
+            f"{'this role' if len(unread) == 1 else 'these roles'}. The one role read is "
+            f"'{JUDGE_ROLE}', the judge: --model-role {JUDGE_ROLE}=MODEL (docs/judge.md)."
+        )
 
 
 def jurors(default: str | None) -> list[Model]:
     """The grader role's models, else `default` (None: the evaluated model); roles bind at eval."""
+    check_roles()
     bound = model_roles().get(JUDGE_ROLE)
     if bound is None:
         return [get_model(default)]
@@ -24,6 +38,7 @@ def judges_ready(default: str | None) -> Solver:
     no answer); none in a `--no-score` run (Inspect tells a task only there), so it needs no key."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
+        check_roles()  # also in a `--no-score` run, and not taken for the default's failure
         try:
             if sample_is_scored():
                 jurors(default)

@@ -19,7 +19,7 @@ from liveqa_inspect.data.sources import Asset
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE, JUDGE_DEFAULTS, JUDGE_ROLE
 from liveqa_inspect.judging.panel import LEVEL_DIGITS
 from liveqa_inspect.judging.prompts import JudgePrompt, Scale
-from liveqa_inspect.judging.solvers import judges_ready
+from liveqa_inspect.judging.solvers import check_roles, judges_ready
 from liveqa_inspect.judging.verdicts import verdicts
 from liveqa_inspect.stats.names import KAPPA, MEAN
 from liveqa_inspect.stats.values import to_float
@@ -115,7 +115,10 @@ def judged_task(
 ) -> Task:  # fmt: skip
     """`measures_judge`: the judge (the grader role if bound, else the evaluated model) is
     measured against humans, with kappa as the headline, rather than grading a model (no model
-    is called before the judge then, so nothing waits for `judges_ready`)."""
+    is called before the judge then, so nothing waits for `judges_ready`). A role no task reads
+    is refused here where Inspect's CLI binds the roles before making the task, else as each
+    sample starts (`judges_ready`) or is judged (`jurors`)."""
+    check_roles()
     default = None if measures_judge else DEFAULT_JUDGE
     name = scorer_name(judge)
     return Task(

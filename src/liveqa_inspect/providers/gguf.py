@@ -19,6 +19,7 @@ from inspect_ai.util import warn_once
 from typing_extensions import override
 
 from liveqa_inspect._inspect_private import OpenAICompatibleAPI
+from liveqa_inspect.caveats import too_small
 from liveqa_inspect.errors import ChangedFileError, LiveQAError
 from liveqa_inspect.providers.server import (
     START_TIMEOUT,
@@ -33,7 +34,7 @@ logger = logging.getLogger(__name__)
 SERVICE = "gguf"
 LAUNCHED = "local-gguf:"  # the recorded `base_url` of a server this provider started
 DIGEST = "#sha256="
-SHA256 = "model_sha256"  # in the metadata of each output of a started server
+MODEL_FILE, SHA256 = "model_file", "model_sha256"  # in the metadata of a started server's output
 
 
 def identity(model: ModelFile) -> str:
@@ -82,12 +83,7 @@ class GGUFAPI(OpenAICompatibleAPI):
             model = model_file(model_name)
             check_same_weights(base_url, model)
             if model.is_smollm2_135m:  # said once a model name, however many roles use it
-                warn_once(
-                    logger,
-                    f"SmolLM2-135M ({SERVICE}/{model_name}) has 135M parameters: its answers and "
-                    "its verdicts carry no meaning. This run is a first run and a smoke test of "
-                    "the pipeline, not a measurement.",
-                )
+                warn_once(logger, too_small(f"{SERVICE}/{model_name}"))
             self.server = server_for(model, server_options, start_timeout)
             url = self.server.url
             name_mixed_weights()
@@ -123,7 +119,7 @@ class GGUFAPI(OpenAICompatibleAPI):
                 raise
         output = result[0] if isinstance(result, tuple) else result
         if isinstance(output, ModelOutput):
-            weights = {"model_file": server.model.path.name, SHA256: server.model.sha256}
+            weights = {MODEL_FILE: server.model.path.name, SHA256: server.model.sha256}
             output.metadata = {**(output.metadata or {}), **weights}
         return result
 

@@ -28,6 +28,7 @@ import anyio.lowlevel
 import httpx
 
 from liveqa_inspect.arguments import positive_number
+from liveqa_inspect.caveats import is_smollm2_135m
 from liveqa_inspect.errors import ArgumentError, LiveQAError
 
 logger = logging.getLogger(__name__)
@@ -50,8 +51,7 @@ class ModelFile:
 
     @property
     def is_smollm2_135m(self) -> bool:
-        """The embedded model, or another copy or quantisation of it: too small to mean much."""
-        return "smollm2-135m" in self.path.name.lower()
+        return is_smollm2_135m(self.path.name)
 
 
 def model_file(name: str) -> ModelFile:

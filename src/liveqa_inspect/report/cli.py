@@ -8,8 +8,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from liveqa_inspect.report.caveats import caveats
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
-from liveqa_inspect.report.directory import logs_by_task
+from liveqa_inspect.report.directory import heading, logs_by_task
 from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all, section
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.tables import Block, figure_line, render
@@ -20,9 +21,11 @@ EXIT_REFUSED = 2
 
 
 def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-    """The section's report, then what its models cost (report/cost.py), for every kind."""
+    """The caveats the runs printed, the section's report, then what its models cost
+    (report/cost.py), for every kind."""
     blocks, charts = section(logs[0].task).report(logs)
-    return [*blocks, cost_table(logs)], charts
+    warned = [line for log in logs for line in caveats(log)]
+    return [*warned, *blocks, cost_table(logs)], charts
 
 
 def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:
@@ -67,8 +70,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         PRICES.set(read_prices(args.model_cost_config) if args.model_cost_config else {})
         groups, skipped = logs_by_task(folder) if folder else ([load_all(args.logs)], [])
-        if not groups:
-            raise ReportError(f"no log in {folder} can be reported: " + "; ".join(skipped))
         reports = [build(logs) for logs in groups]
     except ReportError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -76,8 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if skipped:
         print(render(skipped, args.markdown) + "\n")
     for logs, (blocks, charts) in zip(groups, reports, strict=True):
-        heading = [f"== {logs[0].task}: {len(logs)} log(s) ==", ""] if folder else []
-        print(render([*heading, *blocks], markdown=args.markdown), flush=True)
+        headed = [heading(logs), ""] if folder else []
+        print(render([*headed, *blocks], markdown=args.markdown), flush=True)
         try:
             written = write_charts(charts, args.out or logs[0].path.parent)
         except ReportError as error:

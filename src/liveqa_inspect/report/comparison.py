@@ -3,10 +3,12 @@ compares them; their row labels; and each log's paired difference from the first
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel
 
+from liveqa_inspect._inspect_private import MODEL_NONE
 from liveqa_inspect.data.own_set import OwnSet
 from liveqa_inspect.report.loading import JUDGE_KINDS, LoadedLog, judge_name, section
 from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, interval
@@ -19,12 +21,17 @@ NOT_SETTINGS += ("judge_cache", "reference_metrics")
 """Task arguments not compared as such: the items' (`setting`), files (compared by contents),
 the panel rule (the judge's), a cache and more scorers (no score moves)."""
 Logs = Sequence[LoadedLog]
+AS_WRITTEN = "as written"
 
 
 def judge_line(log: LoadedLog) -> str:
-    """Who was measured, on which prompt: the grader role when bound, else the evaluated model."""
-    own = log.judge_label == log.model
-    judged = "the evaluated model" if own else f"the grader role; evaluated model: {log.model}"
+    """Who was measured, on which prompt: the grader role when bound (beside the evaluated model,
+    if the run named one), else the evaluated model."""
+    judged = "the grader role"
+    if log.judge_label == log.model:
+        judged = "the evaluated model"
+    elif log.model != MODEL_NONE:
+        judged += f"; evaluated model: {log.model}"
     return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
 
 
@@ -52,6 +59,10 @@ def same_answers(logs: Logs) -> bool:
 
 
 def wording(log: LoadedLog) -> str:
+    """The wording asked: an own set's questions are asked as written, whatever `-T question=`
+    says, so its runs of two values asked the same text and are no wording comparison."""
+    if OwnSet.of_log(log.log.eval.metadata):
+        return AS_WRITTEN
     return str(log.log.eval.task_args.get("question", "summary"))
 
 
@@ -62,8 +73,10 @@ def setting(log: LoadedLog) -> str:
     questions = f"questions: {own}; " if own else ""
     if log.kind == "contamination":
         return f"{questions}part: {args.get('part', 'question')}"
+    if own:
+        return f"questions: {own}, asked {AS_WRITTEN}"
     if not log.task.startswith("expert_qa"):
-        return f"{questions}question wording: {wording(log)}"
+        return f"question wording: {wording(log)}"
     split = f"split: {args.get('split', 'domain')} {args.get('subset', 'test')}"
     if log.task != "expert_qa_claims":
         return split
@@ -203,3 +216,11 @@ def comparison(logs: Logs, noun: str, *tables: Table, notes: Sequence[str] = ())
                 f"{logs[0].path.name} ({len(first)}); its difference is over the shared ones."
             )
     return [*blocks, *notes, *tables]
+
+
+def figure_name(logs: Logs, figure: str) -> str:
+    """A comparison's figure file: its first log's name, then a digest of every log it compares,
+    in order, so two comparisons sharing a first log never write one file, the second replacing
+    the first; the same comparison run again writes its own file anew."""
+    compared = "\n".join(str(log.path.resolve()) for log in logs).encode()
+    return f"{logs[0].path.stem}-{figure}-{hashlib.sha256(compared).hexdigest()[:12]}.png"

@@ -1,4 +1,5 @@
-"""`liveqa-report DIR`: every log of a folder (an eval set's, or any), reported task by task."""
+"""`liveqa-report DIR`: every log of a folder (an eval set's, or any), reported task by task and,
+within a task, question set by question set."""
 
 from __future__ import annotations
 
@@ -6,25 +7,37 @@ from pathlib import Path
 
 from inspect_ai.log import list_eval_logs
 
-from liveqa_inspect.report.loading import LoadedLog, ReportError, load, refuse_mixed
+from liveqa_inspect.data.own_set import OwnSet
+from liveqa_inspect.report.loading import LoadedLog, ReportError, load, same_run
 
 
 def logs_by_task(folder: Path) -> tuple[list[list[LoadedLog]], list[str]]:
-    """Each task's logs, oldest first, and why each log or task left out was left out: a folder
-    holds what a single report would refuse (a failed attempt an eval set retried, say)."""
-    tasks: dict[str, list[LoadedLog]] = {}
-    skipped = []
-    for found in list_eval_logs(str(folder), descending=False):
+    """Each task's logs of each question set, oldest first, and what was left out or read once,
+    and why: a folder holds what a single report would refuse (a failed attempt an eval set
+    retried, a backup copy of a log, runs on LiveQA and on an own set), and one such log must
+    not cost the others their report."""
+    found = list_eval_logs(str(folder), descending=False)
+    if not found:
+        raise ReportError(f"no Inspect logs found in {folder}")
+    groups: dict[tuple[str, OwnSet | None], list[LoadedLog]] = {}
+    first: dict[tuple[str, str], Path] = {}
+    said = []
+    for info in found:
         try:
-            log = load(Path(found.name.removeprefix("file://")))
+            log = load(Path(info.name.removeprefix("file://")))
         except ReportError as error:
-            skipped.append(f"skipped: {error}")
+            said.append(f"skipped: {error}")
             continue
-        tasks.setdefault(log.task, []).append(log)
-    groups = []
-    for task, logs in tasks.items():
-        try:
-            groups.append(refuse_mixed(logs))
-        except ReportError as error:
-            skipped.append(f"skipped the {task} logs: {error}")
-    return groups, skipped
+        if (copied := first.setdefault(same_run(log), log.path)) != log.path:
+            said.append(f"read once: {log.path} is a copy of {copied} (the same run and scores)")
+            continue
+        groups.setdefault((log.task, OwnSet.of_log(log.log.eval.metadata)), []).append(log)
+    if not groups:
+        raise ReportError(f"no log in {folder} can be reported: " + "; ".join(said))
+    return list(groups.values()), said
+
+
+def heading(logs: list[LoadedLog]) -> str:
+    """A group's heading: its task, and its question set when it is not LiveQA's."""
+    own = OwnSet.of_log(logs[0].log.eval.metadata)
+    return f"== {logs[0].task}{f' on {own}' if own else ''}: {len(logs)} log(s) =="

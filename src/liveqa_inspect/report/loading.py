@@ -234,6 +234,13 @@ def load(path: str | Path) -> LoadedLog:
     )  # fmt: skip
 
 
+def same_run(log: LoadedLog) -> tuple[str, str]:
+    """What a copy of a log at another path shares with it: the run, its metadata and its scores
+    (a copy re-graded by `inspect score` has other scores: another judge's log)."""
+    reduced = [(r.scorer, r.samples) for r in log.log.reductions or []]
+    return log.log.eval.eval_id, repr((log.log.eval.metadata, reduced))
+
+
 def load_all(paths: Sequence[str | Path]) -> list[LoadedLog]:
     return refuse_mixed([load(path) for path in paths])
 
@@ -246,10 +253,7 @@ def refuse_mixed(logs: list[LoadedLog]) -> list[LoadedLog]:
         twice = f"{log.path} is given twice: a log compared with itself says nothing; give each "
         if log.path.resolve() in seen:
             raise ReportError(twice + "log once")
-        # A copy at another path is the same log: the same run and metadata, the same scores.
-        reduced = [(r.scorer, r.samples) for r in log.log.reductions or []]
-        run = (log.log.eval.eval_id, repr((log.log.eval.metadata, reduced)))
-        if run in seen:
+        if (run := same_run(log)) in seen:
             raise ReportError(f"{twice}log once ({seen[run]} is the same log)")
         seen |= {log.path.resolve(): log.path, run: log.path}
     if len({log.kind for log in logs}) > 1:

@@ -367,8 +367,8 @@ def test_the_report_compares_logs_of_one_own_set(
     assert main([first.location, "--out", str(tmp_path)]) == 0
     header = capsys.readouterr().out.splitlines()[1]
     assert header == (
-        f"model: mockllm/model; questions: ours.csv: {OWN_SET}, sha256 {sha}; question wording: "
-        "summary; epochs: 1"
+        f"model: mockllm/model; questions: ours.csv: {OWN_SET}, sha256 {sha}, asked as written; "
+        "epochs: 1"
     )
 
 

@@ -24,6 +24,7 @@ from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import GenerateConfig, get_model
 
 from liveqa_inspect import live_qa, live_qa_judge
+from liveqa_inspect.caveats import grades_itself, too_small
 from liveqa_inspect.judging.grade import grade
 from liveqa_inspect.judging.prompts import (
     CLAIM_CORRECTNESS_JUDGE,
@@ -34,6 +35,7 @@ from liveqa_inspect.judging.prompts import (
     gbnf,
 )
 from liveqa_inspect.providers.server import DEFAULT_OPTIONS, stop_all
+from liveqa_inspect.report import main
 from liveqa_inspect.stats.names import KAPPA
 from tests.helpers import QUIET, figures
 from tests.liveqa_inspect.providers.local import SMOLLM2, SMOLLM2_SHA256, needs_llama_cpp
@@ -106,7 +108,9 @@ def judged(module_env: None, judge_cache: Path) -> EvalLog:
         return judge_run(JUDGED, extra_body={"grammar": SHORT})
 
 
-def test_live_qa_on_the_embedded_model_scores_every_sample_and_names_the_weights() -> None:
+def test_live_qa_on_the_embedded_model_scores_every_sample_and_names_the_weights(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     [log] = eval(
         live_qa(reference_metrics=False),
         model=MODEL,
@@ -127,6 +131,12 @@ def test_live_qa_on_the_embedded_model_scores_every_sample_and_names_the_weights
         assert verdict.config.extra_body == {"grammar": gbnf(LIVEQA_SCALE)}
         assert answer.output.usage.output_tokens <= SUBJECT_TOKENS
     assert log.eval.model_roles["grader"].base_url == RECORDED_URL
+    # What the run warned of, its report says (issue 36, 7).
+    capsys.readouterr()
+    assert main([log.location, "--out", str(tmp_path)]) == 0
+    warned = [line for line in capsys.readouterr().out.splitlines() if "WARNING" in line]
+    name = Path(log.location).name
+    assert warned == [f"WARNING: {name}: {said(MODEL)}" for said in (grades_itself, too_small)]
 
 
 def test_live_qa_judge_with_the_embedded_judge_gives_finite_agreement_figures(

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -9,11 +12,13 @@ from inspect_ai import Task, eval, eval_set
 from inspect_ai.dataset import Sample
 
 from liveqa_inspect import live_qa, live_qa_judge
+from liveqa_inspect.data.own_set import OWN_SET
 from liveqa_inspect.report import main
 from tests.helpers import (
     QUIET,
     judge_script,
     report,
+    run_live_qa,
     scripted_model,
     section,
     subject_script,
@@ -80,3 +85,33 @@ def test_a_folder_without_a_reportable_log_is_refused_saying_why(
     error = capsys.readouterr().err
     assert error.startswith(f"error: no log in {tmp_path} can be reported: ")
     assert "is a log of task 'task'" in error
+
+
+def test_a_copy_or_another_question_set_costs_no_log_its_report(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 36 (4): a backup copy skipped every live_qa log; LiveQA beside an own set, both."""
+    ours = tmp_path / "ours.jsonl"
+    question = {"id": "q1", "question": "Is a fever dangerous?", "references": ["Not often."]}
+    ours.write_text(json.dumps(question) + "\n", encoding="utf-8")
+    liveqa = Path(run_live_qa(limit=2).location)
+    run_live_qa(limit=2, data=str(ours))
+    backup = liveqa.parent / "backup"
+    backup.mkdir()
+    shutil.copy(liveqa, backup)
+
+    printed = report(capsys, str(liveqa.parent), "--out", str(tmp_path))
+    sha = hashlib.sha256(ours.read_bytes()).hexdigest()[:12]
+    assert "== live_qa: 1 log(s) ==" in printed
+    assert f"== live_qa on ours.jsonl: {OWN_SET}, sha256 {sha}: 1 log(s) ==" in printed
+    assert [line for line in printed.splitlines() if line.startswith(("read", "skipped"))] == [
+        f"read once: {backup / liveqa.name} is a copy of {liveqa} (the same run and scores)"
+    ]
+    assert len([table for table in printed.tables if table.title.startswith("Tokens")]) == 2
+
+
+def test_an_empty_folder_is_said_to_hold_no_logs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main([str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"error: no Inspect logs found in {tmp_path}\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import sysconfig
 from pathlib import Path
 
@@ -194,7 +195,9 @@ def test_a_known_difference_between_two_models(capsys: pytest.CaptureFixture[str
         ["mockllm/b", "-0.300", "[-0.300, -0.300]", "5"]
     ]
     [chart] = written(out)
-    assert chart == Path(a.location).with_name(Path(a.location).stem + "-models.png")
+    stem = re.escape(Path(a.location).stem)
+    assert chart.parent == Path(a.location).parent
+    assert re.fullmatch(rf"{stem}-models-[0-9a-f]{{12}}\.png", chart.name)
     # A's own report writes its own chart beside the comparison's, not over it.
     own = written(report(capsys, a.location))[0]
     assert own == chart.with_name(Path(a.location).stem + "-means.png")
@@ -379,12 +382,13 @@ def test_several_judges_and_the_kappa_difference(
     assert section(out, "Kappa difference from mockllm/perfect") == [
         ["mockllm/constant", "-1.000", "[-1.000, -1.000]", "20"]
     ]
-    names = [p.name for p in written(out)]
+    *names, judges = [p.name for p in written(out)]
     assert names == [
         Path(good.location).stem + "-confusion.png",
         Path(flat.location).stem + "-confusion.png",
-        Path(good.location).stem + "-judges.png",
     ]
+    stem = re.escape(Path(good.location).stem)
+    assert re.fullmatch(rf"{stem}-judges-[0-9a-f]{{12}}\.png", judges)
 
 
 @pytest.mark.slow  # runs for long: a few evals and many bootstraps

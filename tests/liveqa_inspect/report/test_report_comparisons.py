@@ -4,6 +4,7 @@ and 18); the report's frame reads no task family's names."""
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,23 @@ def test_other_wording_and_panel_rule_is_no_wording_comparison(
         ["mockllm/model", "mean of mockllm/a+mockllm/b"],
         ["mockllm/model#2", "majority of mockllm/a+mockllm/b"],
     ]
+
+
+def test_an_own_set_asked_twice_is_no_wording_comparison(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 36 (5): on an own set `-T question=original` asks the default's very text."""
+    ours = tmp_path / "ours.jsonl"
+    asked = ["Can I take ibuprofen?", "What causes cold sores?"]
+    lines = [{"id": f"q{n}", "question": q, "references": ["Ask."]} for n, q in enumerate(asked)]
+    ours.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    default = run_live_qa(limit=2, data=str(ours))
+    original = run_live_qa(limit=2, data=str(ours), question="original")
+    out = report(capsys, default.location, original.location, "--out", str(tmp_path))
+    assert "wording" not in out and "summary" not in out and "original)" not in out
+    assert "WARNING" not in out
+    single = report(capsys, default.location, "--out", str(tmp_path))
+    assert "question wording" not in single and "asked as written" in single
 
 
 def test_each_setting_that_changes_a_score_is_named(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -233,7 +234,8 @@ def test_judges_side_by_side_with_paired_differences(
         ["mockllm/constant", "-1.000", "[-1.000, -1.000]", "8"]
     ]
     [chart] = written(out)
-    assert chart.name == f"{Path(reader.location).stem}-robustness-judges.png"
+    stem = re.escape(Path(reader.location).stem)
+    assert re.fullmatch(rf"{stem}-robustness-judges-[0-9a-f]{{12}}\.png", chart.name)
 
 
 def test_logs_perturbed_with_other_texts_are_flagged(

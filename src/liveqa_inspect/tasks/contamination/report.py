@@ -11,7 +11,7 @@ from dataclasses import replace
 from inspect_ai.log import EvalSample
 from inspect_ai.scorer import SampleScore
 
-from liveqa_inspect.report.comparison import comparison, labels, per_log, setting
+from liveqa_inspect.report.comparison import comparison, figure_name, labels, per_log, setting
 from liveqa_inspect.report.loading import LoadedLog, ReportError
 from liveqa_inspect.report.plots import Chart, IntervalChart, Scatter
 from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, figure_table
@@ -153,7 +153,7 @@ def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     headers = ["guided", "general", "difference", "p", *found[logs[0].path][1]]
     table = per_log(logs, title, headers, cells)
     title = f"{logs[0].task}: guided minus general overlap (95% CI)"
-    chart = IntervalChart(f"{logs[0].path.stem}-differences.png", title,
+    chart = IntervalChart(figure_name(logs, "differences"), title,
                           "difference in mean ROUGE-L", labels(logs),
                           [f.difference for f, _ in found.values()], (-1.0, 1.0))  # fmt: skip
     return comparison(logs, logs[0].task, table), [chart]

@@ -135,13 +135,14 @@ def chart(filename: str, title: str, rows: Sequence[tuple[str, Estimate]]) -> In
 
 
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-    """The means chart is named apart (`-models`, `-means`): a comparison is named after its
-    first log and would otherwise overwrite that log's own chart."""
+    """The means chart is named apart (`-models-<digest>`, `-means`): a comparison is named after
+    its first log and would otherwise overwrite that log's own chart."""
     log, means, table = logs[0], [headline(log) for log in logs], mean_table(logs)
-    filename = f"{log.path.stem}-{'models' if len(logs) > 1 else 'means'}.png"
+    several = len(logs) > 1
+    filename = compare.figure_name(logs, "models") if several else f"{log.path.stem}-means.png"
     rows = list(zip(compare.labels(logs), means, strict=True))
     charts: list[Chart] = [chart(filename, f"{log.task}: the judge's mean level (95% CI)", rows)]
-    if len(logs) > 1:
+    if several:
         return compare.comparison(logs, log.task, table, differences(logs)), charts
     blocks: list[Block] = [
         f"{log.task} report: {log.path}",

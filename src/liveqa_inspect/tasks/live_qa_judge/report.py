@@ -151,7 +151,7 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         title = f"{log.task}: quadratic kappa with the human levels (95% CI)"
         kappas = [judge[KAPPA] for judge in judges]
         axis, labels = "quadratic weighted kappa", compare.labels(logs)
-        chart = IntervalChart(f"{log.path.stem}-judges.png", title, axis, labels, kappas)
+        chart = IntervalChart(compare.figure_name(logs, "judges"), title, axis, labels, kappas)
         return blocks, [*charts, chart]
     judge, scale = judges[0], ", ".join(map(level_name, log.scale))
     title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"

@@ -119,8 +119,8 @@ def moved_table(log: LoadedLog) -> Table:
     )
 
 
-def chart(log: LoadedLog, kind: str, title: str, rows: dict[str, Estimate]) -> IntervalChart:
-    axis, filename = "share of pairs as expected", f"{log.path.stem}-{kind}.png"
+def chart(filename: str, title: str, rows: dict[str, Estimate]) -> IntervalChart:
+    axis = "share of pairs as expected"
     return IntervalChart(filename, title, axis, list(rows), list(rows.values()), (0.0, 1.0))
 
 
@@ -181,7 +181,7 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
                   for name, each in zip(names, found, strict=True)
                   for summary in metrics.SUMMARIES}  # fmt: skip
         title = f"{logs[0].task}: robustness and sensitivity of each judge (95% CI)"
-        return blocks, [chart(logs[0], "robustness-judges", title, shares)]
+        return blocks, [chart(compare.figure_name(logs, "robustness-judges"), title, shares)]
     [log], [one] = logs, found
     blocks: list[Block] = [*header(log), summary_table(one), perturbation_table(log, one)]
     jurors = metrics.juror_figures(log.scores(), log.scale)
@@ -190,4 +190,4 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         blocks.append(side_by_side(title, {"panel": one, **jurors}))
     title = f"{log.task}: {log.judge_label}, share as expected (95% CI)"
     shares = {label(name): pooled.share for name, pooled in one.items()}
-    return [*blocks, moved_table(log)], [chart(log, "robustness", title, shares)]
+    return [*blocks, moved_table(log)], [chart(f"{log.path.stem}-robustness.png", title, shares)]

@@ -21,7 +21,7 @@ from liveqa_inspect.judging.grade import grade
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import answer_fields, human_note
-from liveqa_inspect.judging.solvers import given_answer, judges_ready, jurors
+from liveqa_inspect.judging.solvers import check_roles, given_answer, judges_ready, jurors
 from liveqa_inspect.judging.task import judge_epochs, provenance, scorer_name
 from liveqa_inspect.stats.names import ROBUSTNESS
 from liveqa_inspect.stats.values import to_float
@@ -121,6 +121,7 @@ def live_qa_judge_robustness(
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
     judge = judge_robustness_scorer(cache=judge_cache, panel=panel)  # checks the panel first
+    check_roles()  # where the CLI has bound the roles already (judged_task's rule)
     true_or_false(judge_cache=judge_cache)
     whole_number("per_grade", per_grade, least=1)
     whole_number("seed", seed, least=0)
