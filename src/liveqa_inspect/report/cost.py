@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
@@ -135,3 +136,41 @@ def cost_table(logs: Logs) -> Table:
     headers = ["run", "used by", "input", "output", "cached", "reasoning", "cost ($)"]
     headers.append("per scored answer ($)")
     return Table("Tokens and cost, as Inspect recorded them", headers, rows, notes)
+
+
+# --- PROVISIONAL (r4-card): `judge_spend` as r4-cost's contract states it, until r4-cost's own
+# --- replaces this block (the judge card reads it; drop this block when merging r4-cost).
+@dataclass(frozen=True)
+class JudgeSpend:
+    """A log's judge calls: their tokens as if uncached and their cost (None: no price), how many
+    calls, how many of them were replies read from a cache, and the answers graded (epochs
+    counted)."""
+
+    usage: ModelUsage
+    cost: float | None
+    calls: int
+    cached: int
+    graded: int
+
+
+def judge_spend(log: LoadedLog) -> JudgeSpend | None:
+    """The grader role's calls, or where none is bound in a log measuring a judge, the evaluated
+    model's; None where no judge call is recorded."""
+    events = [e for s in log.log.samples or [] for e in s.events if isinstance(e, ModelEvent)]
+    own = log.kind in JUDGE_KINDS and not any(e.role == JUDGE_ROLE for e in events)
+    calls = [e for e in events if e.role == JUDGE_ROLE or (own and e.model == log.model)]
+    if not calls:
+        return None
+    usage, cost, prices = ModelUsage(), 0.0, PRICES.get()
+    for event in calls:
+        used = event.output.usage or ModelUsage()
+        usage += used
+        price = prices.get(event.model)
+        each = compute_model_cost(price, used) if price else used.total_cost
+        cost = None if cost is None or each is None else cost + each
+    graded = sum(log.scorer in (s.scores or {}) for s in log.log.samples or [])
+    cached = sum(e.cache == "read" for e in calls)
+    return JudgeSpend(usage, cost, len(calls), cached, graded)
+
+
+# --- end of the PROVISIONAL block

@@ -1,0 +1,135 @@
+"""The judge card (issue 35): `liveqa-report DIR` puts every candidate judge of a folder in one row
+first, each figure the one its task's own metric states, "not run" where a judge did not run a
+task, and writes it as judge-card.md and judge-card.png."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from inspect_ai import Task, eval
+from inspect_ai.log import EvalLog
+
+from liveqa_inspect import live_qa_judge, live_qa_judge_robustness
+from liveqa_inspect.report import card, cli
+from liveqa_inspect.report.card import MARKDOWN, NOT_RUN, PNG, REFERENCE, Card
+from liveqa_inspect.report.tables import Table, cell
+from liveqa_inspect.stats.names import KAPPA, ci_keys, pair_key
+from liveqa_inspect.tasks.robustness.dataset import expected
+from tests.helpers import (
+    PNG as PNG_BYTES,
+)
+from tests.helpers import (
+    QUIET,
+    Humans,
+    Script,
+    content_judge,
+    figures,
+    length_judge,
+    perfect,
+    report,
+    scripted_model,
+    section,
+    three,
+)
+
+RHO = "spearman_rho"
+
+
+def run(task: Task, script: Script, name: str, folder: Path, **args: object) -> EvalLog:
+    [log] = eval(task, model=scripted_model(script, name), log_dir=str(folder), **QUIET, **args)
+    assert log.status == "success", log.error
+    return log
+
+
+def card_of(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[str, dict[str, dict]]:
+    """What `liveqa-report` printed, and its card as {judge: {column: cell as printed}}."""
+    kept: list[Card | None] = []
+
+    def keeping(*given: object) -> Card | None:
+        kept.append(found := card.judge_card(*given))  # type: ignore[arg-type]
+        return found
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(cli, "judge_card", keeping)
+        printed = report(capsys, *args)
+    [found] = kept
+    assert found is not None
+    [table] = [block for block in found.blocks if isinstance(block, Table)]
+    rows = {
+        row[0]: dict(zip(table.headers[1:], map(cell, row[1:]), strict=True)) for row in table.rows
+    }
+    return printed, rows
+
+
+def with_interval(metrics: dict[str, float], name: str) -> str:
+    """A figure and its interval as the card's cell, from the log's own metrics."""
+    low, high = (metrics[key] for key in ci_keys(name))
+    return f"{three(metrics[name])} [{three(low)}, {three(high)}]"
+
+
+def worst_moved(log: EvalLog) -> str:
+    """The hold perturbation whose unchanged share is lowest in the log's metrics, turned into
+    the share moved."""
+    metrics = figures(log)
+    held = [name for name in metrics if name.endswith("_unchanged")]
+    name = min(held, key=lambda key: metrics[key])
+    perturbation = name.removesuffix("_unchanged")
+    assert expected(perturbation) == "hold"
+    low, high = (metrics[key] for key in ci_keys(name))
+    return f"{perturbation} {three(1 - metrics[name])} [{three(1 - high)}, {three(1 - low)}]"
+
+
+def test_the_card_of_three_judges_one_a_reference(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, humans: Humans
+) -> None:
+    logs = {
+        name: run(live_qa_judge(), script, name, tmp_path, limit=8)
+        for name, script in (
+            ("good", perfect(humans)),
+            ("other", length_judge),
+            ("ref", perfect(humans)),
+        )
+    }
+    robust = run(live_qa_judge_robustness(per_grade=1), content_judge(humans), "good", tmp_path)
+    printed, rows = card_of(capsys, str(tmp_path), "--reference-judge", "mockllm/ref")
+
+    assert printed.startswith("== Judge card: 3 judge(s) ==")
+    assert printed.index("Judge card") < printed.index("== live_qa_judge")
+    assert list(rows) == ["mockllm/good", "mockllm/other", "mockllm/ref"]
+    for name, log in logs.items():
+        row, metrics = rows[f"mockllm/{name}"], figures(log)
+        assert row["NIST kappa"] == with_interval(metrics, KAPPA)
+        assert row["NIST rho"] == with_interval(metrics, RHO)
+        assert row["NIST bias"] == with_interval(metrics, "bias")
+        floor = figures(log, "reference_floor")[pair_key("rouge_l", RHO)]
+        assert row["ROUGE-L floor"] == three(floor)
+        above = metrics[ci_keys(RHO)[0]] > floor
+        assert row["rho vs floor"] == ("above" if above else "not beyond CI")
+    # The paired difference is the live_qa_judge section's own, the best judge being the first.
+    [[_, value, interval, _]] = [
+        r for r in section(printed, "Kappa difference") if r[0] == "mockllm/other"
+    ]
+    assert rows["mockllm/other"]["NIST kappa vs best (paired)"].startswith(f"{value} {interval} ")
+    assert rows["mockllm/good"]["NIST kappa vs best (paired)"] == "best"
+    assert rows["mockllm/ref"]["NIST kappa vs best (paired)"].endswith("tied")
+    # The reference gave every answer its human level: agreeing with it is agreeing with them.
+    assert rows["mockllm/ref"]["NIST kappa with mockllm/ref"] == REFERENCE
+    assert (
+        rows["mockllm/other"]["NIST kappa with mockllm/ref"] == rows["mockllm/other"]["NIST kappa"]
+    )
+    assert rows["mockllm/good"]["NIST exact with mockllm/ref"] == "1.000 [1.000, 1.000] n=8"
+    # Robustness: good's from its log; the others did not run it.
+    assert rows["mockllm/good"]["most moved (should hold)"] == worst_moved(robust)
+    for name in ("mockllm/other", "mockllm/ref"):
+        assert rows[name]["most moved (should hold)"] == NOT_RUN
+        assert rows[name]["most not lowered (should lower)"] == NOT_RUN
+    # One call an answer, 1 + 1 tokens each (the scripted usage), no price for mockllm.
+    assert rows["mockllm/other"]["unscored"] == "0.000 (0 of 8)"
+    assert rows["mockllm/other"]["tokens / 100 graded"] == "200"
+    assert rows["mockllm/other"]["$ / 100 graded"] == "no price"
+    assert rows["mockllm/other"]["cached replies"] == "0 of 8 calls"
+    assert "No log of expert_qa_claims in the folder" in printed
+    assert (tmp_path / MARKDOWN).read_text().startswith("# Judge card: 3 judge(s)")
+    assert (tmp_path / PNG).read_bytes().startswith(PNG_BYTES)
+    assert f"card: {tmp_path / PNG}" in printed
