@@ -80,23 +80,19 @@ def worst_moved(log: EvalLog) -> str:
     return f"{perturbation} {three(1 - metrics[name])} [{three(1 - high)}, {three(1 - low)}]"
 
 
-def test_the_card_of_three_judges_one_a_reference(
+def test_the_card_of_two_judges_one_the_reference(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, humans: Humans
 ) -> None:
     logs = {
         name: run(live_qa_judge(), script, name, tmp_path, limit=8)
-        for name, script in (
-            ("good", perfect(humans)),
-            ("other", length_judge),
-            ("ref", perfect(humans)),
-        )
+        for name, script in (("good", perfect(humans)), ("other", length_judge))
     }
     robust = run(live_qa_judge_robustness(per_grade=1), content_judge(humans), "good", tmp_path)
-    printed, rows = card_of(capsys, str(tmp_path), "--reference-judge", "mockllm/ref")
+    printed, rows = card_of(capsys, str(tmp_path), "--reference-judge", "mockllm/good")
 
-    assert printed.startswith("== Judge card: 3 judge(s) ==")
+    assert printed.startswith("== Judge card: 2 judge(s) ==")
     assert printed.index("Judge card") < printed.index("== live_qa_judge")
-    assert list(rows) == ["mockllm/good", "mockllm/other", "mockllm/ref"]
+    assert list(rows) == ["mockllm/good", "mockllm/other"]
     for name, log in logs.items():
         row, metrics = rows[f"mockllm/{name}"], figures(log)
         assert row["NIST kappa"] == with_interval(metrics, KAPPA)
@@ -107,29 +103,26 @@ def test_the_card_of_three_judges_one_a_reference(
         above = metrics[ci_keys(RHO)[0]] > floor
         assert row["rho vs floor"] == ("above" if above else "not beyond CI")
     # The paired difference is the live_qa_judge section's own, the best judge being the first.
-    [[_, value, interval, _]] = [
-        r for r in section(printed, "Kappa difference") if r[0] == "mockllm/other"
-    ]
-    assert rows["mockllm/other"]["NIST kappa vs best (paired)"].startswith(f"{value} {interval} ")
+    [[_, value, interval, _]] = section(printed, "Kappa difference")
+    paired = rows["mockllm/other"]["NIST kappa vs best (paired)"]
+    assert paired == f"{value} {interval} worse"
     assert rows["mockllm/good"]["NIST kappa vs best (paired)"] == "best"
-    assert rows["mockllm/ref"]["NIST kappa vs best (paired)"].endswith("tied")
     # The reference gave every answer its human level: agreeing with it is agreeing with them.
-    assert rows["mockllm/ref"]["NIST kappa with mockllm/ref"] == REFERENCE
-    assert (
-        rows["mockllm/other"]["NIST kappa with mockllm/ref"] == rows["mockllm/other"]["NIST kappa"]
-    )
-    assert rows["mockllm/good"]["NIST exact with mockllm/ref"] == "1.000 [1.000, 1.000] n=8"
-    # Robustness: good's from its log; the others did not run it.
+    assert rows["mockllm/good"]["NIST kappa with mockllm/good"] == REFERENCE
+    other = rows["mockllm/other"]
+    assert other["NIST kappa with mockllm/good"] == other["NIST kappa"]
+    exact = with_interval(figures(logs["other"]), "exact_agreement")
+    assert other["NIST exact with mockllm/good"] == f"{exact} n=8"
+    # Robustness: good's from its log; the other did not run it.
     assert rows["mockllm/good"]["most moved (should hold)"] == worst_moved(robust)
-    for name in ("mockllm/other", "mockllm/ref"):
-        assert rows[name]["most moved (should hold)"] == NOT_RUN
-        assert rows[name]["most not lowered (should lower)"] == NOT_RUN
+    assert other["most moved (should hold)"] == NOT_RUN
+    assert other["most not lowered (should lower)"] == NOT_RUN
     # One call an answer, 1 + 1 tokens each (the scripted usage), no price for mockllm.
-    assert rows["mockllm/other"]["unscored"] == "0.000 (0 of 8)"
-    assert rows["mockllm/other"]["tokens / 100 graded"] == "200"
-    assert rows["mockllm/other"]["$ / 100 graded"] == "no price"
-    assert rows["mockllm/other"]["cached replies"] == "0 of 8 calls"
+    assert other["unscored"] == "0.000 (0 of 8)"
+    assert other["tokens / 100 graded"] == "200"
+    assert other["$ / 100 graded"] == "no price"
+    assert other["cached replies"] == "0 of 8 calls"
     assert "No log of expert_qa_claims in the folder" in printed
-    assert (tmp_path / MARKDOWN).read_text().startswith("# Judge card: 3 judge(s)")
+    assert (tmp_path / MARKDOWN).read_text().startswith("# Judge card: 2 judge(s)")
     assert (tmp_path / PNG).read_bytes().startswith(PNG_BYTES)
     assert f"card: {tmp_path / PNG}" in printed
