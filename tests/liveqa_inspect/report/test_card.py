@@ -99,9 +99,9 @@ def test_the_card_of_two_judges_one_the_reference(
         assert row["NIST rho"] == with_interval(metrics, RHO)
         assert row["NIST bias"] == with_interval(metrics, "bias")
         floor = figures(log, "reference_floor")[pair_key("rouge_l", RHO)]
-        assert row["ROUGE-L floor"] == three(floor)
+        assert row["NIST ROUGE-L floor"] == three(floor)
         above = metrics[ci_keys(RHO)[0]] > floor
-        assert row["rho vs floor"] == ("above" if above else "not beyond CI")
+        assert row["NIST rho vs floor"] == ("above" if above else "not beyond CI")
     # The paired difference is the live_qa_judge section's own, the best judge being the first.
     [[_, value, interval, _]] = section(printed, "Kappa difference")
     paired = rows["mockllm/other"]["NIST kappa vs best (paired)"]

@@ -191,10 +191,8 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     return [*blocks, *(table for table in optional if table), confusions[0][0]], charts
 
 
-def versus(best: str, figures: Figures | None, difference: Estimate) -> str:
+def versus(best: str, difference: Estimate) -> str:
     """A judge's kappa from the best one's, paired over the answers both graded, in words."""
-    if figures is None:
-        return "best"
     if not difference.n:
         return f"no answer shared with {best}"
     words = "worse" if difference.high < 0 else "better" if difference.low > 0 else "tied"
@@ -203,34 +201,36 @@ def versus(best: str, figures: Figures | None, difference: Estimate) -> str:
 
 def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Part]:
     """The judge card's columns of these logs: kappa and rho with the humans, ROUGE-L's rho (the
-    floor) beside rho, bias; where several judges ran, each one's paired kappa difference from
-    the best; each judge's agreement with a reference judge that graded the same answers."""
+    floor) beside rho where the log has it, bias; where several judges ran, each one's paired
+    kappa difference from the best; each one's agreement with a reference judge."""
     judges, noun = frame.judges(logs), CARD_NOUN.get(logs[0].task, logs[0].task)
     found = {name: agreement(log) for name, log in judges.items()}
     best = max(found, key=lambda name: np.nan_to_num(found[name][KAPPA].value, nan=-np.inf))
+    floor_of = {
+        name: next((v for f, _, v in floors(log) if f == CARD_FLOOR), math.nan)
+        for name, log in judges.items()
+    }
+    shown, several = not all(map(math.isnan, floor_of.values())), len(judges) > 1
     rows, charted = {}, {}
     for name, log in judges.items():
-        judge = found[name]
-        floor = next((v for f, _, v in floors(log) if f == CARD_FLOOR), math.nan)
-        rows[name] = [
-            *(estimate_cell(judge[figure]) for figure in (KAPPA, RHO)),
-            fmt(floor),
-            frame.is_beyond(judge[RHO].low, floor),
-            estimate_cell(judge["bias"]),
-        ]
-        if len(judges) > 1:
-            other = None if name == best else judge
-            rows[name].append(versus(best, other, kappa_difference(judges[best], log)))
+        judge, floor = found[name], floor_of[name]
+        cells = [estimate_cell(judge[KAPPA]), estimate_cell(judge[RHO])]
+        cells += [fmt(floor), frame.is_beyond(judge[RHO].low, floor)] if shown else []
+        cells.append(estimate_cell(judge["bias"]))
+        if several:
+            paired = "best" if name == best else versus(best, kappa_difference(judges[best], log))
+            cells.append(paired)
+        rows[name] = cells
         charted |= {f"{name}: {noun} kappa": judge[KAPPA], f"{name}: {noun} rho": judge[RHO]}
-        charted[f"{name}: ROUGE-L floor"] = Estimate(floor)
-    columns = [f"{noun} {figure}" for figure in ("kappa", "rho")]
-    columns += ["ROUGE-L floor", "rho vs floor", f"{noun} bias"]
-    columns += [f"{noun} kappa vs best (paired)"] if len(judges) > 1 else []
+        charted |= {f"{name}: {noun} ROUGE-L floor": Estimate(floor)} if shown else {}
+    columns = [f"{noun} kappa", f"{noun} rho"]
+    columns += [f"{noun} ROUGE-L floor", f"{noun} rho vs floor"] if shown else []
+    columns += [f"{noun} bias", *([f"{noun} kappa vs best (paired)"] if several else [])]
     notes = [
         f"{noun} kappa vs best: a judge's quadratic kappa minus that of {best} (the highest), "
         "over the answers both graded (paired bootstrap 95% CI): worse or better where the "
         "interval excludes 0, else tied."
-    ] * (len(judges) > 1)
+    ] * several
     parts = [frame.Part(columns, rows, judges, charted, notes)]
     reference = frame.reference_part(logs, references, judges_agreement, noun)
     return [*parts, *([reference] if reference else [])]
