@@ -32,6 +32,7 @@ from tests.helpers import (
     section,
     three,
 )
+from tests.liveqa_inspect.report.test_judges import regraded
 
 RHO = "spearman_rho"
 
@@ -126,3 +127,23 @@ def test_the_card_of_two_judges_one_the_reference(
     assert (tmp_path / MARKDOWN).read_text().startswith("# Judge card: 2 judge(s)")
     assert (tmp_path / PNG).read_bytes().startswith(PNG_BYTES)
     assert f"card: {tmp_path / PNG}" in printed
+
+
+def test_the_card_of_one_run_s_answers_graded_by_two_judges(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Re-graded copies of one `--no-score` run: each judge's mean level on the same answers
+    and its agreement with the reference, the figures of the live_qa section's own tables."""
+    regraded(tmp_path)  # answers/ (never graded: skipped), lenient.eval, strict.eval
+    printed, rows = card_of(capsys, str(tmp_path), "--reference-judge", "mockllm/lenient")
+    noun = "live_qa (same answers)"
+    lenient, strict = rows["mockllm/lenient"], rows["mockllm/strict"]
+    means = {row[0]: f"{row[1]} {row[2]}" for row in section(printed, "Each judge's mean level")}
+    assert lenient[f"{noun} mean level"] == means["mockllm/lenient"]
+    assert strict[f"{noun} mean level"] == means["mockllm/strict"]
+    [[_, _, _, kappa, exact, shared]] = section(printed, "Difference from mockllm/lenient")
+    assert strict[f"{noun} kappa with mockllm/lenient"] == kappa
+    assert strict[f"{noun} exact with mockllm/lenient"] == f"{exact} n={shared}"
+    assert lenient[f"{noun} kappa with mockllm/lenient"] == REFERENCE
+    assert strict["unscored"] == "0.200 (1 of 5)"  # the unreadable verdict
+    assert "No log of live_qa_judge, expert_qa_claims, live_qa_judge_robustness" in printed
