@@ -43,16 +43,21 @@ def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:
     return paths
 
 
-def print_card(card: Card, out: Path, markdown: bool) -> list[Path]:
-    """The judge card first, as a folder's reader wants it; then its files, written into `out`."""
+def show_card(card: Card, out: Path, markdown: bool) -> bool:
+    """The judge card first, as a folder's reader wants it; then its files, written into `out`.
+    Whether they were: a folder they cannot be written to costs the files, not the tables."""
     print(render([f"== {card.heading} ==", "", *card.blocks], markdown=markdown), flush=True)
     try:
-        return write_card(card, out)
+        written = write_card(card, out)
     except OSError as error:
-        raise ReportError(
-            f"cannot write the judge card into {out}: {error.strerror or error}; the card above "
-            "is complete (choose a writable folder with --out)"
-        ) from error
+        print(
+            f"error: cannot write the judge card into {out}: {error.strerror or error}; the card "
+            "above is complete (choose a writable folder with --out)",
+            file=sys.stderr,
+        )
+        return False
+    print("\n" + "\n".join(f"card: {path}" for path in written) + "\n")
+    return True
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -78,10 +83,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="prices of models the logs have none for, in Inspect's format (docs/judge-cost.md)",
     )  # fmt: skip
     parser.add_argument(
-        "--reference-judge", action="append", default=[], metavar="MODEL",
-        help=f"a judge the judge card measures each candidate against where it graded the same "
+        "--reference-judge",
+        action="append",
+        default=[],
+        metavar="MODEL",
+        help="a judge the judge card measures each candidate against where it graded the same "
         f"answers, beside the pinned default {DEFAULT_JUDGE} (repeatable)",
-    )  # fmt: skip
+    )
     args = parser.parse_args(argv)
     folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
     try:
@@ -94,14 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ReportError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_REFUSED
-    if card and folder:
-        try:
-            written = print_card(card, args.out or folder, args.markdown)
-        except ReportError as error:
-            print(f"error: {error}", file=sys.stderr)
-            return EXIT_NO_FIGURES
-        print("\n" + "\n".join(f"card: {path}" for path in written))
-        print()
+    card_written = show_card(card, args.out or folder, args.markdown) if card and folder else True
     if skipped:
         print(render(skipped, args.markdown) + "\n")
     for logs, (blocks, charts) in zip(groups, reports, strict=True):
@@ -114,4 +115,4 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_NO_FIGURES
         print()
         print(render([figure_line(path, args.markdown) for path in written], args.markdown))
-    return EXIT_OK
+    return EXIT_OK if card_written else EXIT_NO_FIGURES

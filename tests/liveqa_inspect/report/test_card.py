@@ -11,7 +11,7 @@ from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog
 
 from liveqa_inspect import live_qa_judge, live_qa_judge_robustness
-from liveqa_inspect.report import card, cli
+from liveqa_inspect.report import card, cli, main
 from liveqa_inspect.report.card import MARKDOWN, NOT_RUN, PNG, REFERENCE, Card
 from liveqa_inspect.report.tables import Table, cell
 from liveqa_inspect.stats.names import KAPPA, ci_keys, pair_key
@@ -147,3 +147,14 @@ def test_the_card_of_one_run_s_answers_graded_by_two_judges(
     assert lenient[f"{noun} kappa with mockllm/lenient"] == REFERENCE
     assert strict["unscored"] == "0.200 (1 of 5)"  # the unreadable verdict
     assert "No log of live_qa_judge, expert_qa_claims, live_qa_judge_robustness" in printed
+    # A folder the card cannot be written to costs its files, not the card or the sections.
+    blocker = tmp_path / "a-file"
+    blocker.write_text("", encoding="utf-8")
+    out = blocker / "card"
+    assert main([str(tmp_path), "--out", str(out)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.startswith("== Judge card: 2 judge(s) ==")
+    assert "== live_qa: 2 log(s) ==" in captured.out
+    assert captured.err.splitlines()[0].startswith(
+        f"error: cannot write the judge card into {out}: "
+    )
