@@ -1,5 +1,5 @@
-"""What a run's models cost, as Inspect recorded it: a judge is chosen on its price as well as
-on its agreement with humans (docs/judge-cost.md)."""
+"""What a run's models cost, from the calls its log holds (report/calls.py): a judge is chosen
+on its price as well as on its agreement with humans (docs/judge-cost.md)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import yaml
 from inspect_ai.model import ModelCost, ModelUsage
 from pydantic import ValidationError
 
-from liveqa_inspect.report.calls import PRICES, Call, Used, calls, spent
+from liveqa_inspect.report.calls import PRICES, Used, calls, spent
 from liveqa_inspect.report.comparison import Logs, labels, per_log
 from liveqa_inspect.report.loading import LoadedLog, ReportError
 from liveqa_inspect.report.tables import Cell, Table
@@ -43,7 +43,8 @@ class JudgeSpend:
     cached: int
     """Calls answered from a cache (counted in `usage` and `cost` all the same)."""
     graded: int
-    """Answers the judge scored, epochs counted: what a cost per answer divides by."""
+    """Answers the judge scored, epochs counted: what a cost per answer divides by (a robustness
+    sample counts once, though its judge grades each of its versions)."""
 
 
 def dollars(cost: float | None) -> str:
@@ -67,15 +68,10 @@ def graded(log: LoadedLog) -> int:
     return epochs - sum(log.left_out.values())  # an unreadable or errored epoch is not graded
 
 
-def judge_calls(log: LoadedLog) -> list[Call]:
-    """The calls made by the log's headline scorer: the grader role's models, or where none is
-    bound the evaluated model (a log measuring a judge) or the pinned default judge."""
-    return [call for call in calls(log) if call.judging]
-
-
 def judge_spend(log: LoadedLog) -> JudgeSpend | None:
-    """None: the log holds no call of its judge."""
-    made = judge_calls(log)
+    """The calls of the log's headline scorer: the grader role's models, or where none is bound
+    the evaluated model (a log measuring a judge) or the pinned default judge. None: no call."""
+    made = [call for call in calls(log) if call.judging]
     if not made:
         return None
     usage, cost = spent(made)
