@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from liveqa_inspect import TASKS
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import NO_PRICE, NOT_RECORDED, judge_spend
 from liveqa_inspect.report.loading import JUDGE_KINDS, LoadedLog, section
@@ -99,8 +100,6 @@ def spent(logs: Sequence[LoadedLog]) -> list[Cell]:
 
 def absent(groups: Sequence[Sequence[LoadedLog]]) -> list[str]:
     """The judge tasks with a card hook that no log of the folder ran: said, not left out."""
-    from liveqa_inspect import TASKS
-
     ran = {logs[0].task for logs in groups}
     hooked = [task for task in TASKS if hasattr(section(task), "card")]
     return [t for t in hooked if t not in ran and section(t).KIND in JUDGE_KINDS]

@@ -17,7 +17,7 @@ from liveqa_inspect.stats.names import KAPPA, pair_key
 from liveqa_inspect.tasks.live_qa_judge.report import kappa_difference
 from tests.commands import inspect_eval_logs
 from tests.helpers import PNG, Humans, between, content_judge, figures, length_judge, three, verdict
-from tests.liveqa_inspect.report.test_card import RHO, card_of, with_interval, worst_moved
+from tests.liveqa_inspect.report.test_card import RHO, card_of, with_interval, worst
 from tests.openai_server import OpenAIServer
 
 TASKS = ("live_qa_judge", "live_qa_judge_robustness", "expert_qa_claims")
@@ -88,7 +88,8 @@ def test_the_judge_card_of_an_eval_set(
         elif task == "expert_qa_claims":
             assert row["experts kappa"] == with_interval(metrics, KAPPA)
         else:
-            assert row["most moved (should hold)"] == worst_moved(log)
+            assert row["most moved (should hold)"] == worst(log)
+            assert row["most not lowered (should lower)"] == worst(log, "lowered")
     # The pinned judge ran live_qa_judge alone: the other tasks read "not run".
     for column in ("experts kappa", "most moved (should hold)", "most not lowered (should lower)"):
         assert rows[DEFAULT_JUDGE][column] == "not run"

@@ -69,14 +69,14 @@ def with_interval(metrics: dict[str, float], name: str) -> str:
     return f"{three(metrics[name])} [{three(low)}, {three(high)}]"
 
 
-def worst_moved(log: EvalLog) -> str:
-    """The hold perturbation whose unchanged share is lowest in the log's metrics, turned into
-    the share moved."""
+def worst(log: EvalLog, share: str = "unchanged") -> str:
+    """The perturbation whose share as expected (`unchanged` where it should hold the level,
+    `lowered` where it should lower it) is lowest in the log's metrics, and the share of its
+    pairs that went against it, as the card shows them."""
     metrics = figures(log)
-    held = [name for name in metrics if name.endswith("_unchanged")]
-    name = min(held, key=lambda key: metrics[key])
-    perturbation = name.removesuffix("_unchanged")
-    assert expected(perturbation) == "hold"
+    name = min((key for key in metrics if key.endswith(f"_{share}")), key=metrics.__getitem__)
+    perturbation = name.removesuffix(f"_{share}")
+    assert expected(perturbation) == ("hold" if share == "unchanged" else "lower")
     low, high = (metrics[key] for key in ci_keys(name))
     return f"{perturbation} {three(1 - metrics[name])} [{three(1 - high)}, {three(1 - low)}]"
 
@@ -115,7 +115,8 @@ def test_the_card_of_two_judges_one_the_reference(
     exact = with_interval(figures(logs["other"]), "exact_agreement")
     assert other["NIST exact with mockllm/good"] == f"{exact} n=8"
     # Robustness: good's from its log; the other did not run it.
-    assert rows["mockllm/good"]["most moved (should hold)"] == worst_moved(robust)
+    assert rows["mockllm/good"]["most moved (should hold)"] == worst(robust)
+    assert rows["mockllm/good"]["most not lowered (should lower)"] == worst(robust, "lowered")
     assert other["most moved (should hold)"] == NOT_RUN
     assert other["most not lowered (should lower)"] == NOT_RUN
     # One call an answer, 1 + 1 tokens each (the scripted usage), no price for mockllm.
