@@ -169,4 +169,4 @@ def cost_table(logs: Logs) -> Table:
         notes.append(HOW_TO_PRICE)
     headers = ["run", "used by", "input", "output", "cached", "reasoning", "cost ($)"]
     headers.append("per scored answer ($)")
-    return Table("Tokens and cost, as Inspect recorded them", headers, rows, notes)
+    return Table("Tokens and cost of the model calls in the log", headers, rows, notes)

@@ -1,4 +1,4 @@
-"""The cost table every report ends with: tokens and dollars as Inspect recorded them."""
+"""The cost table every report ends with: the tokens and dollars of the calls a log holds."""
 
 from __future__ import annotations
 
