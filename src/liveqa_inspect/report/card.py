@@ -30,9 +30,11 @@ Agreement = Callable[[LoadedLog, LoadedLog], Mapping[str, Estimate]]
 
 @dataclass(frozen=True)
 class Part:
-    """One task's columns: a row of cells for each judge that ran it (keyed as `judges` names
-    them), the log behind each row (for what the frame counts), and figures for the chart."""
+    """One task's table of the card: its title, a row of cells for each judge that ran it (keyed
+    as `judges` names them), the log behind each row (for what the frame counts), and figures for
+    the chart."""
 
+    title: str
     columns: Sequence[str]
     rows: Mapping[str, Sequence[Cell]]
     logs: Mapping[str, LoadedLog]
@@ -71,7 +73,8 @@ def reference_part(
             figures = agreement(named[reference], log)
             kappa, exact = figures["kappa"], figures["exact"]
             rows[name] += [estimate_cell(kappa), f"{estimate_cell(exact)} n={exact.n}"]
-    return Part(columns, rows, named) if found else None
+    title = f"{noun}: agreement with the reference judge on the same answers"
+    return Part(title, columns, rows, named) if found else None
 
 
 def parts(groups: Sequence[Sequence[LoadedLog]], references: Sequence[str]) -> list[Part]:
@@ -111,25 +114,31 @@ def judge_card(groups: Sequence[Sequence[LoadedLog]], references: Sequence[str])
     if not found:
         return None
     names = list(dict.fromkeys(name for part in found for name in part.rows))
-    rows: list[list[Cell]] = []
+    # A table a task: one row a judge in each (the card's 19 columns in one table would not fit
+    # a terminal), the same judges in the same order, "not run" where a judge did not run it.
+    blocks: list[Block] = [
+        Table(
+            f"{part.title} (value [95% CI])",
+            ["judge", *part.columns],
+            [[name, *(part.rows.get(name) or [NOT_RUN] * len(part.columns))] for name in names],
+            part.notes,
+        )
+        for part in found
+    ]
+    rows = []
     for name in names:
-        cells: list[Cell] = [name]
-        for part in found:
-            cells += part.rows.get(name) or [NOT_RUN] * len(part.columns)
         logs = {p.logs[name].path: p.logs[name] for p in found if name in p.logs}  # each once
-        rows.append([*cells, *spent(list(logs.values()))])
-    headers = ["judge", *(column for part in found for column in part.columns), *SPENT]
-    notes = [note for part in found for note in part.notes]
-    notes.append(
+        rows.append([name, *spent(list(logs.values()))])
+    notes = [
         "unscored: answers whose verdict could not be read, of those graded, over all the judge's "
         "logs; tokens and $ count every judge call as if no reply came from a cache (what the "
         "judge costs), per 100 answers graded (epochs counted); cached replies: judge calls "
         f"answered from a cache, of all its calls; {NO_PRICE}: a model without a price "
         "(--model-cost-config)."
-    )
+    ]
     if missing := absent(groups):
         notes.append(f"No log of {', '.join(missing)} in the folder: its columns are not shown.")
-    blocks: list[Block] = [Table(f"{TITLE} (value [95% CI])", headers, rows, notes)]
+    blocks.append(Table("What each judge left unread and cost", ["judge", *SPENT], rows, notes))
     charted = {label: e for part in found for label, e in part.charted.items()}
     title = f"{TITLE}: agreement with the humans (95% CI)"
     axis = "figure (kappa, rho; floor: ROUGE-L's rho)"

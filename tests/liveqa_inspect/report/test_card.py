@@ -56,10 +56,13 @@ def card_of(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[str, dict[s
         printed = report(capsys, *args)
     [found] = kept
     assert found is not None
-    [table] = [block for block in found.blocks if isinstance(block, Table)]
-    rows = {
-        row[0]: dict(zip(table.headers[1:], map(cell, row[1:]), strict=True)) for row in table.rows
-    }
+    rows: dict[str, dict] = {}
+    for table in (block for block in found.blocks if isinstance(block, Table)):
+        names = [row[0] for row in table.rows]
+        assert names == list(rows or names), "each table lists every judge, in one order"
+        for row in table.rows:
+            cells = zip(table.headers[1:], map(cell, row[1:]), strict=True)
+            rows.setdefault(row[0], {}).update(cells)
     return printed, rows
 
 

@@ -171,5 +171,5 @@ def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Par
     judges, noun = frame.judges(logs), f"{logs[0].task} (same answers)"
     rows = {name: [estimate_cell(headline(log))] for name, log in judges.items()}
     reference = frame.reference_part(logs, references, agreement, noun)
-    mean = frame.Part([f"{noun} mean level"], rows, judges)
+    mean = frame.Part(f"{noun}: each judge's mean level", [f"{noun} mean level"], rows, judges)
     return [mean, *([reference] if reference else [])]

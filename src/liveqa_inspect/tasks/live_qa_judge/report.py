@@ -41,6 +41,7 @@ FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
 
 Figures = dict[str, Estimate]
 CARD_NOUN = {"live_qa_judge": "NIST", "expert_qa_claims": "experts"}
+CARD_HUMANS = {"live_qa_judge": "NIST assessors", "expert_qa_claims": "ExpertQA's experts"}
 """Whom a judge agrees with, in the card's column names: the task's human levels."""
 CARD_FLOOR = "rouge_l"
 
@@ -231,6 +232,7 @@ def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Par
         "over the answers both graded (paired bootstrap 95% CI): worse or better where the "
         "interval excludes 0, else tied."
     ] * several
-    parts = [frame.Part(columns, rows, judges, charted, notes)]
+    title = f"{logs[0].task}: agreement with the {CARD_HUMANS.get(logs[0].task, 'humans')}"
+    parts = [frame.Part(title, columns, rows, judges, charted, notes)]
     reference = frame.reference_part(logs, references, judges_agreement, noun)
     return [*parts, *([reference] if reference else [])]

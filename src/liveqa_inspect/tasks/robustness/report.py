@@ -241,4 +241,5 @@ def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Par
     for name, log in judges.items():
         found = metrics.robustness_figures(log.scores(), log.scale)
         rows[name] = [worst(found, way) for way in CARD_COLUMNS]
-    return [frame.Part(list(CARD_COLUMNS.values()), rows, judges)]
+    title = f"{logs[0].task}: the perturbation that went most against the expected move"
+    return [frame.Part(title, list(CARD_COLUMNS.values()), rows, judges)]
