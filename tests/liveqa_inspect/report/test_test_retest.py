@@ -54,7 +54,9 @@ def by_temperature(prompt: str, config: GenerateConfig) -> str:
     return draw(prompt, config)
 
 
+@pytest.fixture(scope="module")
 def answers() -> EvalLog:
+    """Five answers generated once without a judge, for both tests."""
     [log] = eval(
         live_qa(reference_metrics=False), model=scripted_model(subject_script, "subject"),
         score=False, limit=5, **QUIET,
@@ -92,9 +94,9 @@ def assert_test_retest(printed: str, labels: list[str]) -> None:
 
 
 def test_one_judge_graded_twice_at_the_same_settings_is_a_test_retest(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    answers: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    log = answers()
+    log = answers
     paths = [
         graded(log, scripted_model(first_draw, "judge"), tmp_path / "first.eval"),
         graded(log, scripted_model(second_draw, "judge"), tmp_path / "second.eval"),
@@ -109,9 +111,9 @@ def test_one_judge_graded_twice_at_the_same_settings_is_a_test_retest(
 
 
 def test_one_judge_at_two_temperatures_names_the_setting_that_differs(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    answers: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    log = answers()
+    log = answers
     paths = [
         graded(log, scripted_model(by_temperature, "judge"), tmp_path / "t0.eval"),
         graded(log, scripted_model(by_temperature, "judge", temperature=1.0), tmp_path / "t1.eval"),
