@@ -76,11 +76,17 @@ def judge_settings(log: LoadedLog) -> dict[str, str]:
 
 
 def judge_settings_differing(logs: Logs) -> list[dict[str, str]]:
-    """Each log's judge settings that are not the same in every log (`unset` where it has none)."""
-    each = [judge_settings(log) for log in logs]
-    keys = dict.fromkeys(key for found in each for key in found)
-    differ = [k for k in keys if len({found.get(k, "unset") for found in each}) > 1]
-    return [{key: found.get(key, "unset") for key in differ} for found in each]
+    """Each log's judge settings that differ between the logs of its judge (`unset` where one has
+    none): another judge is told apart by its name, and its settings (a llama.cpp judge's grammar,
+    say) would only crowd its label."""
+    each = {log.path: judge_settings(log) for log in logs}
+    differing = []
+    for log in logs:
+        same = [each[other.path] for other in logs if other.judge_label == log.judge_label]
+        keys = dict.fromkeys(key for found in same for key in found)
+        differ = [k for k in keys if len({found.get(k, "unset") for found in same}) > 1]
+        differing.append({key: each[log.path].get(key, "unset") for key in differ})
+    return differing
 
 
 def wording(log: LoadedLog) -> str:
@@ -189,12 +195,12 @@ def graded_again(logs: Logs) -> list[str]:
         if repeated
         else f"Judges on the same answers: {whose}, each log graded by another judge."
     ]
-    differ = judge_settings_differing(logs)
-    for key in differ[0]:
-        named = zip(logs, differ, strict=True)
-        listed = "; ".join(f"{log.path.name}: {each[key]}" for log, each in named)
+    differ = list(zip(logs, judge_settings_differing(logs), strict=True))
+    for judge, key in dict.fromkeys((log.judge_label, k) for log, each in differ for k in each):
+        given = [(log, each) for log, each in differ if log.judge_label == judge]
+        listed = "; ".join(f"{log.path.name}: {each[key]}" for log, each in given)
         found.append(
-            f"The judge settings differ in {key} ({listed}): each row is labelled with its own."
+            f"{judge}'s settings differ in {key} ({listed}): each row is labelled with its own."
         )
     return found
 

@@ -122,4 +122,4 @@ def test_one_judge_at_two_temperatures_names_the_setting_that_differs(
     labels = ["mockllm/judge (temperature=0.0)", "mockllm/judge (temperature=1.0)"]
     assert_test_retest(printed, labels)
     assert "The same answers graded again by the same judge (mockllm/judge)" in printed
-    assert "The judge settings differ in temperature (t0.eval: 0.0; t1.eval: 1.0)" in printed
+    assert "mockllm/judge's settings differ in temperature (t0.eval: 0.0; t1.eval: 1.0)" in printed
