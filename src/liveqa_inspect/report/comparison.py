@@ -30,11 +30,12 @@ def judge_line(log: LoadedLog) -> str:
 
 def labels(logs: Logs) -> list[str]:
     """A unique row label for each log: what it stands for, `#2`, `#3` on repeats (one model
-    under two judges): the judge of a log measuring one or of the same answers, else the model;
-    in a wording comparison, the model and its wording."""
+    under two judges): the judge of a log measuring one; of the same answers, the judge and the
+    settings it graded with where they differ from its other gradings'; else the model; in a
+    wording comparison, the model and its wording."""
     if wording_only(logs):
         return juror_names(f"{log.model} ({wording(log)})" for log in logs)
-    if same_answers(logs):  # a judge twice: by the settings it graded with, else `#2`
+    if same_answers(logs):
         differ = judge_settings_differing(logs)
         return juror_names(
             log.judge_label + (f" ({', '.join(map('='.join, found.items()))})" if found else "")
