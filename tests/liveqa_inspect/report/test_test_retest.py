@@ -123,3 +123,21 @@ def test_one_judge_at_two_temperatures_names_the_setting_that_differs(
     assert_test_retest(printed, labels)
     assert "The same answers graded again by the same judge (mockllm/judge)" in printed
     assert "mockllm/judge's settings differ in temperature (t0.eval: 0.0; t1.eval: 1.0)" in printed
+
+
+def test_another_judge_beside_a_test_retest_keeps_its_name_alone(
+    answers: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hot = scripted_model(by_temperature, "judge", temperature=1.0)
+    paths = [
+        graded(answers, scripted_model(by_temperature, "judge"), tmp_path / "t0.eval"),
+        graded(answers, scripted_model(first_draw, "other"), tmp_path / "other.eval"),
+        graded(answers, hot, tmp_path / "t1.eval"),
+    ]
+    printed = report(capsys, *paths)
+    means = section(printed, "Each judge's mean level on the same answers")
+    assert [row[0] for row in means] == [
+        "mockllm/judge (temperature=0.0)", "mockllm/other", "mockllm/judge (temperature=1.0)"
+    ]  # fmt: skip
+    assert "graded again by the same judge (mockllm/judge)" in printed
+    assert "mockllm/other's settings" not in printed
