@@ -17,6 +17,7 @@ from inspect_ai.util import collect
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.arguments import one_or_more, true_or_false, whole_number
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
+from liveqa_inspect.judging.errored import unless_errored
 from liveqa_inspect.judging.grade import grade
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
@@ -37,6 +38,7 @@ def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer
     """The judge's level for a human-judged answer and for each of its perturbed versions."""
     check_panel(panel)
 
+    @unless_errored
     async def score(state: TaskState, target: Target) -> Score:
         judges, base = jurors(None), answer_fields(state, target)
         shown = {dataset.ORIGINAL: base}
