@@ -110,9 +110,13 @@ def inspect_command(*args: str, env: Env | None = None, cwd: Path | None = None)
 
 
 def inspect_eval_logs(
-    *args: str, log_dir: Path, env: Env | None = None, cwd: Path | None = None, fresh: bool = False,
+    *args: str,
+    log_dir: Path,
+    env: Env | None = None,
+    cwd: Path | None = None,
+    fresh: bool = False,
     timeout: float = 300,
-) -> tuple[Ran, list[EvalLog]]:  # fmt: skip
+) -> tuple[Ran, list[EvalLog]]:
     """`inspect ARGS` logging to `log_dir`, in this process (or, `fresh`, as `python -m
     inspect_ai ARGS`), and the logs it wrote: `inspect eval` exits 0 even when the eval failed,
     so its log is what counts."""
@@ -129,8 +133,9 @@ def _log_names(log_dir: Path) -> list[str]:
     return [info.name for info in list_eval_logs(str(log_dir))] if log_dir.exists() else []
 
 
-def process(command: Sequence[str], env: Env | None = None, cwd: Path | None = None,
-            timeout: float = 300) -> Ran:  # fmt: skip
+def process(
+    command: Sequence[str], env: Env | None = None, cwd: Path | None = None, timeout: float = 300
+) -> Ran:
     """`command` as a real process with this environment and `env` over it. It runs in a session
     of its own, so a timeout ends what it started too (its pid is not reaped before that)."""
     merged = {**os.environ, **(env or {})}

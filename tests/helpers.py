@@ -32,7 +32,7 @@ from liveqa_inspect import (
 from liveqa_inspect.judging.prompts import neutralise
 from liveqa_inspect.report import cli, main
 from liveqa_inspect.report.cli import build
-from liveqa_inspect.report.loading import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.tables import Block, Table, cell
 from liveqa_inspect.tasks.contamination.dataset import contamination_dataset

@@ -52,11 +52,17 @@ def test_offline_with_no_copy_the_run_stops_once(tmp_path: Path) -> None:
     """No variable set, nothing in the cache, and no network (a proxy that refuses): the
     download fails at once and says so, in the one message."""
     dead = "http://127.0.0.1:9"
-    result = suite({
-        "LIVEQA_DATA": None, "EXPERTQA_DATA": None,
-        "LIVEQA_INSPECT_CACHE_DIR": str(tmp_path / "cache"),
-        "HTTPS_PROXY": dead, "HTTP_PROXY": dead, "ALL_PROXY": dead, "NO_PROXY": None,
-    })  # fmt: skip
+    result = suite(
+        {
+            "LIVEQA_DATA": None,
+            "EXPERTQA_DATA": None,
+            "LIVEQA_INSPECT_CACHE_DIR": str(tmp_path / "cache"),
+            "HTTPS_PROXY": dead,
+            "HTTP_PROXY": dead,
+            "ALL_PROXY": dead,
+            "NO_PROXY": None,
+        }
+    )
     assert result.returncode == pytest.ExitCode.USAGE_ERROR
     line = only_line(result)
     assert f"downloaded, verified, into {tmp_path / 'cache'}" in line

@@ -1,13 +1,16 @@
 """Inspect AI evaluation of the TREC-2017 LiveQA Medical task, graded by a pinned judge.
 
-A task is a folder under `tasks/` and a line of `TASKS`. Tasks load on first use (PEP 562), or
-a module run on its own (the llama.cpp server's wrapper) would first import Inspect and them all.
+A task is a folder under `tasks/` and a line of `TASKS` (tasks/__init__.py). Tasks load on first
+use (PEP 562), or a module run on its own (the llama.cpp server's wrapper) would first import
+Inspect and them all.
 """
 
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING
+
+from liveqa_inspect.tasks import TASKS
 
 if TYPE_CHECKING:
     from liveqa_inspect.tasks.contamination.task import (
@@ -20,16 +23,6 @@ if TYPE_CHECKING:
     from liveqa_inspect.tasks.robustness.task import (
         live_qa_judge_robustness as live_qa_judge_robustness,
     )
-
-TASKS: dict[str, tuple[str, str]] = {
-    # task: (its module under tasks/, the report section reading its logs)
-    "live_qa": ("live_qa.task", "live_qa.report"),
-    "expert_qa": ("expert_qa.task", "live_qa.report"),
-    "live_qa_judge": ("live_qa_judge.task", "live_qa_judge.report"),
-    "expert_qa_claims": ("expert_qa.claims_task", "live_qa_judge.report"),
-    "live_qa_contamination": ("contamination.task", "contamination.report"),
-    "live_qa_judge_robustness": ("robustness.task", "robustness.report"),
-}
 
 __all__ = list(TASKS)
 

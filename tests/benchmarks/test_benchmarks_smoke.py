@@ -112,9 +112,16 @@ def test_bench_throughput_runs(run: Callable[..., str]) -> None:
 @pytest.mark.usefixtures("evals_in_process")
 def test_bench_overlap_runs(run: Callable[..., str]) -> None:
     out = run(
-        "bench_overlap.py", "--latency", "0.05", "--connections", "2", "--limit", "1",
-        "--import-runs", "0",
-    )  # fmt: skip
+        "bench_overlap.py",
+        "--latency",
+        "0.05",
+        "--connections",
+        "2",
+        "--limit",
+        "1",
+        "--import-runs",
+        "0",
+    )
     rows = table_rows(out, "2")
     # N, max_samples, samples, ..., requests/sample, status: Inspect's default, then 2N.
     assert [row[1:3] for row in rows] == [["default", "1"], ["4", "1"]]
@@ -146,9 +153,20 @@ def test_bench_speed_metrics_table_compares_both_implementations(
 @pytest.mark.slow
 def test_bench_speed_runs(run: Callable[..., str]) -> None:
     out = run(
-        "bench_speed.py", "--parts", "live_qa,live_qa_judge", "--latency", "0.05",
-        "--connections", "2", "--limit", "2", "--repeats", "1", "--judge-connections", "2",
-    )  # fmt: skip
+        "bench_speed.py",
+        "--parts",
+        "live_qa,live_qa_judge",
+        "--latency",
+        "0.05",
+        "--connections",
+        "2",
+        "--limit",
+        "2",
+        "--repeats",
+        "1",
+        "--judge-connections",
+        "2",
+    )
     # N, max_samples, metrics, samples, wall, served, cpu, added wall, added cpu, status
     live_qa = table_rows(out, "2")
     assert [(row[2], row[3], row[-1]) for row in live_qa] == [

@@ -64,16 +64,28 @@ _expert_qa = partial(Asset, *_EXPERT_QA, env_var=EXPERT_QA_DATA_ENV, license="MI
 EXPERT_QA_FILES: dict[tuple[str, str], Asset] = {
     key: _expert_qa(f"data/lfqa/{name}", sha256)
     for key, name, sha256 in (
-        (("domain", "test"), "domain_test.jsonl",
-         "7a1895dbcf16c4fc135116996d1bdb22412b8d791e620241ac9e80729d55ea6b"),
-        (("random", "test"), "rand_test.jsonl",
-         "022d6c19bdd91fb33c3185ef59f9c18510655c15598061e631c434487aa07b28"),
-        (("domain", "validation"), "domain_val.jsonl",
-         "876fac217bbee9c33b50105e6a62feb60344e66c7e1998b99dcc4a45f8433f0b"),
-        (("random", "validation"), "rand_val.jsonl",
-         "4da2b2e637104fb816716eaa4c60898c6892395d596c03b7d1f9a72c6327069c"),
+        (
+            ("domain", "test"),
+            "domain_test.jsonl",
+            "7a1895dbcf16c4fc135116996d1bdb22412b8d791e620241ac9e80729d55ea6b",
+        ),
+        (
+            ("random", "test"),
+            "rand_test.jsonl",
+            "022d6c19bdd91fb33c3185ef59f9c18510655c15598061e631c434487aa07b28",
+        ),
+        (
+            ("domain", "validation"),
+            "domain_val.jsonl",
+            "876fac217bbee9c33b50105e6a62feb60344e66c7e1998b99dcc4a45f8433f0b",
+        ),
+        (
+            ("random", "validation"),
+            "rand_val.jsonl",
+            "4da2b2e637104fb816716eaa4c60898c6892395d596c03b7d1f9a72c6327069c",
+        ),
     )
-}  # fmt: skip
+}
 
 
 def cache_dir() -> Path:

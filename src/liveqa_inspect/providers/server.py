@@ -184,10 +184,18 @@ def start(model: ModelFile, options: dict[str, object], timeout: float) -> Local
         probe.bind((HOST, 0))
         port = int(probe.getsockname()[1])
     command = [
-        sys.executable, "-m", "liveqa_inspect.providers.serve", str(os.getpid()),
-        "--model", str(model.path), "--host", HOST, "--port", str(port),
+        sys.executable,
+        "-m",
+        "liveqa_inspect.providers.serve",
+        str(os.getpid()),
+        "--model",
+        str(model.path),
+        "--host",
+        HOST,
+        "--port",
+        str(port),
         *[part for name, value in options.items() for part in (f"--{name}", str(value))],
-    ]  # fmt: skip
+    ]
     handle, name = tempfile.mkstemp(prefix=f"llama-server-{port}-", suffix=".log")
     with os.fdopen(handle, "wb") as log:
         process = subprocess.Popen(

@@ -19,7 +19,7 @@ from types import MappingProxyType
 from inspect_ai.event import ModelEvent, SpanBeginEvent
 from inspect_ai.model import ModelCost, ModelUsage, compute_model_cost
 
-from liveqa_inspect.report.loading import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog
 
 Prices = Mapping[str, ModelCost]
 PRICES: ContextVar[Prices] = ContextVar("prices", default=MappingProxyType({}))

@@ -11,11 +11,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from liveqa_inspect import TASKS
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import NO_PRICE, NOT_RECORDED, judge_spend
-from liveqa_inspect.report.loading import JUDGE_KINDS, LoadedLog, section
+from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import IntervalChart
+from liveqa_inspect.report.sections import Sections
 from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, fmt, render
 from liveqa_inspect.stats.bootstrap import Estimate
 
@@ -80,7 +80,7 @@ def reference_part(
 def parts(groups: Sequence[Sequence[LoadedLog]], references: Sequence[str]) -> list[Part]:
     found = []
     for logs in groups:
-        hook = getattr(section(logs[0].task), "card", None)
+        hook = getattr(logs[0].section, "card", None)
         found += hook(logs, references) if hook else []
     return found
 
@@ -101,14 +101,16 @@ def spent(logs: Sequence[LoadedLog]) -> list[Cell]:
     return [share, f"{100 * tokens / graded:.0f}", dollars, cached]
 
 
-def absent(groups: Sequence[Sequence[LoadedLog]]) -> list[str]:
+def absent(groups: Sequence[Sequence[LoadedLog]], sections: Sections) -> list[str]:
     """The judge tasks with a card hook that no log of the folder ran: said, not left out."""
     ran = {logs[0].task for logs in groups}
-    hooked = [task for task in TASKS if hasattr(section(task), "card")]
-    return [t for t in hooked if t not in ran and section(t).KIND in JUDGE_KINDS]
+    hooked = [task for task in sections.tasks if hasattr(sections.of(task), "card")]
+    return [t for t in hooked if t not in ran and sections.of(t).HUMAN_LEVELS]
 
 
-def judge_card(groups: Sequence[Sequence[LoadedLog]], references: Sequence[str]) -> Card | None:
+def judge_card(
+    groups: Sequence[Sequence[LoadedLog]], references: Sequence[str], sections: Sections
+) -> Card | None:
     """The card of the folder's judges, None where no section contributes a column."""
     found = parts(groups, references)
     if not found:
@@ -136,7 +138,7 @@ def judge_card(groups: Sequence[Sequence[LoadedLog]], references: Sequence[str])
         f"answered from a cache, of all its calls; {NO_PRICE}: a model without a price "
         "(--model-cost-config)."
     ]
-    if missing := absent(groups):
+    if missing := absent(groups, sections):
         notes.append(f"No log of {', '.join(missing)} in the folder: its columns are not shown.")
     blocks.append(Table("What each judge left unread and cost", ["judge", *SPENT], rows, notes))
     charted = {label: e for part in found for label, e in part.charted.items()}

@@ -7,7 +7,7 @@ from inspect_ai.event import ModelEvent
 
 from liveqa_inspect.caveats import grades_itself, is_smollm2_135m, too_small
 from liveqa_inspect.providers.gguf import MODEL_FILE
-from liveqa_inspect.report.loading import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog
 
 
 def caveats(log: LoadedLog) -> list[str]:

@@ -14,19 +14,25 @@ from liveqa_inspect.report.card import write as write_card
 from liveqa_inspect.report.caveats import caveats
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
 from liveqa_inspect.report.directory import heading, logs_by_task
-from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all, section
+from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loading import load_all
 from liveqa_inspect.report.plots import Chart
+from liveqa_inspect.report.refusals import ReportError
+from liveqa_inspect.report.sections import Sections
 from liveqa_inspect.report.tables import Block, figure_line, render
+from liveqa_inspect.tasks import TASKS
 
 EXIT_OK, EXIT_NO_FIGURES = 0, 1
 EXIT_REFUSED = 2
 """As argparse uses for a bad command line: the input, not the program, is at fault."""
+SECTIONS = Sections({task: section for task, (_, section) in TASKS.items()})
+"""The registry the frame is handed: each task's report section."""
 
 
 def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     """The caveats the runs printed, the section's report, then what its models cost
     (report/cost.py), for every kind."""
-    blocks, charts = section(logs[0].task).report(logs)
+    blocks, charts = logs[0].section.report(logs)
     warned = [line for log in logs for line in caveats(log)]
     return [*warned, *blocks, cost_table(logs)], charts
 
@@ -82,9 +88,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--out", type=Path, metavar="DIR", help="where the PNGs go (default: beside the first log)"
     )
     parser.add_argument(
-        "--model-cost-config", type=Path, metavar="FILE",
+        "--model-cost-config",
+        type=Path,
+        metavar="FILE",
         help="prices of models the logs have none for, in Inspect's format (docs/judge-cost.md)",
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--reference-judge",
         action="append",
@@ -97,9 +105,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
     try:
         PRICES.set(read_prices(args.model_cost_config) if args.model_cost_config else {})
-        groups, skipped = logs_by_task(folder) if folder else ([load_all(args.logs)], [])
+        found = logs_by_task(folder, SECTIONS) if folder else ([load_all(args.logs, SECTIONS)], [])
+        groups, skipped = found
         reports = [build(logs) for logs in groups]
-        card = judge_card(groups, (DEFAULT_JUDGE, *args.reference_judge)) if folder else None
+        references = (DEFAULT_JUDGE, *args.reference_judge)
+        card = judge_card(groups, references, SECTIONS) if folder else None
     except ReportError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_REFUSED

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from liveqa_inspect._inspect_private import MODEL_NONE
 from liveqa_inspect.data.own_set import OwnSet
-from liveqa_inspect.report.loading import JUDGE_KINDS, LoadedLog, judge_name, section
+from liveqa_inspect.report.loaded import LoadedLog, judge_name
 from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, interval
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import juror_names
@@ -22,6 +22,8 @@ NOT_SETTINGS += ("judge_cache", "reference_metrics")
 the panel rule (the judge's), a cache and more scorers (no score moves)."""
 Logs = Sequence[LoadedLog]
 AS_WRITTEN = "as written"
+Compared = tuple[list[str], list[str]]
+"""The row labels and the notes of a comparison a section makes on purpose."""
 
 
 def judge_line(log: LoadedLog) -> str:
@@ -40,15 +42,15 @@ def labels(logs: Logs) -> list[str]:
     under two judges): the judge of a log measuring one; of the same answers, the judge and the
     settings it graded with where they differ from its other gradings'; else the model; in a
     wording comparison, the model and its wording."""
-    if wording_only(logs):
-        return juror_names(f"{log.model} ({wording(log)})" for log in logs)
+    if purpose := on_purpose(logs):
+        return purpose[0]
     if same_answers(logs):
         differ = judge_settings_differing(logs)
         return juror_names(
             log.judge_label + (f" ({', '.join(map('='.join, found.items()))})" if found else "")
             for log, found in zip(logs, differ, strict=True)
         )
-    judges = logs[0].kind in JUDGE_KINDS
+    judges = logs[0].section.HUMAN_LEVELS
     return juror_names(log.judge_label if judges else log.model for log in logs)
 
 
@@ -97,29 +99,11 @@ def judge_settings_differing(logs: Logs) -> list[dict[str, str]]:
     return differing
 
 
-def wording(log: LoadedLog) -> str:
-    """The wording asked: an own set's questions are asked as written, whatever `-T question=`
-    says, so its runs of two values asked the same text and are no wording comparison."""
-    if OwnSet.of_log(log.log.eval.metadata):
-        return AS_WRITTEN
-    return str(log.log.eval.task_args.get("question", "summary"))
-
-
-def setting(log: LoadedLog) -> str:
-    """What the log's items were, beside the model and judge: LiveQA's question wording, the part
-    a contamination probe showed, or ExpertQA's split and subset (and, for claims, the aspect)."""
-    args, own = log.log.eval.task_args, OwnSet.of_log(log.log.eval.metadata)
-    questions = f"questions: {own}; " if own else ""
-    if log.kind == "contamination":
-        return f"{questions}part: {args.get('part', 'question')}"
-    if own:
-        return f"questions: {own}, asked {AS_WRITTEN}"
-    if not log.task.startswith("expert_qa"):
-        return f"question wording: {wording(log)}"
-    split = f"split: {args.get('split', 'domain')} {args.get('subset', 'test')}"
-    if log.task != "expert_qa_claims":
-        return split
-    return f"aspect: {args.get('aspect', 'correctness')}; {split}"
+def own_questions(log: LoadedLog) -> str | None:
+    """A section's `setting` of a log of an own question set: its questions are asked as written,
+    whatever a task argument says of the wording."""
+    own = OwnSet.of_log(log.log.eval.metadata)
+    return f"questions: {own}, asked {AS_WRITTEN}" if own else None
 
 
 def shown(config: BaseModel) -> str:
@@ -132,9 +116,9 @@ def settings(log: LoadedLog) -> dict[str, str]:
     spec = log.log.eval
     role = (spec.model_roles or {}).get((spec.metadata or {}).get("judge_role", ""), [])
     found = {"task": log.task}
-    found["part probed (-T part=)" if log.kind == "contamination" else ITEMS] = setting(log)
+    found[getattr(log.section, "ITEMS", ITEMS)] = log.section.setting(log)
     found |= {f"-T {k}=": str(v) for k, v in spec.task_args.items() if k not in NOT_SETTINGS}
-    if log.judges and log.kind not in JUDGE_KINDS:  # a panel in another order is the same
+    if log.judges and not log.section.HUMAN_LEVELS:  # a panel in another order is the same
         judges = sorted(judge_name((rule, tuple(sorted(m)))) for rule, m in log.judges)
         found["judge"] = " | ".join(judges)
     found["judge prompt"] = log.prompt_label
@@ -145,7 +129,7 @@ def settings(log: LoadedLog) -> dict[str, str]:
     found["judge generation settings"] = "; ".join(dict.fromkeys(map(shown, roles))) or "none"
     files = ((spec.metadata or {}).get("data") or {}).items()
     found["data"] = ", ".join(f"{name} (sha256 {str(f.get('sha256'))[:12]})" for name, f in files)
-    return found | getattr(section(log.task), "settings", lambda _: {})(log)
+    return found | getattr(log.section, "settings", lambda _: {})(log)
 
 
 def differing_settings(logs: Logs) -> dict[str, list[str]]:
@@ -156,26 +140,19 @@ def differing_settings(logs: Logs) -> dict[str, list[str]]:
     return {name: given for name, given in values.items() if len(set(given)) > 1}
 
 
-def wording_only(logs: Logs) -> bool:
-    """Whether the logs are one model's live_qa runs that differ in the question wording alone:
-    ConStat's check of memorised wording (docs/contamination.md), not a mismatch."""
-    one_model = len({log.model for log in logs}) == 1
-    return logs[0].task == "live_qa" and one_model and list(differing_settings(logs)) == [ITEMS]
+def on_purpose(logs: Logs) -> Compared | None:
+    """The section's own comparison, if the logs make one (`compared`): what would otherwise be
+    a mismatch of settings is what they compare (one model's runs on two question wordings)."""
+    compared = getattr(logs[0].section, "compared", None)
+    return compared(logs) if compared else None
 
 
 def warnings(logs: Logs) -> list[str]:
-    """One WARNING line for each setting the logs differ in, else the note of a wording
+    """One WARNING line for each setting the logs differ in, else the notes of the section's own
     comparison; the note of judges compared on the same answers; logs measuring a judge must also
     put the same human levels on an answer."""
-    if wording_only(logs):
-        wordings = ", ".join(dict.fromkeys(wording(log) for log in logs))
-        return [
-            f"A wording comparison: one model, graded alike, on the questions worded {wordings}. "
-            "Each difference is paired question by question. A model that scores clearly lower "
-            "on a paraphrase than on the consumers' original wording may have memorised the "
-            "originals (ConStat); a wording can also be harder or easier in itself, so this is "
-            "evidence, not proof (docs/contamination.md)."
-        ]
+    if purpose := on_purpose(logs):
+        return purpose[1]
     found, differing = [], differing_settings(logs)
     if same_answers(logs):  # the judge and its settings are what they compare
         differing.pop("judge", None)
@@ -200,7 +177,7 @@ def graded_again(logs: Logs) -> list[str]:
     test-retest: the figure of how far a judge repeats itself), and the judge settings that
     differ, each named: they are what the rows compare, not a reason to distrust them."""
     judges = [log.judge_label for log in logs]
-    whose = f"{logs[0].model}'s ({setting(logs[0])})"
+    whose = f"{logs[0].model}'s ({logs[0].section.setting(logs[0])})"
     repeated = ", ".join(dict.fromkeys(judge for judge in judges if judges.count(judge) > 1))
     found = [
         f"The same answers graded again by the same judge ({repeated}): {whose}. A test-retest "
@@ -221,12 +198,12 @@ def graded_again(logs: Logs) -> list[str]:
 
 def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:
     """Whether a judge log puts other human levels than the first on an answer both hold."""
-    shared = first.metadata.keys() & other.metadata.keys() if other.kind in JUDGE_KINDS else ()
+    shared = first.metadata.keys() & other.metadata.keys() if other.section.HUMAN_LEVELS else ()
     return any(first.metadata[i]["human_level"] != other.metadata[i]["human_level"] for i in shared)
 
 
 def row_noun(logs: Logs) -> str:
-    return "judge" if logs[0].kind in JUDGE_KINDS or same_answers(logs) else "model"
+    return "judge" if logs[0].section.HUMAN_LEVELS or same_answers(logs) else "model"
 
 
 def per_log(

@@ -14,7 +14,8 @@ from pydantic import ValidationError
 
 from liveqa_inspect.report.calls import PRICES, Used, calls, spent
 from liveqa_inspect.report.comparison import Logs, labels, per_log
-from liveqa_inspect.report.loading import LoadedLog, ReportError
+from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.refusals import ReportError
 from liveqa_inspect.report.tables import Cell, Table
 
 __all__ = ["PRICES", "JudgeSpend", "cost_table", "judge_spend", "per_judge", "read_prices"]
@@ -132,12 +133,15 @@ def usage_row(
 ) -> list[Cell]:
     """Cached and reasoning tokens only where the provider reported them."""
     return [
-        run, used_by, str(usage.input_tokens), str(usage.output_tokens),
+        run,
+        used_by,
+        str(usage.input_tokens),
+        str(usage.output_tokens),
         "" if usage.input_tokens_cache_read is None else str(usage.input_tokens_cache_read),
         "" if usage.reasoning_tokens is None else str(usage.reasoning_tokens),
         dollars(cost),
         NO_PRICE if cost is None else f"{cost / scored:.6f}" if scored else "n/a",
-    ]  # fmt: skip
+    ]
 
 
 def projection(log: LoadedLog, run: str, costs: Sequence[float | None]) -> str | None:

@@ -8,10 +8,14 @@ from pathlib import Path
 from inspect_ai.log import list_eval_logs
 
 from liveqa_inspect.data.own_set import OwnSet
-from liveqa_inspect.report.loading import LoadedLog, ReportError, load, same_run
+from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loading import load
+from liveqa_inspect.report.mixing import same_run
+from liveqa_inspect.report.refusals import ReportError
+from liveqa_inspect.report.sections import Sections
 
 
-def logs_by_task(folder: Path) -> tuple[list[list[LoadedLog]], list[str]]:
+def logs_by_task(folder: Path, sections: Sections) -> tuple[list[list[LoadedLog]], list[str]]:
     """Each task's logs of each question set, oldest first, and what was left out or read once,
     and why: a folder holds what a single report would refuse (a failed attempt an eval set
     retried, a backup copy of a log, runs on LiveQA and on an own set), and one such log must
@@ -24,7 +28,7 @@ def logs_by_task(folder: Path) -> tuple[list[list[LoadedLog]], list[str]]:
     said = []
     for info in found:
         try:
-            log = load(Path(info.name.removeprefix("file://")))
+            log = load(Path(info.name.removeprefix("file://")), sections)
         except ReportError as error:
             said.append(f"skipped: {error}")
             continue

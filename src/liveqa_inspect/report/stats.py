@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from liveqa_inspect.report.loading import LoadedLog, SampleId
+from liveqa_inspect.report.loaded import LoadedLog, SampleId
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
 
 NO_GROUP = "none"

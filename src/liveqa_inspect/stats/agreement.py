@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from liveqa_inspect.stats.bootstrap import Estimate, tallied_estimates
+from liveqa_inspect.stats.bootstrap import Estimate, Figures, tallied_estimates
 from liveqa_inspect.stats.levels import level_index
 from liveqa_inspect.stats.names import KAPPA, confusion_key, pair_key
 from liveqa_inspect.stats.values import human_levels, score_values
@@ -83,7 +83,7 @@ FIGURES: tuple[str, ...] = tuple(AGREEMENT_STATISTICS)
 """Level-wise figures first, then rho, then the value-wise ones: the report's row order."""
 
 
-def agreement_figures(judge: Array, human: Array, levels: Sequence[float]) -> dict[str, Estimate]:
+def agreement_figures(judge: Array, human: Array, levels: Sequence[float]) -> Figures:
     """Every figure with its seeded paired-bootstrap 95% interval (items resampled in pairs)."""
     if not len(judge):
         return {name: Estimate(math.nan) for name in FIGURES}
@@ -95,7 +95,7 @@ def agreement_figures(judge: Array, human: Array, levels: Sequence[float]) -> di
     return tallied_estimates(figures, judge, human)
 
 
-def named(figures: dict[str, Estimate]) -> dict[str, float]:
+def named(figures: Figures) -> dict[str, float]:
     """Figures with their intervals under the names a log's metrics give them."""
     return {key: value for name, e in figures.items() for key, value in e.named(name).items()}
 

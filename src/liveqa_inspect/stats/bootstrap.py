@@ -32,6 +32,10 @@ class Estimate:
         return dict(zip((name, *ci_keys(name)), (self.value, self.low, self.high), strict=True))
 
 
+Figures = dict[str, Estimate]
+"""Figures by the names a log's metrics give them, each with its interval."""
+
+
 def resample_rows(n: int) -> np.ndarray:
     """The seeded draws: RESAMPLES rows of n item indices (the same rows keep pairs paired)."""
     return np.random.default_rng(SEED).integers(0, n, size=(RESAMPLES, n))
@@ -39,7 +43,7 @@ def resample_rows(n: int) -> np.ndarray:
 
 def tallied_estimates(
     figures: Callable[..., dict[str, np.ndarray]], *columns: np.ndarray
-) -> dict[str, Estimate]:
+) -> Figures:
     """`figures` of n items, the rows of `columns`, with intervals. It gets the distinct rows, as
     columns, and their counts: the items', then (from 2 items) in each of RESAMPLES seeded draws
     of n (multinomial: `resample_rows`' draws counted; for agreement far faster, RESULTS.md)."""

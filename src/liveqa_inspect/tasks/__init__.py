@@ -1,2 +1,14 @@
 """The task families: one folder each, holding its dataset, solver, scorer, metrics, report
 section and task, over the shared core (judging, data, stats, overlap, report, providers)."""
+
+TASKS: dict[str, tuple[str, str]] = {
+    # task: (its module under tasks/, the report section reading its logs)
+    "live_qa": ("live_qa.task", "live_qa.report"),
+    "expert_qa": ("expert_qa.task", "expert_qa.report"),
+    "live_qa_judge": ("live_qa_judge.task", "live_qa_judge.report"),
+    "expert_qa_claims": ("expert_qa.claims_task", "expert_qa.claims_report"),
+    "live_qa_contamination": ("contamination.task", "contamination.report"),
+    "live_qa_judge_robustness": ("robustness.task", "robustness.report"),
+}
+"""The registry: the package exports these tasks, and `liveqa-report` hands the sections to its
+frame (report/cli.py)."""

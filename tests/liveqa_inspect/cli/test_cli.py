@@ -34,11 +34,20 @@ def respond(messages: list[dict], model: str) -> str:
 def test_inspect_eval_live_qa_end_to_end(tmp_path: Path) -> None:
     with OpenAIServer(respond) as server:
         result, logs = inspect_eval_logs(
-            "eval", "liveqa_inspect/live_qa",
-            "--model", f"openai/{SUBJECT}", "--model-role", f"grader=openai/{JUDGE}",
-            "--display", "none", "--limit", "10",
-            log_dir=tmp_path, env=server.env(), fresh=True,
-        )  # fmt: skip
+            "eval",
+            "liveqa_inspect/live_qa",
+            "--model",
+            f"openai/{SUBJECT}",
+            "--model-role",
+            f"grader=openai/{JUDGE}",
+            "--display",
+            "none",
+            "--limit",
+            "10",
+            log_dir=tmp_path,
+            env=server.env(),
+            fresh=True,
+        )
         assert result.returncode == 0, result.stderr
         judge_calls = server.count(lambda r: r.model == JUDGE)
         subject_calls = server.count(lambda r: r.model == SUBJECT)
@@ -68,10 +77,17 @@ def test_inspect_eval_live_qa_contamination_end_to_end(tmp_path: Path) -> None:
 
     with OpenAIServer(knows_when_told) as server:
         result, logs = inspect_eval_logs(
-            "eval", "liveqa_inspect/live_qa_contamination", "--model", f"openai/{SUBJECT}",
-            "--display", "none", "--limit", "3",
-            log_dir=tmp_path, env=server.env(),
-        )  # fmt: skip
+            "eval",
+            "liveqa_inspect/live_qa_contamination",
+            "--model",
+            f"openai/{SUBJECT}",
+            "--display",
+            "none",
+            "--limit",
+            "3",
+            log_dir=tmp_path,
+            env=server.env(),
+        )
         assert result.returncode == 0, result.stderr
         calls = server.count(lambda r: r.model == SUBJECT)
     [log] = logs
@@ -89,9 +105,13 @@ def test_inspect_list_tasks_finds_every_task_in_a_checkout() -> None:
     assert result.returncode == 0, result.stderr
     tasks = sorted(line.split("@")[1] for line in result.stdout.split())
     assert tasks == [
-        "expert_qa", "expert_qa_claims", "live_qa", "live_qa_contamination", "live_qa_judge",
+        "expert_qa",
+        "expert_qa_claims",
+        "live_qa",
+        "live_qa_contamination",
+        "live_qa_judge",
         "live_qa_judge_robustness",
-    ]  # fmt: skip
+    ]
 
 
 def obey_notes(messages: list[dict], model: str) -> str:
@@ -106,10 +126,19 @@ def test_inspect_eval_live_qa_judge_robustness_end_to_end(tmp_path: Path) -> Non
     judge that obeys notes to the grader, measured through the real provider."""
     with OpenAIServer(obey_notes) as server:
         result, logs = inspect_eval_logs(
-            "eval", "liveqa_inspect/live_qa_judge_robustness", "--model", f"openai/{JUDGE}",
-            "-T", "perturbations=grader_note,swap", "-T", "per_grade=1", "--display", "none",
-            log_dir=tmp_path, env=server.env(),
-        )  # fmt: skip
+            "eval",
+            "liveqa_inspect/live_qa_judge_robustness",
+            "--model",
+            f"openai/{JUDGE}",
+            "-T",
+            "perturbations=grader_note,swap",
+            "-T",
+            "per_grade=1",
+            "--display",
+            "none",
+            log_dir=tmp_path,
+            env=server.env(),
+        )
         assert result.returncode == 0, result.stderr
         calls = server.count()
     [log] = logs

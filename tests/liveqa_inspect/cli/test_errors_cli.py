@@ -149,10 +149,17 @@ def _run(name: str, case: Case, root: Path, fresh: bool = False) -> Run:
         **case.env,
     }
     result, _ = inspect_eval_logs(
-        "eval", f"liveqa_inspect/{case.task}", "--model", "mockllm/model",
-        *case.display, *case.args,
-        log_dir=home / "logs", env=env, fresh=fresh, timeout=60,
-    )  # fmt: skip
+        "eval",
+        f"liveqa_inspect/{case.task}",
+        "--model",
+        "mockllm/model",
+        *case.display,
+        *case.args,
+        log_dir=home / "logs",
+        env=env,
+        fresh=fresh,
+        timeout=60,
+    )
     return Run(case, home, result)
 
 

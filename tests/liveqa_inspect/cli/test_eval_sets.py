@@ -19,7 +19,7 @@ import liveqa_inspect
 from liveqa_inspect import TASKS
 from liveqa_inspect.report import card, cli, main
 from liveqa_inspect.report.cli import build
-from liveqa_inspect.report.loading import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.tables import Block, Table, cell
 from tests.commands import inspect_command, inspect_eval_logs
@@ -172,12 +172,24 @@ def test_inspect_eval_set_of_every_task_with_a_batching_judge_then_inspect_score
     folder = tmp_path / "set"
     with OpenAIServer(respond) as server:
         ran, logs = inspect_eval_logs(
-            "eval-set", *(f"liveqa_inspect/{task}" for task in TASKS),
-            "--model", "openai-api/local/first,openai-api/local/second",
-            "--model-role", BATCHING_JUDGE, "-T", "reference_metrics=false",
-            "--limit", "2", "--display", "none", "--log-dir", str(folder),
-            log_dir=folder, env=server.env(), fresh=True,
-        )  # fmt: skip
+            "eval-set",
+            *(f"liveqa_inspect/{task}" for task in TASKS),
+            "--model",
+            "openai-api/local/first,openai-api/local/second",
+            "--model-role",
+            BATCHING_JUDGE,
+            "-T",
+            "reference_metrics=false",
+            "--limit",
+            "2",
+            "--display",
+            "none",
+            "--log-dir",
+            str(folder),
+            log_dir=folder,
+            env=server.env(),
+            fresh=True,
+        )
         assert ran.returncode == 0, ran.stderr
         judged = server.count(lambda r: r.model == JUDGE)
         batched = sum(batch["request_counts"]["total"] for batch in server.batches.values())
@@ -189,10 +201,17 @@ def test_inspect_eval_set_of_every_task_with_a_batching_judge_then_inspect_score
         for log in logs:
             # No --scorer: every scorer the log names runs again, `verdicts` too.
             scored = inspect_command(
-                "score", str(regraded / Path(log.location).name),
-                "--model-role", "grader=openai-api/local/other", "--action", "overwrite",
-                "--overwrite", "--display", "none", env=server.env(),
-            )  # fmt: skip
+                "score",
+                str(regraded / Path(log.location).name),
+                "--model-role",
+                "grader=openai-api/local/other",
+                "--action",
+                "overwrite",
+                "--overwrite",
+                "--display",
+                "none",
+                env=server.env(),
+            )
             assert scored.returncode == 0, scored.output
             again = read_eval_log(str(regraded / Path(log.location).name), header_only=True)
             assert again.results is not None

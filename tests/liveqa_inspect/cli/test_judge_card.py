@@ -11,8 +11,10 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE
+from liveqa_inspect.report.cli import SECTIONS
 from liveqa_inspect.report.cost import judge_spend
-from liveqa_inspect.report.loading import LoadedLog, load
+from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loading import load
 from liveqa_inspect.stats.names import KAPPA, pair_key
 from liveqa_inspect.tasks.live_qa_judge.report import kappa_difference
 from tests.commands import inspect_eval_logs
@@ -46,7 +48,7 @@ def responder(humans: Humans):  # noqa: ANN201
 
 
 def loaded(log: EvalLog) -> LoadedLog:
-    return load(log.location.removeprefix("file://"))
+    return load(log.location.removeprefix("file://"), SECTIONS)
 
 
 def by_judge(logs: list[EvalLog]) -> dict[tuple[str, str], EvalLog]:
@@ -60,15 +62,34 @@ def test_the_judge_card_of_an_eval_set(
     folder = tmp_path / "judges"
     with OpenAIServer(responder(humans)) as server:
         ran, logs = inspect_eval_logs(
-            "eval-set", *(f"liveqa_inspect/{task}" for task in TASKS),
-            "--model", f"{GOOD},{OTHER}", "--limit", "8", "--display", "none",
-            "--log-dir", str(folder), log_dir=folder, env=server.env(),
-        )  # fmt: skip
+            "eval-set",
+            *(f"liveqa_inspect/{task}" for task in TASKS),
+            "--model",
+            f"{GOOD},{OTHER}",
+            "--limit",
+            "8",
+            "--display",
+            "none",
+            "--log-dir",
+            str(folder),
+            log_dir=folder,
+            env=server.env(),
+        )
         assert ran.returncode == 0, ran.output
         again, pinned = inspect_eval_logs(
-            "eval", "liveqa_inspect/live_qa_judge", "--model", DEFAULT_JUDGE, "--limit", "8",
-            "--display", "none", "--log-dir", str(folder), log_dir=folder, env=server.env(),
-        )  # fmt: skip
+            "eval",
+            "liveqa_inspect/live_qa_judge",
+            "--model",
+            DEFAULT_JUDGE,
+            "--limit",
+            "8",
+            "--display",
+            "none",
+            "--log-dir",
+            str(folder),
+            log_dir=folder,
+            env=server.env(),
+        )
         assert again.returncode == 0, again.output
     found = by_judge(logs + pinned)
     assert len(found) == 7 and {log.status for log in found.values()} == {"success"}

@@ -166,11 +166,23 @@ def role(model: str) -> str:
 def eval_live_qa(server: OpenAIServer, dirs: Dirs, *args: str) -> EvalLog:
     """Run live_qa (subject and pinned judge on the server) and return its only new log."""
     [log] = run_cli(
-        server, dirs, "eval", "liveqa_inspect/live_qa",
-        "--model", f"openai/{SUBJECT}", "-M", f"max_retries={SDK_RETRIES}",
-        "--model-role", role(JUDGE), "-T", "reference_metrics=false",
-        "--limit", str(N_QUESTIONS), *FAST, *args,
-    )  # fmt: skip
+        server,
+        dirs,
+        "eval",
+        "liveqa_inspect/live_qa",
+        "--model",
+        f"openai/{SUBJECT}",
+        "-M",
+        f"max_retries={SDK_RETRIES}",
+        "--model-role",
+        role(JUDGE),
+        "-T",
+        "reference_metrics=false",
+        "--limit",
+        str(N_QUESTIONS),
+        *FAST,
+        *args,
+    )
     return log
 
 
@@ -338,8 +350,17 @@ def test_rescoring_with_another_judge_asks_it_once_a_sample(
     server, dirs, log = clean_run.server, clean_run.dirs, clean_run.log
     other = tmp_path / "other.eval"
     before = server.count()
-    run_cli(server, dirs, "score", log.location, *RESCORE,
-            "--model-role", role(OTHER_JUDGE), "--output-file", str(other))  # fmt: skip
+    run_cli(
+        server,
+        dirs,
+        "score",
+        log.location,
+        *RESCORE,
+        "--model-role",
+        role(OTHER_JUDGE),
+        "--output-file",
+        str(other),
+    )
     new = server.requests[before:]
     assert len(new) == N_QUESTIONS
     assert all(r.model == OTHER_JUDGE and r.status == 200 for r in new)
@@ -366,10 +387,18 @@ def test_live_qa_judge_agreement_survives_api_errors(tmp_path: Path) -> None:
     dirs = Dirs(tmp_path / "logs", tmp_path / "cache")
     with OpenAIServer(responder(), faults=FAULTS, backlog=BACKLOG) as server:
         [log] = run_cli(
-            server, dirs, "eval", "liveqa_inspect/live_qa_judge",
-            "--model", f"openai/{JUDGE}", "-M", f"max_retries={SDK_RETRIES}",
-            "--limit", str(N_QUESTIONS), *FAST,
-        )  # fmt: skip
+            server,
+            dirs,
+            "eval",
+            "liveqa_inspect/live_qa_judge",
+            "--model",
+            f"openai/{JUDGE}",
+            "-M",
+            f"max_retries={SDK_RETRIES}",
+            "--limit",
+            str(N_QUESTIONS),
+            *FAST,
+        )
         assert server.count(lambda r: r.status in (429, 500)) > 5
     assert log.status == "success", log.error
     assert log.samples is not None and len(log.samples) == N_QUESTIONS

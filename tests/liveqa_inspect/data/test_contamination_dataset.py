@@ -15,9 +15,24 @@ from liveqa_inspect.tasks.contamination.dataset import (
 from liveqa_inspect.tasks.live_qa.dataset import live_qa_dataset
 
 TOO_SHORT = [
-    "TQ3", "TQ20", "TQ27", "TQ30", "TQ40", "TQ45", "TQ46", "TQ55", "TQ58", "TQ59", "TQ82", "TQ83",
-    "TQ89", "TQ96", "TQ97", "TQ102", "TQ103",
-]  # fmt: skip
+    "TQ3",
+    "TQ20",
+    "TQ27",
+    "TQ30",
+    "TQ40",
+    "TQ45",
+    "TQ46",
+    "TQ55",
+    "TQ58",
+    "TQ59",
+    "TQ82",
+    "TQ83",
+    "TQ89",
+    "TQ96",
+    "TQ97",
+    "TQ102",
+    "TQ103",
+]
 """The questions whose SUBJECT and MESSAGE together hold fewer than 12 words."""
 
 
@@ -48,8 +63,10 @@ def test_every_reference_is_an_item(liveqa_data_dir: Path) -> None:
     assert list(by_id)[:5] == ["TQ1A1", "TQ1A2", "TQ1A3", "TQ2A1", "TQ3A1"]
     first = by_id["TQ1A1"]
     assert first.metadata == {
-        "part": "reference", "qid": "TQ1", "url": "https://www.ncbi.nlm.nih.gov/pubmed/765504",
-    }  # fmt: skip
+        "part": "reference",
+        "qid": "TQ1",
+        "url": "https://www.ncbi.nlm.nih.gov/pubmed/765504",
+    }
     assert (len(str(first.input).split()), len(str(first.target).split())) == (80, 80)
     assert str(first.input).endswith("The most commonly observed anomalies include webbing of")
     assert str(first.target).startswith("the neck, hypertelorism, a shield-shaped chest")

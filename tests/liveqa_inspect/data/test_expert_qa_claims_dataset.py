@@ -227,10 +227,12 @@ def test_missing_file_is_a_clear_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("old", "new"),
-    [('"Unsure"', '"Definitely correct"'),  # another label
-     ('"Unsure"', '"Probably wrong"'),  # a label not on the scale
-     (', "correctness": "Unsure"', "")],  # a claim without its label
-)  # fmt: skip
+    [
+        ('"Unsure"', '"Definitely correct"'),  # another label
+        ('"Unsure"', '"Probably wrong"'),  # a label not on the scale
+        (', "correctness": "Unsure"', ""),
+    ],  # a claim without its label
+)
 def test_altered_file_is_refused_by_its_digest(tmp_path: Path, old: str, new: str) -> None:
     """The digest is the format check: a record is never read unless the file is the pinned one."""
     altered = tmp_path / "rand_val.jsonl"

@@ -35,9 +35,13 @@ def _record(**answer: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     ("split", "subset", "count"),
-    [("domain", "test", 243), ("random", "test", 219), ("domain", "validation", 206),
-     ("random", "validation", 217)],
-)  # fmt: skip
+    [
+        ("domain", "test", 243),
+        ("random", "test", 219),
+        ("domain", "validation", 206),
+        ("random", "validation", 217),
+    ],
+)
 def test_counts_and_stable_unique_ids(split: Any, subset: Any, count: int) -> None:
     samples = list(expert_qa_dataset(split, subset, data=DATA))
     assert len(samples) == count

@@ -305,9 +305,15 @@ def test_the_command_refuses_a_bad_file_before_any_sample(tmp_path: Path) -> Non
     path = tmp_path / "ours.jsonl"
     path.write_text(GOOD + "\n" + GOOD + "\n", encoding="utf-8")
     ran = inspect_command(
-        "eval", "liveqa_inspect/live_qa", "--model", "mockllm/model", "-T", f"data={path}",
-        "--log-dir", str(tmp_path / "logs"),
-    )  # fmt: skip
+        "eval",
+        "liveqa_inspect/live_qa",
+        "--model",
+        "mockllm/model",
+        "-T",
+        f"data={path}",
+        "--log-dir",
+        str(tmp_path / "logs"),
+    )
     assert ran.returncode == 1
     said = (
         f"ERROR: {path} line 2: the id a is used twice (first on line 1); give each question "

@@ -19,13 +19,23 @@ def test_the_default_subset_is_pinned_and_near_a_thousand_judge_calls(
     assert Counter(s.metadata["human_grade"] for s in samples) == {1: 40, 2: 40, 3: 40, 4: 25}
     assert not any(s.metadata["junk"] for s in samples)
     assert [s.id for s in samples[:6]] == [
-        "TQ1-L4", "TQ1-L5", "TQ3-L20", "TQ4-L28", "TQ5-L32", "TQ6-L40"
-    ]  # fmt: skip
+        "TQ1-L4",
+        "TQ1-L5",
+        "TQ3-L20",
+        "TQ4-L28",
+        "TQ5-L32",
+        "TQ6-L40",
+    ]
     applied = Counter(name for s in samples for name in s.metadata["versions"])
     assert applied == {
-        "padding": 145, "authority": 145, "formatting": 145, "grader_note": 145, "swap": 105,
-        "reference_order": 78, "truncation": 54,
-    }  # fmt: skip
+        "padding": 145,
+        "authority": 145,
+        "formatting": 145,
+        "grader_note": 145,
+        "swap": 105,
+        "reference_order": 78,
+        "truncation": 54,
+    }
     skipped = Counter(name for s in samples for name in s.metadata["skipped"])
     assert all(applied[name] + skipped[name] == 145 for name in ALL)
     # One call for the original and one a version, for each answer.

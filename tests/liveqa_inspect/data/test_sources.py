@@ -211,8 +211,11 @@ def test_read_lines_drops_a_bom_and_names_the_overlong_line(tmp_path: Path) -> N
     path = tmp_path / "lines.txt"
     path.write_bytes(b"\xef\xbb\xbffirst\r\n\nthird\n" + b"x" * 10 + b"\n")
     assert list(read_lines(path, max_bytes=10)) == [
-        (1, "first"), (2, ""), (3, "third"), (4, "x" * 10)
-    ]  # fmt: skip
+        (1, "first"),
+        (2, ""),
+        (3, "third"),
+        (4, "x" * 10),
+    ]
     path.write_bytes(b"ok\n" + b"x" * 11 + b"\n")
     with pytest.raises(DataError, match="line 2 is longer than 10 bytes"):
         list(read_lines(path, max_bytes=10))

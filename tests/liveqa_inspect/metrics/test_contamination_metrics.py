@@ -22,16 +22,27 @@ pytestmark = pytest.mark.usefixtures("words_as_tokens")  # for pytest_inspect_ev
 LOW, HIGH = ci_keys(DIFFERENCE)
 
 
-def item(guided: float, general: float, *, verbatim: tuple[int, int] = (0, 0),
-         refused: tuple[int, int] = (0, 0), short: int = 0) -> dict[str, float]:  # fmt: skip
+def item(
+    guided: float,
+    general: float,
+    *,
+    verbatim: tuple[int, int] = (0, 0),
+    refused: tuple[int, int] = (0, 0),
+    short: int = 0,
+) -> dict[str, float]:
     """A score's value as the scorer writes it (the runs enter no metric)."""
     return {
-        DIFFERENCE: guided - general, "short": short,
-        "guided_rouge_l": guided, "guided_run": 0, "guided_verbatim": verbatim[0],
+        DIFFERENCE: guided - general,
+        "short": short,
+        "guided_rouge_l": guided,
+        "guided_run": 0,
+        "guided_verbatim": verbatim[0],
         "guided_refused": refused[0],
-        "general_rouge_l": general, "general_run": 0, "general_verbatim": verbatim[1],
+        "general_rouge_l": general,
+        "general_run": 0,
+        "general_verbatim": verbatim[1],
         "general_refused": refused[1],
-    }  # fmt: skip
+    }
 
 
 ITEMS = [
@@ -41,9 +52,14 @@ ITEMS = [
     item(0.5, 0.0, refused=(0, 1)),
 ]
 COUNTS = {
-    "completions": 4, "short": 1, "guided_verbatim": 2, "general_verbatim": 1, "both_verbatim": 1,
-    "guided_refused": 1, "general_refused": 1,
-}  # fmt: skip
+    "completions": 4,
+    "short": 1,
+    "guided_verbatim": 2,
+    "general_verbatim": 1,
+    "both_verbatim": 1,
+    "guided_refused": 1,
+    "general_refused": 1,
+}
 
 
 def test_the_figures() -> None:
@@ -67,9 +83,14 @@ def test_reproductions_and_refusals_are_counted_per_completion() -> None:
         [[item(0.0, 0.0, refused=(1, 1)), item(1.0, 0.0, verbatim=(1, 0))], [item(0.2, 0.1)] * 2],
     )
     assert {key: values[key] for key in COUNTS} == {
-        "completions": 4, "short": 0, "guided_verbatim": 1, "general_verbatim": 0,
-        "both_verbatim": 0, "guided_refused": 1, "general_refused": 1,
-    }  # fmt: skip
+        "completions": 4,
+        "short": 0,
+        "guided_verbatim": 1,
+        "general_verbatim": 0,
+        "both_verbatim": 0,
+        "guided_refused": 1,
+        "general_refused": 1,
+    }
     doubled = run_metrics([reproductions()], [[v, v] for v in ITEMS])
     assert {key: doubled[key] for key in COUNTS} == {key: 2 * n for key, n in COUNTS.items()}
 

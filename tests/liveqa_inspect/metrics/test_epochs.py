@@ -109,9 +109,10 @@ def test_epoch_figures_through_the_epoch_reducer() -> None:
     )
     epochs = [[1.0, 1.0], [0.3, 0.7], [0.0, None], [None, None]]
     values = run_metrics(
-        [verdict_figures()], [[epoch_score(e) for e in sample] for sample in epochs],
+        [verdict_figures()],
+        [[epoch_score(e) for e in sample] for sample in epochs],
         reducer=judge_epochs(),
-    )  # fmt: skip
+    )
     assert values["epoch_agreement"] == 0.5  # the unread epoch leaves its sample out
     assert values["unread_epochs"] == 1  # the last sample, unread throughout, is unscored
     assert (values["scored"], values["unscored"]) == (3, 1)

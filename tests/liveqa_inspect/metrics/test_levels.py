@@ -112,8 +112,11 @@ def test_half_steps_on_the_five_level_claims_scale() -> None:
     m = by_epochs([[1, 2], [2, 3], [3, 4], [4, 5]], [1, 2, 4, 5], levels)  # 1.5, 2.5, 3.5, 4.5
     assert m["exact_agreement"] == 0.5  # at 1, 2, 3 and 4
     assert {key for key, value in m.items() if value == 1 and key.startswith("human_")} == {
-        "human_1/judge_1", "human_2/judge_2", "human_4/judge_3", "human_5/judge_4",
-    }  # fmt: skip
+        "human_1/judge_1",
+        "human_2/judge_2",
+        "human_4/judge_3",
+        "human_5/judge_4",
+    }
     # Places: judge 0.5, 1.5, 2.5, 3.5 against human 0, 1, 3, 4: observed 0.25, chance
     # 1.25 + 2.5 + 0 = 3.75, kappa 1 - 1/15.
     assert m["kappa_quadratic"] == pytest.approx(14 / 15)

@@ -110,13 +110,19 @@ def test_epoch_means_are_read_at_their_nearest_level_the_lower_one_if_halfway() 
 def test_a_panel_s_jurors_are_measured_each_alone() -> None:
     """Juror m0 holds its level on every padded answer; m1 raises one and cannot read another."""
     panel = [
-        answer({"original": 0.85, "padding": 0.85, "swap": 0.0},
-               {"original": [1.0, 0.7], "padding": [1.0, 0.7], "swap": [0.0, 0.0]}),
-        answer({"original": 0.3, "padding": 0.65, "swap": 0.0},
-               {"original": [0.3, 0.3], "padding": [0.3, 1.0], "swap": [0.0, 0.0]}),
-        answer({"original": 0.3, "padding": 0.3, "swap": 0.0},
-               {"original": [0.3, 0.3], "padding": [0.3, None], "swap": [0.0, 0.0]}),
-    ]  # fmt: skip
+        answer(
+            {"original": 0.85, "padding": 0.85, "swap": 0.0},
+            {"original": [1.0, 0.7], "padding": [1.0, 0.7], "swap": [0.0, 0.0]},
+        ),
+        answer(
+            {"original": 0.3, "padding": 0.65, "swap": 0.0},
+            {"original": [0.3, 0.3], "padding": [0.3, 1.0], "swap": [0.0, 0.0]},
+        ),
+        answer(
+            {"original": 0.3, "padding": 0.3, "swap": 0.0},
+            {"original": [0.3, 0.3], "padding": [0.3, None], "swap": [0.0, 0.0]},
+        ),
+    ]
     m = run(panel)
     assert (m["juror/m0/padding_unchanged"], m["juror/m0/padding_n"]) == (1.0, 3)
     assert (m["juror/m1/padding_unchanged"], m["juror/m1/padding_n"]) == (0.5, 2)

@@ -39,17 +39,26 @@ def test_item_names() -> None:
 @pytest.mark.parametrize(
     ("instruction", "version", "sha256"),
     [
-        (GUIDED_INSTRUCTION, "1",
-         "b7225bb82a5ef2c922c2114d6bddbce8c929a56f808a25b643d5cb474316f068"),
-        (GENERAL_INSTRUCTION, "1",
-         "e0a2be9fe4c114a60fbd98bd5915b25550cae4959cfcac01a84d486fdbd038ea"),
+        (
+            GUIDED_INSTRUCTION,
+            "1",
+            "b7225bb82a5ef2c922c2114d6bddbce8c929a56f808a25b643d5cb474316f068",
+        ),
+        (
+            GENERAL_INSTRUCTION,
+            "1",
+            "e0a2be9fe4c114a60fbd98bd5915b25550cae4959cfcac01a84d486fdbd038ea",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_rewording_without_a_version_bump_fails(
     instruction: Instruction, version: str, sha256: str
 ) -> None:
     """Pinned digests, over the template and the part nouns: change either and this fails until
     the version is bumped, so a log's instruction version always names one wording."""
     assert (instruction.version, instruction.sha256) == (version, sha256)
-    assert instruction.provenance() == {"name": instruction.name, "version": version,
-                                        "sha256": sha256}  # fmt: skip
+    assert instruction.provenance() == {
+        "name": instruction.name,
+        "version": version,
+        "sha256": sha256,
+    }

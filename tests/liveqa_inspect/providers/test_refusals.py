@@ -72,8 +72,10 @@ def test_without_llama_cpp_python_the_error_says_to_install_the_local_extra(
         (["--model", "gguf/their-model", "--model-base-url", CLOSED], f"at {CLOSED}"),
         (
             [
-                "--model", "mockllm/model",
-                "--model-role", f"grader={{model: gguf/their-model, model_args: {BASE_URL}}}",
+                "--model",
+                "mockllm/model",
+                "--model-role",
+                f"grader={{model: gguf/their-model, model_args: {BASE_URL}}}",
             ],
             f"at {CLOSED}",
         ),
@@ -81,16 +83,22 @@ def test_without_llama_cpp_python_the_error_says_to_install_the_local_extra(
         (["--model", "gguf/{weights}", "-M", "port=8080"], "-M port is set by gguf/"),
     ],
     ids=["model_under_test", "judge", "start_timeout", "port"],
-)  # fmt: skip
+)
 def test_through_the_command_each_is_one_line_and_no_log(
     args: list[str], expected: str, weights: Path, tmp_path: Path
 ) -> None:
     args = [arg.replace("{weights}", str(weights)) for arg in args]
     running = server_of(os.getpid())  # an earlier test's server may still run
     ran, logs = inspect_eval_logs(
-        "eval", "liveqa_inspect/live_qa", "--limit", "1", "--display", "none", *args,
+        "eval",
+        "liveqa_inspect/live_qa",
+        "--limit",
+        "1",
+        "--display",
+        "none",
+        *args,
         log_dir=tmp_path / "logs",
-    )  # fmt: skip
+    )
     assert ran.returncode == 1, ran.output
     assert "Traceback" not in ran.output and expected in ran.output
     assert len(ran.output.strip().splitlines()) == 1, ran.output

@@ -15,9 +15,10 @@ from inspect_ai.log import write_eval_log
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import live_qa_contamination
-from liveqa_inspect.report.cli import build
-from liveqa_inspect.report.loading import ReportError, load_all
+from liveqa_inspect.report.cli import SECTIONS, build
+from liveqa_inspect.report.loading import load_all
 from liveqa_inspect.report.plots import IntervalChart, Scatter
+from liveqa_inspect.report.refusals import ReportError
 from liveqa_inspect.report.tables import Table, interval
 from liveqa_inspect.stats.bootstrap import mean_interval
 from liveqa_inspect.stats.names import DIFFERENCE, DIFFERENCE_P, ci_keys
@@ -43,8 +44,15 @@ from tests.helpers import (
 SCORER = "completion_overlap"
 LOW, HIGH = ci_keys(DIFFERENCE)
 GUESS = "and what should I do about it now?"
-COUNTS = ["completions", "short", "guided_verbatim", "general_verbatim", "both_verbatim",
-          "guided_refused", "general_refused"]  # fmt: skip
+COUNTS = [
+    "completions",
+    "short",
+    "guided_verbatim",
+    "general_verbatim",
+    "both_verbatim",
+    "guided_refused",
+    "general_refused",
+]
 """The counts of every completion, as the log's metric names and orders them."""
 
 
@@ -78,7 +86,7 @@ def test_one_contamination_log(
 ) -> None:
     log = run_contamination(guided_only(rest), limit=8)
     m = figures(log, SCORER)
-    blocks, charts = build(load_all([log.location]))
+    blocks, charts = build(load_all([log.location], SECTIONS))
     printed = lines(blocks)
     assert printed[1] == "model: mockllm/model; part: question; epochs: 1"
     assert printed[2].startswith("instructions: guided v1 (sha256 b7225bb82a5e), general v1")
@@ -96,10 +104,13 @@ def test_one_contamination_log(
     assert overlap.rows == [
         ["guided (the test set named)", 1.0, "[1.000, 1.000]"],
         ["general (control)", m["general_rouge_l"], interval(*mean_interval(general))],
-        ["difference, guided - general", m[DIFFERENCE],
-         interval(*(m[key] for key in ci_keys(DIFFERENCE)))],
+        [
+            "difference, guided - general",
+            m[DIFFERENCE],
+            interval(*(m[key] for key in ci_keys(DIFFERENCE))),
+        ],
         ["one-sided p (difference > 0)", "0.0001", ""],
-    ]  # fmt: skip
+    ]
     assert m["general_rouge_l"] == pytest.approx(general.mean())
     long = long_enough(log)
     reproduced = table(blocks, "Reproduced (a run of 13 words or more")
@@ -155,16 +166,20 @@ def test_the_printed_figures_are_the_log_s_metrics(rest: dict[str, str], epochs:
     (the oracle), and the means' intervals are drawn from the reduced scores the metrics saw.
     Under two epochs a remainder reproduced in one of them counts once, of 18 completions."""
     [log] = eval(
-        live_qa_contamination(), model=scripted_model(remembered_once(rest)), limit=9,
-        epochs=epochs, **QUIET,
-    )  # fmt: skip
+        live_qa_contamination(),
+        model=scripted_model(remembered_once(rest)),
+        limit=9,
+        epochs=epochs,
+        **QUIET,
+    )
     assert log.status == "success", log.error
     m = figures(log, SCORER)
-    long = sum(len(words(target)) >= VERBATIM_WORDS for target in
-               {str(s.target) for s in log.samples})  # fmt: skip
+    long = sum(
+        len(words(target)) >= VERBATIM_WORDS for target in {str(s.target) for s in log.samples}
+    )
     assert (m["completions"], m["guided_verbatim"]) == (9 * epochs, long)
     assert 0 < m["general_refused"] < 9
-    blocks, _ = build(load_all([log.location]))
+    blocks, _ = build(load_all([log.location], SECTIONS))
     reduced = next(r.samples for r in log.reductions or [] if r.scorer == SCORER)
 
     def mean_ci(key: str) -> str:
@@ -193,14 +208,16 @@ def test_the_printed_figures_are_the_log_s_metrics(rest: dict[str, str], epochs:
         text = sample.store_as(Replies).completions[name]
         assert text.startswith(completion.removesuffix(" …"))
     other = run_contamination(lambda *_: GUESS, "other", limit=9)
-    blocks, charts = build(load_all([log.location, other.location]))
+    blocks, charts = build(load_all([log.location, other.location], SECTIONS))
     both = (m, figures(other, SCORER))
     for row, each in zip(table(blocks, "The models side by side").rows, both, strict=True):
         assert row[1:-2] == [
-            each["guided_rouge_l"], each["general_rouge_l"],
+            each["guided_rouge_l"],
+            each["general_rouge_l"],
             f"{each[DIFFERENCE]:.3f} {interval(each[LOW], each[HIGH])}",
-            f"{each[DIFFERENCE_P]:.4f}", *(each[key] for key in COUNTS),
-        ]  # fmt: skip
+            f"{each[DIFFERENCE_P]:.4f}",
+            *(each[key] for key in COUNTS),
+        ]
     [chart] = charts
     assert isinstance(chart, IntervalChart)
     assert [(e.value, e.low, e.high) for e in chart.estimates] == [
@@ -210,7 +227,7 @@ def test_the_printed_figures_are_the_log_s_metrics(rest: dict[str, str], epochs:
 
 def test_a_log_that_is_not_flagged(rest: dict[str, str]) -> None:
     log = run_contamination(lambda *_: "Unknown.", limit=4)
-    blocks, _ = build(load_all([log.location]))
+    blocks, _ = build(load_all([log.location], SECTIONS))
     assert (
         "not flagged: the guided completions overlap the remainders no more than the general "
         "ones (one-sided p = 1.0000). This is no proof the model never saw these texts." in blocks
@@ -225,7 +242,7 @@ def test_reproductions_the_control_gives_too_are_no_evidence_of_the_test_set(
     """Every remainder reproduced under both instructions: no difference (p = 1), so not
     flagged, and the reproductions said to point at no particular source."""
     log = run_contamination(lambda prompt, _: rest[probe(prompt)[1]], limit=8)
-    blocks, _ = build(load_all([log.location]))
+    blocks, _ = build(load_all([log.location], SECTIONS))
     long = long_enough(log)
     assert lines(blocks)[5] == (
         "not flagged: the guided completions overlap the remainders no more than the general "
@@ -234,8 +251,10 @@ def test_reproductions_the_control_gives_too_are_no_evidence_of_the_test_set(
         "may know those texts, from this test set or elsewhere."
     )
     assert table(blocks, "Reproduced").rows == [
-        ["guided", long, 0], ["general", long, 0], ["both", long, ""]
-    ]  # fmt: skip
+        ["guided", long, 0],
+        ["general", long, 0],
+        ["both", long, ""],
+    ]
 
 
 def test_errored_items_are_counted(rest: dict[str, str]) -> None:
@@ -248,15 +267,18 @@ def test_errored_items_are_counted(rest: dict[str, str]) -> None:
         return guided_only(rest)(prompt, config)
 
     [log] = eval(
-        live_qa_contamination(), model=scripted_model(failing), limit=8, fail_on_error=False,
+        live_qa_contamination(),
+        model=scripted_model(failing),
+        limit=8,
+        fail_on_error=False,
         **QUIET,
-    )  # fmt: skip
+    )
     assert log.status == "success" and log.samples[0].error is not None
-    blocks, _ = build(load_all([log.location]))
+    blocks, _ = build(load_all([log.location], SECTIONS))
     assert "items: 7 scored, 0 unscored, 1 errored, 0 missing" in blocks
     assert table(blocks, "Reproduced").title.endswith("of the 7 completions of each instruction")
     other = run_contamination(lambda *_: GUESS, "other", limit=8)
-    blocks, _ = build(load_all([log.location, other.location]))
+    blocks, _ = build(load_all([log.location, other.location], SECTIONS))
     side = table(blocks, "The models side by side")
     assert side.headers[-3:] == ["scored", "unscored", "errored"]
     assert [row[-3:] for row in side.rows] == [[7, 0, 1], [8, 0, 0]]
@@ -268,7 +290,7 @@ def test_a_log_of_the_task_run_from_its_file_is_reported(rest: dict[str, str]) -
     path = os.path.relpath(task_file.__file__)  # Inspect takes a task file's path relative
     [log] = eval(path, model=scripted_model(guided_only(rest)), limit=2, **QUIET)
     assert log.status == "success" and log.eval.task_registry_name == "live_qa_contamination"
-    blocks, _ = build(load_all([log.location]))
+    blocks, _ = build(load_all([log.location], SECTIONS))
     assert "items: 2 scored, 0 unscored, 0 errored, 0 missing" in blocks
 
 
@@ -279,7 +301,7 @@ def test_a_log_of_an_earlier_version_is_refused(rest: dict[str, str], tmp_path: 
         del sample.scores[SCORER].value["short"]  # type: ignore[union-attr]
     write_eval_log(log, old := str(tmp_path / "old.eval"))
     with pytest.raises(ReportError, match="earlier version of this package.*re-run it"):
-        build(load_all([old]))
+        build(load_all([old], SECTIONS))
 
 
 def test_a_reference_log_says_where_the_references_come_from() -> None:
@@ -287,33 +309,72 @@ def test_a_reference_log_says_where_the_references_come_from() -> None:
     log = run_contamination(
         lambda prompt, _: references[probe(prompt)[1]], limit=2, part="reference"
     )
-    blocks, _ = build(load_all([log.location]))
+    blocks, _ = build(load_all([log.location], SECTIONS))
     assert "model: mockllm/model; part: reference; epochs: 1" in blocks
-    assert any(b.startswith("note: the reference answers were copied from public health")
-               for b in lines(blocks))  # fmt: skip
+    assert any(
+        b.startswith("note: the reference answers were copied from public health")
+        for b in lines(blocks)
+    )
     assert table(blocks, "Reproduced").rows == [
-        ["guided", 1, 0], ["general", 1, 0], ["both", 1, ""]
-    ]  # fmt: skip
+        ["guided", 1, 0],
+        ["general", 1, 0],
+        ["both", 1, ""],
+    ]
 
 
 def test_several_contamination_logs_side_by_side(rest: dict[str, str]) -> None:
     knows = run_contamination(guided_only(rest), "knows", limit=6)
     refuses = run_contamination(lambda *_: "I cannot do that.", "refuses", limit=6)
-    blocks, charts = build(load_all([knows.location, refuses.location]))
+    blocks, charts = build(load_all([knows.location, refuses.location], SECTIONS))
     assert blocks[0] == "2 live_qa_contamination logs side by side:"
     assert not any(b.startswith("WARNING") for b in lines(blocks))
     m = figures(knows, SCORER)
     long = long_enough(knows)
     side = table(blocks, "The models side by side")
-    assert side.headers == ["model", "guided", "general", "difference", "p", *COUNTS, "scored",
-                            "unscored"]  # fmt: skip
+    assert side.headers == [
+        "model",
+        "guided",
+        "general",
+        "difference",
+        "p",
+        *COUNTS,
+        "scored",
+        "unscored",
+    ]
     assert side.rows == [
-        ["mockllm/knows", 1.0, m["general_rouge_l"],
-         f"{m[DIFFERENCE]:.3f} [{m['difference_ci_low']:.3f}, {m['difference_ci_high']:.3f}]",
-         f"{m[DIFFERENCE_P]:.4f}", 6, 6 - long, long, 0, 0, 0, 0, 6, 0],
-        ["mockllm/refuses", 0.0, 0.0, "0.000 [0.000, 0.000]", "1.0000", 6, 6 - long, 0, 0, 0,
-         6, 6, 6, 0],
-    ]  # fmt: skip
+        [
+            "mockllm/knows",
+            1.0,
+            m["general_rouge_l"],
+            f"{m[DIFFERENCE]:.3f} [{m['difference_ci_low']:.3f}, {m['difference_ci_high']:.3f}]",
+            f"{m[DIFFERENCE_P]:.4f}",
+            6,
+            6 - long,
+            long,
+            0,
+            0,
+            0,
+            0,
+            6,
+            0,
+        ],
+        [
+            "mockllm/refuses",
+            0.0,
+            0.0,
+            "0.000 [0.000, 0.000]",
+            "1.0000",
+            6,
+            6 - long,
+            0,
+            0,
+            0,
+            6,
+            6,
+            6,
+            0,
+        ],
+    ]
     [chart] = charts
     assert isinstance(chart, IntervalChart)
     stem = re.escape(Path(knows.location).stem)
@@ -324,7 +385,7 @@ def test_several_contamination_logs_side_by_side(rest: dict[str, str]) -> None:
 def test_logs_of_different_parts_are_flagged(rest: dict[str, str]) -> None:
     question = run_contamination(lambda *_: GUESS, limit=2)
     reference = run_contamination(lambda *_: GUESS, limit=2, part="reference")
-    blocks, _ = build(load_all([question.location, reference.location]))
+    blocks, _ = build(load_all([question.location, reference.location], SECTIONS))
     [warning] = [b for b in lines(blocks) if b.startswith("WARNING")]
     assert warning.startswith("WARNING: the logs differ in part probed (-T part=)")
     assert "part: question" in warning and "part: reference" in warning
@@ -333,8 +394,10 @@ def test_logs_of_different_parts_are_flagged(rest: dict[str, str]) -> None:
 def test_contamination_and_model_logs_are_not_mixed() -> None:
     probe_log = run_contamination(lambda *_: GUESS, limit=1)
     model_log = run_live_qa(lambda *_: "ANSWER-A", limit=1)
-    with pytest.raises(ReportError, match="contamination logs .live_qa_contamination. together"):
-        load_all([probe_log.location, model_log.location])
+    with pytest.raises(
+        ReportError, match="contamination logs .live_qa_contamination. and robustness"
+    ):
+        load_all([probe_log.location, model_log.location], SECTIONS)
 
 
 # One model's live_qa logs under two wordings: ConStat's check -----------------------------------
@@ -350,18 +413,21 @@ def test_a_wording_comparison() -> None:
     wording comparison with a paired difference of exactly -0.3 on every question."""
     original = run_live_qa(answering("ANSWER-A"), limit=4, question="original")
     paraphrase = run_live_qa(answering("ANSWER-B"), limit=4, question="paraphrase")
-    blocks, _ = build(load_all([original.location, paraphrase.location]))
+    blocks, _ = build(load_all([original.location, paraphrase.location], SECTIONS))
     lines = [b for b in blocks if isinstance(b, str)]
     assert not any(line.startswith("WARNING") for line in lines)
     assert any(
-        line.startswith("A wording comparison: one model, graded alike, on the questions worded "
-                        "original, paraphrase. Each difference is paired question by question.")
+        line.startswith(
+            "A wording comparison: one model, graded alike, on the questions worded "
+            "original, paraphrase. Each difference is paired question by question."
+        )
         for line in lines
-    )  # fmt: skip
+    )
     means = table(blocks, "The judge's mean level")
     assert [row[0] for row in means.rows] == [
-        "mockllm/model (original)", "mockllm/model (paraphrase)"
-    ]  # fmt: skip
+        "mockllm/model (original)",
+        "mockllm/model (paraphrase)",
+    ]
     assert [row[2] for row in means.rows] == [pytest.approx(1.0), pytest.approx(0.7)]
     differences = table(blocks, "Difference from mockllm/model (original)")
     [[label, value, bounds, shared]] = differences.rows
@@ -376,7 +442,7 @@ def test_wordings_of_two_models_or_two_judges_still_warn() -> None:
         answering("ANSWER-A"), judge_name="other", limit=2, question="paraphrase"
     )
     for other, also in ((other_model, None), (other_judge, "judge")):
-        blocks, _ = build(load_all([original.location, other.location]))
+        blocks, _ = build(load_all([original.location, other.location], SECTIONS))
         lines = [b for b in blocks if isinstance(b, str)]
         warned = [line.split(" (")[0] for line in lines if line.startswith("WARNING")]
         expected = ["WARNING: the logs differ in questions or items"]

@@ -77,9 +77,11 @@ def test_a_folder_without_a_reportable_log_is_refused_saying_why(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     [log] = eval(
-        Task(dataset=[Sample(input="x", target="y")]), model=scripted_model(lambda *_: "y"),
-        log_dir=str(tmp_path), **QUIET,
-    )  # fmt: skip
+        Task(dataset=[Sample(input="x", target="y")]),
+        model=scripted_model(lambda *_: "y"),
+        log_dir=str(tmp_path),
+        **QUIET,
+    )
     assert log.status == "success"
     assert main([str(tmp_path)]) == 2
     error = capsys.readouterr().err

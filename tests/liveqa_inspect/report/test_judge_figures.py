@@ -13,7 +13,9 @@ from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import expert_qa_claims
 from liveqa_inspect.judging.verdicts import epoch_figures, panel_figures
-from liveqa_inspect.report.loading import LoadedLog, load
+from liveqa_inspect.report.cli import SECTIONS
+from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loading import load
 from liveqa_inspect.stats.agreement import FIGURES, confusion_matrix, reference_rhos
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import DETECTION_FIGURES, confusion_key
@@ -93,7 +95,7 @@ def test_live_qa_judge_figures_are_the_log_s(
     log = run_judge(
         leveller(levels, unreadable=3), limit=16, epochs=epochs, grader=jurors if panel else None
     )
-    loaded = load(log.location)
+    loaded = load(log.location, SECTIONS)
     names = ("judge_agreement_scorer", "reference_floor", "verdicts")
     m, floor, verdicts = (figures(log, name) for name in names)
     out = report(capsys, log.location, "--out", str(tmp_path))
@@ -124,10 +126,12 @@ def test_live_qa_judge_figures_are_the_log_s(
         assert list(juror.agreement) == list(FIGURES)
         assert all(stated(e, verdicts, f"juror/{name}/{f}") for f, e in juror.agreement.items())
         kappa = f"juror/{name}/kappa_quadratic"
-        assert rows[name][1] == cell(verdicts[kappa], verdicts[f"{kappa}_ci_low"],
-                                     verdicts[f"{kappa}_ci_high"])  # fmt: skip
-    assert rows["panel"][1] == cell(m["kappa_quadratic"], m["kappa_quadratic_ci_low"],
-                                    m["kappa_quadratic_ci_high"])  # fmt: skip
+        assert rows[name][1] == cell(
+            verdicts[kappa], verdicts[f"{kappa}_ci_low"], verdicts[f"{kappa}_ci_high"]
+        )
+    assert rows["panel"][1] == cell(
+        m["kappa_quadratic"], m["kappa_quadratic_ci_low"], m["kappa_quadratic_ci_high"]
+    )
 
 
 @pytest.mark.parametrize(("aspect", "epochs"), [("correctness", 2), ("support", 1)])
@@ -143,7 +147,7 @@ def test_claims_figures_are_the_log_s(
         **QUIET,
     )
     assert log.status == "success", log.error
-    loaded = load(log.location)
+    loaded = load(log.location, SECTIONS)
     scorer = "claim_correctness_scorer" if aspect == "correctness" else "claim_support_scorer"
     m = figures(log, scorer)
     out = report(capsys, log.location, "--out", str(tmp_path))
@@ -158,9 +162,14 @@ def test_claims_figures_are_the_log_s(
         ]
         assert majority(human_levels(loaded.scores())) == m["majority_share"]
         assert floors == [
-            ["majority level", "exact_agreement", three(m["majority_share"]),
-             three(m["exact_agreement"]), three(m["exact_agreement"] - m["majority_share"])]
-        ]  # fmt: skip
+            [
+                "majority level",
+                "exact_agreement",
+                three(m["majority_share"]),
+                three(m["exact_agreement"]),
+                three(m["exact_agreement"] - m["majority_share"]),
+            ]
+        ]
     else:
         overlap = figures(log, "claim_passage_overlap")
         rhos = reference_rhos(loaded.scores("claim_passage_overlap"))

@@ -122,9 +122,13 @@ def test_a_model_re_grading_its_own_answers_shows_its_judge_usage(
 ) -> None:
     """The judge is the model that answered: `log.stats` holds its answering, not its judging."""
     [answers] = eval(
-        live_qa(reference_metrics=False), model=scripted_model(subject_script, "self"),
-        score=False, limit=3, log_dir=str(tmp_path), **QUIET,
-    )  # fmt: skip
+        live_qa(reference_metrics=False),
+        model=scripted_model(subject_script, "self"),
+        score=False,
+        limit=3,
+        log_dir=str(tmp_path),
+        **QUIET,
+    )
     judge = {"grader": scripted_model(judge_script, "self")}
     graded = score(read_eval_log(answers.location), live_qa_scorer(), model_roles=judge)
     write_eval_log(graded, path := str(tmp_path / "self.eval"))

@@ -6,6 +6,7 @@ import pytest
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect.judging.verdicts import counts, epoch_figures, panel_figures
+from liveqa_inspect.report.cli import SECTIONS
 from liveqa_inspect.report.loading import load
 from liveqa_inspect.stats.values import score_values
 from liveqa_inspect.tasks.live_qa.metrics import level_shares
@@ -34,7 +35,7 @@ def test_the_report_prints_the_log_s_figures(
         scripted_model(juror({"ANSWER-ONE": "0.7", "ANSWER-THREE": "0"}), "b"),
     ]
     log = run_live_qa(grader=panel, limit=8, epochs=epochs)
-    loaded = load(log.location)
+    loaded = load(log.location, SECTIONS)
     judge, verdicts = figures(log, "live_qa_scorer"), figures(log, "verdicts")
 
     mean = headline(loaded)

@@ -21,6 +21,7 @@ from liveqa_inspect.data.sources import EXPERT_QA_FILES
 from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.task import provenance
 from liveqa_inspect.report import main
+from liveqa_inspect.report.cli import SECTIONS
 from liveqa_inspect.report.loading import load
 from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, drawing
 from liveqa_inspect.report.stats import mean_difference
@@ -77,8 +78,14 @@ def test_one_live_qa_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     # read: five questions unscored, one reason each, not one per epoch.
     assert "samples: 3 scored, 5 unscored (grader_failed 5)" in out
     [row] = section(out, "The judge's mean level")
-    assert row == ["mockllm/model", "mockllm/judge", three(m["mean"]),
-                   f"[{three(m['ci_low'])}, {three(m['ci_high'])}]", "3", "5"]  # fmt: skip
+    assert row == [
+        "mockllm/model",
+        "mockllm/judge",
+        three(m["mean"]),
+        f"[{three(m['ci_low'])}, {three(m['ci_high'])}]",
+        "3",
+        "5",
+    ]
     assert m["mean"] == pytest.approx(2 / 3)
     assert section(out, "Level distribution") == [
         [f"{level:g}", three(m[f"share_{level:g}"])] for level in LEVELS
@@ -110,8 +117,13 @@ def test_one_live_qa_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     # The reference-overlap scorers as the log states them.
     others = section(out, "Other scorers")
     assert [row[0] for row in others] == [
-        "exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4"
-    ]  # fmt: skip
+        "exact_match",
+        "quasi_exact_match",
+        "f1_score",
+        "rouge_l",
+        "bleu_1",
+        "bleu_4",
+    ]
     for name, mean, stderr in others:
         assert (mean, stderr) == (
             three(figures(log, name)["mean"]),
@@ -166,8 +178,9 @@ def test_a_panel_s_jurors_in_a_model_log(capsys: pytest.CaptureFixture[str]) -> 
     assert "judge: mean of mockllm/exact+mockllm/harsh;" in out
     # TQ1-TQ3 are graded 1, 0.7 and 0.3 by one juror and 0 by the other.
     assert section(out, "Panel: each juror's mean level") == [
-        ["mockllm/exact", "0.667"], ["mockllm/harsh", "0.000"]
-    ]  # fmt: skip
+        ["mockllm/exact", "0.667"],
+        ["mockllm/harsh", "0.000"],
+    ]
     alpha = figures(log, "verdicts")[ALPHA]
     assert f"Jurors' ordinal Krippendorff's alpha: {three(alpha)}" in out
     [row] = section(out, "The judge's mean level")
@@ -179,7 +192,7 @@ def test_a_known_difference_between_two_models(capsys: pytest.CaptureFixture[str
     exactly -0.3 on every question, so every resample's mean difference is -0.3 too."""
     a = run_live_qa(answering("ANSWER-A"), name="a", limit=5)
     b = run_live_qa(answering("ANSWER-B"), name="b", limit=5)
-    difference = mean_difference(load(a.location), load(b.location))
+    difference = mean_difference(load(a.location, SECTIONS), load(b.location, SECTIONS))
     assert difference.n == 5
     assert difference.value == pytest.approx(-0.3)
     assert difference.low == pytest.approx(-0.3) and difference.high == pytest.approx(-0.3)
@@ -230,13 +243,16 @@ def test_a_paired_interval_spans_a_difference_that_varies(
     of the per-question differences, and its interval is strictly around it."""
     a = run_live_qa(answering("ANSWER-A"), name="a", limit=8)
     b = run_live_qa(
-        lambda prompt, _: "ANSWER-A" if any(k in prompt for k in ("Noonan", "amphetamine"))
-        else "ANSWER-B", name="b", limit=8,
-    )  # fmt: skip
+        lambda prompt, _: (
+            "ANSWER-A" if any(k in prompt for k in ("Noonan", "amphetamine")) else "ANSWER-B"
+        ),
+        name="b",
+        limit=8,
+    )
     va = {s.id: s.scores["live_qa_scorer"].value for s in a.samples}
     vb = {s.id: s.scores["live_qa_scorer"].value for s in b.samples}
     expected = float(np.mean([vb[i] - va[i] for i in va]))
-    difference = mean_difference(load(a.location), load(b.location))
+    difference = mean_difference(load(a.location, SECTIONS), load(b.location, SECTIONS))
     assert difference.value == pytest.approx(expected)
     assert -0.3 - 1e-9 <= difference.low < expected < difference.high <= 0.0
     out = report(capsys, a.location, b.location)
@@ -297,8 +313,13 @@ def test_one_judge_log(humans: Humans, capsys: pytest.CaptureFixture[str]) -> No
 
     floors = section(out, "No-model floors")
     assert [row[0] for row in floors] == [
-        "exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4"
-    ]  # fmt: skip
+        "exact_match",
+        "quasi_exact_match",
+        "f1_score",
+        "rouge_l",
+        "bleu_1",
+        "bleu_4",
+    ]
     for name, compared, value, judge, margin in floors:
         rho = floor[f"{name}_spearman_rho"]
         assert (compared, value, judge) == ("spearman_rho", three(rho), "1.000")
@@ -364,10 +385,13 @@ def test_several_judges_and_the_kappa_difference(
     with an interval of exactly [-1, -1]."""
     good = run_judge(perfect(humans), "perfect", limit=20)
     flat = run_judge(lambda *_: verdict("0.3"), "constant", limit=20)
-    difference = kappa_difference(load(good.location), load(flat.location))
+    difference = kappa_difference(load(good.location, SECTIONS), load(flat.location, SECTIONS))
     assert (difference.value, difference.low, difference.high, difference.n) == (
-        pytest.approx(-1.0), pytest.approx(-1.0), pytest.approx(-1.0), 20
-    )  # fmt: skip
+        pytest.approx(-1.0),
+        pytest.approx(-1.0),
+        pytest.approx(-1.0),
+        20,
+    )
 
     out = report(capsys, good.location, flat.location)
     assert "WARNING" not in out
@@ -405,7 +429,7 @@ def test_a_kappa_difference_that_varies(humans: Humans) -> None:
     good = run_judge(perfect(humans), "perfect", limit=30)
     rough = run_judge(sloppy, "sloppy", limit=30)
     expected = figures(rough)["kappa_quadratic"] - figures(good)["kappa_quadratic"]
-    difference = kappa_difference(load(good.location), load(rough.location))
+    difference = kappa_difference(load(good.location, SECTIONS), load(rough.location, SECTIONS))
     assert -1.0 < expected < 0.0
     assert difference.value == pytest.approx(expected)
     assert difference.low < expected < difference.high <= 0.0
@@ -424,17 +448,25 @@ def test_judges_on_other_question_wordings_are_flagged(capsys: pytest.CaptureFix
 CLAIM_LEVELS = [1.0, 2.0, 3.0, 4.0, 5.0]
 # (human level, judge level, field) of each claim.
 CLAIMS = [
-    (1, 1, "Law"), (2, 1, "Law"), (5, 5, "Law"), (4, 5, "Medicine"), (3, 3, "Medicine"),
-    (5, 4, "Medicine"), (5, 5, "Medicine"), (1, 2, "Physics"),
-]  # fmt: skip
+    (1, 1, "Law"),
+    (2, 1, "Law"),
+    (5, 5, "Law"),
+    (4, 5, "Medicine"),
+    (3, 3, "Medicine"),
+    (5, 4, "Medicine"),
+    (5, 5, "Medicine"),
+    (1, 2, "Physics"),
+]
 CLAIM_METRICS = [wrong_claim_detection(), majority_share()]
 
 
 @scorer(metrics=[agreement(CLAIM_LEVELS), confusion(CLAIM_LEVELS), *CLAIM_METRICS])
 def claim_scorer():
     async def score(state: TaskState, _: Target) -> Score:
-        meta = {"judge_models": ["mockllm/claims-judge"],
-                "prompt": {"name": "claims", "version": "1", "sha256": "ab" * 32}}  # fmt: skip
+        meta = {
+            "judge_models": ["mockllm/claims-judge"],
+            "prompt": {"name": "claims", "version": "1", "sha256": "ab" * 32},
+        }
         return Score(value=float(state.metadata["judge"]), metadata=meta)
 
     return score
@@ -451,10 +483,13 @@ def nothing():
 @task
 def expert_qa_claims() -> Task:
     samples = [
-        Sample(input=f"claim {n}", id=f"c{n}",
-               metadata={"human_level": float(h), "judge": j, "field": field})
+        Sample(
+            input=f"claim {n}",
+            id=f"c{n}",
+            metadata={"human_level": float(h), "judge": j, "field": field},
+        )
         for n, (h, j, field) in enumerate(CLAIMS)
-    ]  # fmt: skip
+    ]
     return Task(
         dataset=MemoryDataset(samples),
         solver=nothing(),
@@ -481,9 +516,14 @@ def test_a_claims_log_on_its_own_scale(capsys: pytest.CaptureFixture[str]) -> No
     ]
     assert m["majority_share"] == 0.375  # three of the eight claims are at 5
     assert section(out, "No-model floors") == [
-        ["majority level", "exact_agreement", "0.375", three(m["exact_agreement"]),
-         three(m["exact_agreement"] - 0.375)]
-    ]  # fmt: skip
+        [
+            "majority level",
+            "exact_agreement",
+            "0.375",
+            three(m["exact_agreement"]),
+            three(m["exact_agreement"] - 0.375),
+        ]
+    ]
     assert m["exact_agreement"] == 4 / 8
     cells = section(out, "Confusion matrix")
     assert [row[0] for row in cells] == ["1", "2", "3", "4", "5"]

@@ -12,6 +12,7 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import GenerateConfig
 
 import liveqa_inspect.report
+from liveqa_inspect.report.cli import SECTIONS
 from liveqa_inspect.report.comparison import differing_settings
 from liveqa_inspect.report.loading import load
 from tests.helpers import judge_script, report, run_live_qa, scripted_model, section
@@ -67,15 +68,15 @@ def test_an_own_set_asked_twice_is_no_wording_comparison(
 def test_each_setting_that_changes_a_score_is_named(tmp_path: Path) -> None:
     """A log and copies of it, each with one setting changed as the log records it."""
     base = run_live_qa(grader=jurors(), limit=2)
-    first = load(base.location)
+    first = load(base.location, SECTIONS)
 
     def changed(name: str, change) -> dict[str, list[str]]:  # type: ignore[no-untyped-def]
         log = read_eval_log(base.location)
         change(log)
         write_eval_log(log, str(path := tmp_path / f"{name}.eval"))
-        return differing_settings([first, load(path)])
+        return differing_settings([first, load(path, SECTIONS)])
 
-    assert differing_settings([first, load(base.location)]) == {}
+    assert differing_settings([first, load(base.location, SECTIONS)]) == {}
     assert changed("epochs", lambda log: setattr(log.eval.config, "epochs", 3)) == {
         "epochs": ["1", "3"]
     }
@@ -108,9 +109,14 @@ def test_each_setting_that_changes_a_score_is_named(tmp_path: Path) -> None:
 
 def test_the_frame_imports_no_task_family() -> None:
     """A task family's report section uses the frame, never the other way round: what the frame
-    needs from a family, the section gives it (its HEADLINE, its settings)."""
+    needs from a family, the section gives it (its HEADLINE, its settings, its setting's text).
+    The command hands the frame the registry (`liveqa_inspect.tasks`), never the package root,
+    and the frame names no task."""
     frame = Path(liveqa_inspect.report.__file__).parent
     for module in frame.glob("*.py"):
-        for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        text = module.read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(text)):
             if isinstance(node, ast.ImportFrom):
-                assert not (node.module or "").startswith("liveqa_inspect.tasks"), module.name
+                assert not (node.module or "").startswith("liveqa_inspect.tasks."), module.name
+                assert node.module != "liveqa_inspect", module.name
+        assert not [task for task in SECTIONS.tasks if task in text], module.name

@@ -15,6 +15,7 @@ from inspect_ai.model import GenerateConfig
 from liveqa_inspect import live_qa_judge_robustness
 from liveqa_inspect.judging.prompts import neutralise
 from liveqa_inspect.report import main
+from liveqa_inspect.report.cli import SECTIONS
 from liveqa_inspect.report.loading import load
 from liveqa_inspect.tasks.robustness.dataset import (
     ORIGINAL,
@@ -75,16 +76,28 @@ def side_by_side_rows(m: dict[str, float]) -> dict[str, str]:
 def assert_the_report_states_the_metrics(out: str, m: dict[str, float]) -> None:
     """Every figure the one-log report prints is the log's metric of the same name."""
     assert section(out, "Robustness and sensitivity") == [
-        [name, three(m[name]), bounds(m, name), str(int(m[f"{name}_n"])),
-         str(int(m[f"{name}_unreadable"]))]
+        [
+            name,
+            three(m[name]),
+            bounds(m, name),
+            str(int(m[f"{name}_n"])),
+            str(int(m[f"{name}_unreadable"])),
+        ]
         for name in ("robustness", "sensitivity")
-    ]  # fmt: skip
+    ]
     assert section(out, "Perturbations") == [
-        [name, f"{expected(name)} ({share(name)})", str(int(m[f"{name}_n"])),
-         str(int(m[f"{name}_unreadable"])), three(m[f"{name}_{share(name)}"]),
-         bounds(m, f"{name}_{share(name)}"), three(m[f"{name}_shift"]), bounds(m, f"{name}_shift")]
+        [
+            name,
+            f"{expected(name)} ({share(name)})",
+            str(int(m[f"{name}_n"])),
+            str(int(m[f"{name}_unreadable"])),
+            three(m[f"{name}_{share(name)}"]),
+            bounds(m, f"{name}_{share(name)}"),
+            three(m[f"{name}_shift"]),
+            bounds(m, f"{name}_shift"),
+        ]
         for name in PERTURBATIONS
-    ]  # fmt: skip
+    ]
     jurors = list(dict.fromkeys("/".join(key.split("/")[1:3]) for key in m if "/" in key))
     if not jurors:
         assert "Each juror alone" not in out
@@ -145,10 +158,15 @@ def test_one_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert "answers: 8 scored, 0 unscored, 0 errored, 0 missing" in out
 
     assert section(out, "Robustness and sensitivity") == [
-        [name, three(m[name]), f"[{three(m[f'{name}_ci_low'])}, {three(m[f'{name}_ci_high'])}]",
-         str(int(m[f"{name}_n"])), "0"]
+        [
+            name,
+            three(m[name]),
+            f"[{three(m[f'{name}_ci_low'])}, {three(m[f'{name}_ci_high'])}]",
+            str(int(m[f"{name}_n"])),
+            "0",
+        ]
         for name in ("robustness", "sensitivity")
-    ]  # fmt: skip
+    ]
     rows = section(out, "Perturbations")
     assert [row[:2] for row in rows] == [
         [name, f"{expected(name)} ({'unchanged' if expected(name) == 'hold' else 'lowered'})"]
@@ -156,11 +174,13 @@ def test_one_log(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ]
     padding = rows[0]
     assert padding[2:] == [
-        str(int(m["padding_n"])), "0", three(m["padding_unchanged"]),
+        str(int(m["padding_n"])),
+        "0",
+        three(m["padding_unchanged"]),
         f"[{three(m['padding_unchanged_ci_low'])}, {three(m['padding_unchanged_ci_high'])}]",
         three(m["padding_shift"]),
         f"[{three(m['padding_shift_ci_low'])}, {three(m['padding_shift_ci_high'])}]",
-    ]  # fmt: skip
+    ]
 
     # The moves against expectation, from the samples: largest first, ten at most.
     moves = []
@@ -212,7 +232,9 @@ def test_judges_side_by_side_with_paired_differences(
     On the same answers the differences are 0 and -1 on every resample."""
     reader = run_robustness(content_judge(humans), "content")
     constant = run_robustness(lambda *_: verdict("0.7"), "constant")
-    difference = summary_difference("sensitivity", load(reader.location), load(constant.location))
+    difference = summary_difference(
+        "sensitivity", load(reader.location, SECTIONS), load(constant.location, SECTIONS)
+    )
     assert (difference.value, difference.low, difference.high) == (-1.0, -1.0, -1.0)
     assert difference.n == 8
 
@@ -225,8 +247,9 @@ def test_judges_side_by_side_with_paired_differences(
         == [f"1.000 [1.000, 1.000] n={held}"] * 2
     )
     assert rows["sensitivity (lowered where it should lower)"] == [
-        f"1.000 [1.000, 1.000] n={lowered}", f"0.000 [0.000, 0.000] n={lowered}"
-    ]  # fmt: skip
+        f"1.000 [1.000, 1.000] n={lowered}",
+        f"0.000 [0.000, 0.000] n={lowered}",
+    ]
     assert section(out, "Robustness difference from mockllm/content") == [
         ["mockllm/constant", "0.000", "[0.000, 0.000]", "8"]
     ]
@@ -257,7 +280,7 @@ def test_a_difference_over_the_answers_both_logs_hold(humans: Humans) -> None:
     """A run on more answers shares only some with the first: the difference is over those."""
     small = run_robustness(content_judge(humans), "content", per_grade=1)
     large = run_robustness(length_judge, "length")
-    first, other = load(small.location), load(large.location)
+    first, other = load(small.location, SECTIONS), load(large.location, SECTIONS)
     shared = [i for i in first.values if i in other.values]
     assert 0 < len(shared) < len(other.values)
     estimate = summary_difference("robustness", first, other)
@@ -331,9 +354,12 @@ def test_each_juror_s_figure_shows_the_pairs_it_read(
 
     jurors = [scripted_model(content, "content"), scripted_model(picky, "picky")]
     log = run_robustness(
-        lambda *_: verdict("0"), "evaluated", grader=jurors, perturbations="padding,authority",
+        lambda *_: verdict("0"),
+        "evaluated",
+        grader=jurors,
+        perturbations="padding,authority",
         per_grade=1,
-    )  # fmt: skip
+    )
     rows = {row[0]: row[1:] for row in section(report(capsys, log.location), "Each juror alone")}
     assert rows["padding (unchanged)"][1:] == ["1.000 [1.000, 1.000] n=4", "n/a n=0"]
     assert rows["robustness (unchanged where it should hold)"][2] == "1.000 [1.000, 1.000] n=4"
@@ -353,7 +379,9 @@ def test_logs_that_ran_other_perturbations_show_each_and_say_so(
     assert rows["swap (lowered)"][0] == "not run"
     assert "WARNING: the logs differ in -T perturbations=" in out
     assert "note: a paired difference pools the perturbations both logs ran." in out
-    difference = summary_difference("robustness", load(first.location), load(second.location))
+    difference = summary_difference(
+        "robustness", load(first.location, SECTIONS), load(second.location, SECTIONS)
+    )
     assert (difference.value, difference.n) == (0.0, 4)
 
 
@@ -362,16 +390,22 @@ def test_logs_perturbed_with_other_seeds_are_not_paired(
 ) -> None:
     """The same four answers (a user's judgments), padded under two seeds: other filler, so
     other pairs. No paired difference is shown, and the report says why."""
-    path = judgments_file(tmp_path, *(
-        json.dumps({"question_id": f"TQ{g}", "answer": f"Answer {g}. More. And more.", "grade": g})
-        for g in (1, 2, 3, 4)
-    ))  # fmt: skip
+    path = judgments_file(
+        tmp_path,
+        *(
+            json.dumps(
+                {"question_id": f"TQ{g}", "answer": f"Answer {g}. More. And more.", "grade": g}
+            )
+            for g in (1, 2, 3, 4)
+        ),
+    )
     logs = [
-        run_robustness(length_judge, perturbations="padding", per_grade=1, judgments=str(path),
-                       seed=seed)
+        run_robustness(
+            length_judge, perturbations="padding", per_grade=1, judgments=str(path), seed=seed
+        )
         for seed in (2017, 7)
-    ]  # fmt: skip
-    first, other = (load(log.location) for log in logs)
+    ]
+    first, other = (load(log.location, SECTIONS) for log in logs)
     otherwise = sum(
         first.metadata[i]["versions"] != other.metadata[i]["versions"] for i in first.metadata
     )

@@ -58,9 +58,12 @@ def by_temperature(prompt: str, config: GenerateConfig) -> str:
 def answers() -> EvalLog:
     """Five answers generated once without a judge, for both tests."""
     [log] = eval(
-        live_qa(reference_metrics=False), model=scripted_model(subject_script, "subject"),
-        score=False, limit=5, **QUIET,
-    )  # fmt: skip
+        live_qa(reference_metrics=False),
+        model=scripted_model(subject_script, "subject"),
+        score=False,
+        limit=5,
+        **QUIET,
+    )
     assert log.status == "success", log.error
     return log
 
@@ -137,7 +140,9 @@ def test_another_judge_beside_a_test_retest_keeps_its_name_alone(
     printed = report(capsys, *paths)
     means = section(printed, "Each judge's mean level on the same answers")
     assert [row[0] for row in means] == [
-        "mockllm/judge (temperature=0.0)", "mockllm/other", "mockllm/judge (temperature=1.0)"
-    ]  # fmt: skip
+        "mockllm/judge (temperature=0.0)",
+        "mockllm/other",
+        "mockllm/judge (temperature=1.0)",
+    ]
     assert "graded again by the same judge (mockllm/judge)" in printed
     assert "mockllm/other's settings" not in printed

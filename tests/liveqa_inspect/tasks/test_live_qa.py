@@ -33,8 +33,15 @@ def test_scores_metrics_headline_and_provenance() -> None:
     m = figures(log, "live_qa_scorer")
     # At most 12 figures, named so a terminal or Inspect View can show them all.
     assert set(m) == {
-        "mean", "stderr", "ci_low", "ci_high", "share_0", "share_0.3", "share_0.7", "share_1"
-    }  # fmt: skip
+        "mean",
+        "stderr",
+        "ci_low",
+        "ci_high",
+        "share_0",
+        "share_0.3",
+        "share_0.7",
+        "share_1",
+    }
     assert m["mean"] == pytest.approx(0.5)
     sd = math.sqrt(sum((v - 0.5) ** 2 for v in values.values()) / 3)
     assert m["stderr"] == pytest.approx(sd / 2)

@@ -132,10 +132,17 @@ def test_refusals_and_empty_replies_score_0_and_are_counted(rest: dict[str, str]
     assert m[verbatim_key(GENERAL)] == long_enough(log) == 3  # TQ1, left empty, is short
     values = {s.id: s.scores[SCORER].value for s in log.samples}
     assert values["TQ1"] == {
-        DIFFERENCE: 0.0, "short": 1, "guided_rouge_l": 0.0, "guided_run": 0, "guided_verbatim": 0,
-        "guided_refused": 1, "general_rouge_l": 0.0, "general_run": 0, "general_verbatim": 0,
+        DIFFERENCE: 0.0,
+        "short": 1,
+        "guided_rouge_l": 0.0,
+        "guided_run": 0,
+        "guided_verbatim": 0,
+        "guided_refused": 1,
+        "general_rouge_l": 0.0,
+        "general_run": 0,
+        "general_verbatim": 0,
         "general_refused": 1,
-    }  # fmt: skip
+    }
 
 
 def test_each_sample_asks_twice_and_keeps_both_completions(rest: dict[str, str]) -> None:
@@ -148,9 +155,11 @@ def test_each_sample_asks_twice_and_keeps_both_completions(rest: dict[str, str])
     assert not any(word in general for word in ("LiveQA", "TREC", "TQ1"))
     # Two conversations apart, both kept: the control never sees the guided exchange.
     assert [(m.role, m.text) for m in sample.messages] == [
-        ("user", guided), ("assistant", sample.target),
-        ("user", general), ("assistant", GUESS),
-    ]  # fmt: skip
+        ("user", guided),
+        ("assistant", sample.target),
+        ("user", general),
+        ("assistant", GUESS),
+    ]
     replies = sample.store_as(Replies)
     assert replies.completions == {GUIDED: sample.target, GENERAL: GUESS}
     assert replies.stop_reasons == {GUIDED: "stop", GENERAL: "stop"}

@@ -187,9 +187,14 @@ def test_inspect_s_generation_flags_reach_the_evaluated_judge() -> None:
     """`--max-tokens 1000 --temperature 0.9 --seed 7` win over the task's judge defaults."""
     judge = scripted_model(lambda *_: verdict("1"), "judge")
     eval(
-        live_qa_judge(), model=judge, limit=1, **QUIET,
-        max_tokens=1000, temperature=0.9, seed=7,
-    )  # fmt: skip
+        live_qa_judge(),
+        model=judge,
+        limit=1,
+        **QUIET,
+        max_tokens=1000,
+        temperature=0.9,
+        seed=7,
+    )
     [(_, config)] = judge.calls
     assert (config.temperature, config.max_tokens, config.seed) == (0.9, 1000, 7)
 
@@ -219,9 +224,12 @@ def test_a_bound_grader_is_the_judge_measured() -> None:
     evaluated = scripted_model(lambda *_: verdict("0"), "evaluated")
     grader = scripted_model(lambda *_: verdict("1"), "grader")
     [log] = eval(
-        live_qa_judge(), model=evaluated, model_roles={"grader": grader}, limit=2,
+        live_qa_judge(),
+        model=evaluated,
+        model_roles={"grader": grader},
+        limit=2,
         **QUIET,
-    )  # fmt: skip
+    )
     assert evaluated.calls == [] and len(grader.calls) == 2
     assert {s.scores["judge_agreement_scorer"].value for s in log.samples} == {1.0}
 

@@ -96,8 +96,9 @@ def test_a_judge_pleased_by_length_is_caught_by_padding_and_truncation() -> None
     m = figures(log, SCORER)
     unchanged, shift = share_as_scripted(log, "padding", length_level)
     assert (m["padding_unchanged"], m["padding_shift"]) == (
-        pytest.approx(unchanged), pytest.approx(shift)
-    )  # fmt: skip
+        pytest.approx(unchanged),
+        pytest.approx(shift),
+    )
     assert unchanged < 1.0 and shift > 0.0  # padded answers go up
     assert m["padding_unchanged_ci_low"] < 1.0
     _, truncated = share_as_scripted(log, "truncation", length_level)
@@ -147,8 +148,9 @@ def test_a_panel_reports_each_juror(humans: Humans) -> None:
     score = log.samples[0].scores[SCORER]
     assert score.metadata["judge_models"] == ["mockllm/content", "mockllm/length"]
     assert [j["model"] for j in score.metadata["versions"]["padding"]["jurors"]] == [
-        "mockllm/content", "mockllm/length"
-    ]  # fmt: skip
+        "mockllm/content",
+        "mockllm/length",
+    ]
 
 
 def test_an_unreadable_verdict_leaves_its_pair_out_counted(humans: Humans) -> None:

@@ -11,16 +11,26 @@ from dataclasses import replace
 from inspect_ai.log import EvalSample
 from inspect_ai.scorer import SampleScore
 
-from liveqa_inspect.report.comparison import comparison, figure_name, labels, per_log, setting
-from liveqa_inspect.report.loading import LoadedLog, ReportError
+from liveqa_inspect.data.own_set import OwnSet
+from liveqa_inspect.report.comparison import comparison, figure_name, labels, per_log
+from liveqa_inspect.report.counts import count_lines
+from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart, Scatter
+from liveqa_inspect.report.refusals import ReportError
 from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, figure_table
 from liveqa_inspect.stats import names
-from liveqa_inspect.tasks.contamination.scorer import Figures, column, completion_stats, reproduced
+from liveqa_inspect.tasks.contamination.scorer import (
+    CompletionStats,
+    column,
+    completion_stats,
+    reproduced,
+)
 from liveqa_inspect.tasks.contamination.solver import GENERAL, GUIDED, Replies
 from liveqa_inspect.versioned import label as text_label
 
-KIND = "contamination"
+KIND, NOUN, HUMAN_LEVELS = "contamination", "items", False
+RATED = False  # a probe's figures are overlaps, on no rating scale
+ITEMS = "part probed (-T part=)"
 FLAG_P = 0.05  # Golchin & Surdeanu's threshold on the difference's p
 NAMED = {GUIDED: "guided (the test set named)", GENERAL: "general (control)"}
 LONGEST_RUNS = 5
@@ -57,6 +67,13 @@ def counted(log: LoadedLog) -> dict[str, int]:
     return reproduced(scores)
 
 
+def setting(log: LoadedLog) -> str:
+    """The part shown, of LiveQA's questions or of an own set's."""
+    own = OwnSet.of_log(log.log.eval.metadata)
+    part = f"part: {log.log.eval.task_args.get('part', 'question')}"
+    return f"questions: {own}; {part}" if own else part
+
+
 def settings(log: LoadedLog) -> dict[str, str]:
     given = log.log.eval.metadata["instructions"]
     return {"probe instructions": ", ".join(text_label(instruction) for instruction in given)}
@@ -69,13 +86,13 @@ def header(log: LoadedLog) -> list[str]:
         f"{log.task} report: {log.path}",
         f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
         f"instructions: {settings(log)['probe instructions']}",
-        *log.counts("items"),
+        *count_lines(log),
         f"left out of the items: {len(meta['left_out'])} texts shorter than "
         f"{2 * int(meta['min_side_words'])} words" + (f" ({left_out})" if left_out else ""),
     ]
 
 
-def verdict(found: Figures, counts: dict[str, int]) -> str:
+def verdict(found: CompletionStats, counts: dict[str, int]) -> str:
     """Only a difference from the control points at the test set (docs/contamination.md)."""
     p, both = p_value(found.p), counts[names.verbatim_key(names.BOTH)]
     said = (
@@ -86,12 +103,14 @@ def verdict(found: Figures, counts: dict[str, int]) -> str:
         else "not flagged: the guided completions overlap the remainders no more than the "
         f"general ones (one-sided p = {p}). This is no proof the model never saw these texts."
     )
-    also = (f" {both} completions reproduce their remainder under the general instruction too: "
-            "the model may know those texts, from this test set or elsewhere.")  # fmt: skip
+    also = (
+        f" {both} completions reproduce their remainder under the general instruction too: "
+        "the model may know those texts, from this test set or elsewhere."
+    )
     return said + (also if both else "")
 
 
-def overlap_table(found: Figures) -> Table:
+def overlap_table(found: CompletionStats) -> Table:
     rows = {NAMED[name]: overlap for name, overlap in found.overlaps.items()}
     title = "Overlap of the completions with the true remainder (mean ROUGE-L F; seeded bootstrap "
     rows["difference, guided - general"] = found.difference
@@ -106,11 +125,15 @@ def reproduction_table(counts: dict[str, int], words: int) -> Table:
         f"Reproduced (a run of {words} words or more shared with the remainder) and refused, "
         f"of the {counts[names.COMPLETIONS]} completions of each instruction",
         ["instruction", "reproduced", "refused or empty"],
-        [[name, counts[names.verbatim_key(name)], counts.get(names.refused_key(name), "")]
-         for name in (GUIDED, GENERAL, names.BOTH)],
-        [f"{counts[names.SHORT]} completions are of a remainder shorter than {words} words: "
-         "none can reproduce it, as a few words repeated whole are often a guess."],
-    )  # fmt: skip
+        [
+            [name, counts[names.verbatim_key(name)], counts.get(names.refused_key(name), "")]
+            for name in (GUIDED, GENERAL, names.BOTH)
+        ],
+        [
+            f"{counts[names.SHORT]} completions are of a remainder shorter than {words} words: "
+            "none can reproduce it, as a few words repeated whole are often a guess."
+        ],
+    )
 
 
 def runs_table(log: LoadedLog) -> Table:
@@ -121,8 +144,17 @@ def runs_table(log: LoadedLog) -> Table:
         name = max((GUIDED, GENERAL), key=lambda n: score.value[names.run_key(n)])  # type: ignore
         if run := int(score.value[names.run_key(name)]):  # type: ignore[index]
             completion = sample.store_as(Replies).completions[name]
-            runs.append([str(sample.id), sample.epoch, name, run, excerpt(str(sample.input), True),
-                         excerpt(completion), excerpt(str(sample.target))])  # fmt: skip
+            runs.append(
+                [
+                    str(sample.id),
+                    sample.epoch,
+                    name,
+                    run,
+                    excerpt(str(sample.input), True),
+                    excerpt(completion),
+                    excerpt(str(sample.target)),
+                ]
+            )
     return Table(
         f"The longest runs shared with the remainder (at most {LONGEST_RUNS} completions)",
         ["id", "epoch", "instruction", "run", "shown (its end)", "completion", "remainder"],
@@ -134,8 +166,9 @@ def overlap_chart(log: LoadedLog, scores: list[SampleScore]) -> Scatter:
     title = f"{log.task} {log.model} ({setting(log)}): each item's overlap with its remainder"
     axes = [f"{NAMED[name]}: ROUGE-L with the remainder" for name in (GENERAL, GUIDED)]
     x, y = (list(column(scores, names.overlap_key(name))) for name in (GENERAL, GUIDED))
-    return Scatter(f"{log.path.stem}-overlap.png", title, *axes, x, y, "guided higher",
-                   "general higher")  # fmt: skip
+    return Scatter(
+        f"{log.path.stem}-overlap.png", title, *axes, x, y, "guided higher", "general higher"
+    )
 
 
 def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
@@ -153,9 +186,14 @@ def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     headers = ["guided", "general", "difference", "p", *found[logs[0].path][1]]
     table = per_log(logs, title, headers, cells)
     title = f"{logs[0].task}: guided minus general overlap (95% CI)"
-    chart = IntervalChart(figure_name(logs, "differences"), title,
-                          "difference in mean ROUGE-L", labels(logs),
-                          [f.difference for f, _ in found.values()], (-1.0, 1.0))  # fmt: skip
+    chart = IntervalChart(
+        figure_name(logs, "differences"),
+        title,
+        "difference in mean ROUGE-L",
+        labels(logs),
+        [f.difference for f, _ in found.values()],
+        (-1.0, 1.0),
+    )
     return comparison(logs, logs[0].task, table), [chart]
 
 

@@ -52,7 +52,7 @@ def overlap(remainder: str, completion: str, stop_reason: str = "stop") -> tuple
     return rouge_l(remainder, completion.strip()), run.size, False
 
 
-class Figures(NamedTuple):
+class CompletionStats(NamedTuple):
     overlaps: dict[str, Estimate]  # mean ROUGE-L with the remainder, a refusal counting 0
     difference: Estimate
     p: float  # one-sided, of a difference above 0; NaN below two items
@@ -73,10 +73,10 @@ def paired_difference(guided: np.ndarray, general: np.ndarray) -> tuple[Estimate
     return found, bootstrap.one_sided_p(resampled)
 
 
-def completion_stats(scores: list[SampleScore]) -> Figures:
+def completion_stats(scores: list[SampleScore]) -> CompletionStats:
     guided, general = (column(scores, names.overlap_key(name)) for name in (GUIDED, GENERAL))
     means = {GUIDED: bootstrap.mean_estimate(guided), GENERAL: bootstrap.mean_estimate(general)}
-    return Figures(means, *paired_difference(guided, general))
+    return CompletionStats(means, *paired_difference(guided, general))
 
 
 @metric
@@ -92,11 +92,18 @@ def completion_figures() -> Metric:
 def reproduced(scores: list[SampleScore]) -> dict[str, int]:
     """Counted per completion: a share of an item's epoch mean would round one epoch of two."""
     guided, general = (column(scores, names.verbatim_key(name)) for name in (GUIDED, GENERAL))
-    refused = {names.refused_key(name): column(scores, names.refused_key(name)).sum()
-               for name in (GUIDED, GENERAL)}  # fmt: skip
-    counted = {names.COMPLETIONS: len(scores), names.SHORT: column(scores, names.SHORT).sum(),
-               names.verbatim_key(GUIDED): guided.sum(), names.verbatim_key(GENERAL): general.sum(),
-               names.verbatim_key(names.BOTH): (guided * general).sum(), **refused}  # fmt: skip
+    refused = {
+        names.refused_key(name): column(scores, names.refused_key(name)).sum()
+        for name in (GUIDED, GENERAL)
+    }
+    counted = {
+        names.COMPLETIONS: len(scores),
+        names.SHORT: column(scores, names.SHORT).sum(),
+        names.verbatim_key(GUIDED): guided.sum(),
+        names.verbatim_key(GENERAL): general.sum(),
+        names.verbatim_key(names.BOTH): (guided * general).sum(),
+        **refused,
+    }
     return {key: int(value) for key, value in counted.items()}
 
 
@@ -116,17 +123,23 @@ def completion_overlap() -> Scorer:
     @unless_errored
     async def score(state: TaskState, target: Target) -> Score:
         replies = state.store_as(Replies)
-        found = {name: await worker.run(overlap, target.text, replies.completions[name],
-                                        replies.stop_reasons[name])
-                 for name in (GUIDED, GENERAL)}  # fmt: skip
+        found = {
+            name: await worker.run(
+                overlap, target.text, replies.completions[name], replies.stop_reasons[name]
+            )
+            for name in (GUIDED, GENERAL)
+        }
         value: dict[str, float] = {
             names.DIFFERENCE: found[GUIDED][0] - found[GENERAL][0],
             names.SHORT: int(len(words(target.text)) < VERBATIM_WORDS),
         }
         for name, (rouge_l, run, refused) in found.items():
-            value |= {names.overlap_key(name): rouge_l, names.run_key(name): run,
-                      names.verbatim_key(name): int(run >= VERBATIM_WORDS),
-                      names.refused_key(name): int(refused)}  # fmt: skip
+            value |= {
+                names.overlap_key(name): rouge_l,
+                names.run_key(name): run,
+                names.verbatim_key(name): int(run >= VERBATIM_WORDS),
+                names.refused_key(name): int(refused),
+            }
         return Score(value=value)
 
     return score

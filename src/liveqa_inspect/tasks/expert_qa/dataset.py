@@ -22,8 +22,13 @@ Aspect = Literal["correctness", "support"]
 ASPECTS: tuple[str, ...] = get_args(Aspect)
 UNLABELLED = "unlabelled"
 """The usefulness of an answer the annotator did not rate (upstream `null`), kept as a group."""
-CORRECTNESS_LEVELS: dict[str, float] = {"Definitely correct": 5.0, "Probably correct": 4.0,
-    "Unsure": 3.0, "Likely incorrect": 2.0, "Definitely incorrect": 1.0}  # fmt: skip
+CORRECTNESS_LEVELS: dict[str, float] = {
+    "Definitely correct": 5.0,
+    "Probably correct": 4.0,
+    "Unsure": 3.0,
+    "Likely incorrect": 2.0,
+    "Definitely incorrect": 1.0,
+}
 SUPPORT_LEVELS: dict[str, float] = {"Complete": 3.0, "Partial": 2.0, "Incomplete": 2.0}
 LABELS = {"correctness": CORRECTNESS_LEVELS, "support": SUPPORT_LEVELS}
 """Each aspect's labels and their levels. A claim with another label makes no sample: null (none

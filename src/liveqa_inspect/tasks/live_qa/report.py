@@ -1,6 +1,7 @@
-"""The report on model logs (live_qa, expert_qa): the judge's mean level for each model, or, on
-one run's answers graded by several judges (`inspect score` on copies of a `--no-score` log), the
-best-controlled comparison of judges there is (docs/judge-cost.md)."""
+"""The report on live_qa logs (and, through tasks/expert_qa/report.py, expert_qa's): the judge's
+mean level for each model, or, on one run's answers graded by several judges (`inspect score` on
+copies of a `--no-score` log), the best-controlled comparison of judges there is
+(docs/judge-cost.md). What is particular to a task its section holds (`log.section`)."""
 
 from __future__ import annotations
 
@@ -10,26 +11,25 @@ from dataclasses import replace
 
 import numpy as np
 
+from liveqa_inspect.data.own_set import OwnSet
 from liveqa_inspect.judging.verdicts import panel_figures
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
-from liveqa_inspect.report.loading import LoadedLog
+from liveqa_inspect.report.counts import count_lines
+from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
 from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, fmt, interval
 from liveqa_inspect.stats.agreement import agreement_figures
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
-from liveqa_inspect.stats.names import KAPPA, VERDICTS, level_name
+from liveqa_inspect.stats.names import KAPPA, VERDICTS, juror_names, level_name
 from liveqa_inspect.stats.values import score_values
 from liveqa_inspect.tasks.live_qa.metrics import level_shares
 
-KIND = "model"
-GROUPS = {
-    "live_qa": {"focus_category": "By focus category", "question_types": "By question type"},
-    "expert_qa": {"field": "By field"},
-}
-"""Each task's per-group tables: the sample metadata key, the table's title."""
+KIND, NOUN, HUMAN_LEVELS = "model", "samples", False
+GROUPS = {"focus_category": "By focus category", "question_types": "By question type"}
+"""The per-group tables: the sample metadata key, the table's title."""
 SEVERAL_TYPES = (
     "A question of several types counts once in each of them: the n add up to more than the "
     "questions."
@@ -37,6 +37,35 @@ SEVERAL_TYPES = (
 FALLBACK = "question_fallback"
 SCALE = (0.0, 1.0)
 """The axis of the mean charts: the judges' levels of both model tasks run from 0 to 1."""
+
+
+def wording(log: LoadedLog) -> str:
+    """The wording asked: an own set's questions are asked as written, whatever `-T question=`
+    says, so its runs of two values asked the same text and are no wording comparison."""
+    if OwnSet.of_log(log.log.eval.metadata):
+        return compare.AS_WRITTEN
+    return str(log.log.eval.task_args.get("question", "summary"))
+
+
+def setting(log: LoadedLog) -> str:
+    return compare.own_questions(log) or f"question wording: {wording(log)}"
+
+
+def compared(logs: Sequence[LoadedLog]) -> compare.Compared | None:
+    """One model's runs that differ in the question wording alone: ConStat's check of memorised
+    wording (docs/contamination.md), not a mismatch."""
+    one_model = len({log.model for log in logs}) == 1
+    if not one_model or list(compare.differing_settings(logs)) != [compare.ITEMS]:
+        return None
+    wordings = ", ".join(dict.fromkeys(wording(log) for log in logs))
+    note = (
+        f"A wording comparison: one model, graded alike, on the questions worded {wordings}. "
+        "Each difference is paired question by question. A model that scores clearly lower "
+        "on a paraphrase than on the consumers' original wording may have memorised the "
+        "originals (ConStat); a wording can also be harder or easier in itself, so this is "
+        "evidence, not proof (docs/contamination.md)."
+    )
+    return juror_names(f"{log.model} ({wording(log)})" for log in logs), [note]
 
 
 def headline(log: LoadedLog) -> Estimate:
@@ -48,7 +77,7 @@ def differences(logs: Sequence[LoadedLog]) -> Table:
     """Each log's mean difference from the first, paired question by question. A paraphrase log
     asks the questions without a NIST paraphrase as their summary: beside another wording, theirs
     is no difference of wording, so they are left out, and said to be."""
-    reworded = len({compare.wording(log) for log in logs}) > 1
+    reworded = len({wording(log) for log in logs}) > 1
     flagged = [i for i in logs[0].values if any(m.metadata.get(i, {}).get(FALLBACK) for m in logs)]
     left_out = flagged if reworded else []
 
@@ -147,14 +176,14 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         return compare.comparison(logs, log.task, table, differences(logs)), charts
     blocks: list[Block] = [
         f"{log.task} report: {log.path}",
-        f"model: {log.model}; {compare.setting(log)}; epochs: {log.epochs}",
+        f"model: {log.model}; {log.section.setting(log)}; epochs: {log.epochs}",
         f"judge: {log.judge_label}; prompt: {log.prompt_label}",
-        *log.counts("samples"),
+        *count_lines(log),
         table,
         level_table(log),
         *panel_table(log),
     ]
-    for key, title in GROUPS.get(log.task, {}).items():
+    for key, title in log.section.GROUPS.items():
         means = group_means(log, key)
         blocks.append(group_table(key, title, means))
         rows = [(f"{label} (n={e.n})", e) for label, e in means]

@@ -1,5 +1,7 @@
-"""The report on judge logs (live_qa_judge, expert_qa_claims): a judge's agreement with the humans,
-each figure from the log's scores by the function its metric calls, also those the log lacks."""
+"""The report on live_qa_judge logs (and, through tasks/expert_qa/claims_report.py,
+expert_qa_claims'): a judge's agreement with the humans, each figure from the log's scores by the
+function its metric calls, also those the log lacks. What is particular to a task its section
+holds (`log.section`)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from liveqa_inspect.judging.verdicts import epoch_figures, panel_figures
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
-from liveqa_inspect.report.loading import LoadedLog
+from liveqa_inspect.report.counts import count_lines
+from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_members
 from liveqa_inspect.report.tables import (
@@ -25,24 +28,29 @@ from liveqa_inspect.report.tables import (
     fmt,
 )
 from liveqa_inspect.stats import agreement as agree
-from liveqa_inspect.stats.bootstrap import Estimate, tallied_estimates
+from liveqa_inspect.stats.bootstrap import Estimate, Figures, tallied_estimates
 from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1, KAPPA, level_name
 from liveqa_inspect.stats.values import human_levels, score_values
 from liveqa_inspect.tasks.expert_qa.claims_metrics import detection, majority
 from liveqa_inspect.tasks.live_qa.report import agreement as judges_agreement
+from liveqa_inspect.tasks.live_qa.report import setting as setting
 
-KIND = "judge"
+KIND, NOUN, HUMAN_LEVELS = "judge", "answers", True
+HUMANS = ("NIST", "NIST assessors")
+"""Whom a judge agrees with: the card's noun for them, and its title's."""
 FIELD, RHO, EXACT = "field", "spearman_rho", "exact_agreement"
-JUDGE_TABLE = {KAPPA: "kappa", RHO: "rho", EXACT: "exact", "within_one": "within one",
-               "bias": "bias", "mae": "MAE"}  # fmt: skip
+JUDGE_TABLE = {
+    KAPPA: "kappa",
+    RHO: "rho",
+    EXACT: "exact",
+    "within_one": "within one",
+    "bias": "bias",
+    "mae": "MAE",
+}
 COMPARED_EXTRAS = (INCORRECT_F1, INCORRECT_AUROC)
 FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
 """The scorers whose `reference_spearman` metric states each reference metric's rho."""
 
-Figures = dict[str, Estimate]
-CARD_NOUN = {"live_qa_judge": "NIST", "expert_qa_claims": "experts"}
-CARD_HUMANS = {"live_qa_judge": "NIST assessors", "expert_qa_claims": "ExpertQA's experts"}
-"""Whom a judge agrees with, in the card's column names: the task's human levels."""
 CARD_FLOOR = "rouge_l"
 
 
@@ -53,14 +61,18 @@ def agreement(log: LoadedLog, scores: list[SampleScore] | None = None) -> Figure
 
 
 def finds_wrong_claims(log: LoadedLog) -> bool:
-    aspect = log.log.eval.task_args.get("aspect", "correctness")
-    return log.task == "expert_qa_claims" and aspect == "correctness"
+    """Whether the log's judge rates claims' correctness (expert_qa_claims' section says)."""
+    return False
+
+
+def detects(log: LoadedLog) -> bool:
+    return bool(log.section.finds_wrong_claims(log))
 
 
 def wrong_claims(log: LoadedLog) -> Figures:
     """As a claims correctness judge's `wrong_claim_detection` states them (no interval), which
     kappa hides when nearly every claim is correct; empty for other logs."""
-    if not finds_wrong_claims(log):
+    if not detects(log):
         return {}
     scores = log.scores()
     found = detection(score_values(scores), human_levels(scores))
@@ -90,7 +102,7 @@ def floors(log: LoadedLog) -> list[tuple[str, str, float]]:
     agreement."""
     rhos = [agree.reference_rhos(log.scores(s)) for s in FLOOR_SCORERS if s in log.reductions]
     found = [(name, RHO, rho) for each in rhos for name, rho in each.items()]
-    if finds_wrong_claims(log):
+    if detects(log):
         found.insert(0, ("majority level", EXACT, majority(human_levels(log.scores()))))
     return found
 
@@ -154,7 +166,7 @@ def confusion(log: LoadedLog) -> tuple[Table, Heatmap]:
 def judge_table(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> Table:
     """The judges side by side with their cost; for claims correctness judges, how well each finds
     wrong claims."""
-    names = [*JUDGE_TABLE, *(COMPARED_EXTRAS if all(map(finds_wrong_claims, logs)) else ())]
+    names = [*JUDGE_TABLE, *(COMPARED_EXTRAS if all(map(detects, logs)) else ())]
     found = {log.path: {**j, **wrong_claims(log)} for log, j in zip(logs, judges, strict=True)}
     title = "Judges (value [95% CI: each log's seeded bootstrap]) and what each cost"
     headers = [JUDGE_TABLE.get(name, name) for name in names]
@@ -179,8 +191,8 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     blocks: list[Block] = [
         f"{log.task} report: {log.path}",
         compare.judge_line(log),
-        f"{compare.setting(log)}; epochs: {log.epochs}; scale: {scale}",
-        *log.counts("claims" if log.task == "expert_qa_claims" else "answers"),
+        f"{log.section.setting(log)}; epochs: {log.epochs}; scale: {scale}",
+        *count_lines(log),
         figure_table(title, judge, agree.FIGURES),
     ]
     epochs = epoch_figures(log.verdicts)
@@ -204,7 +216,7 @@ def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Par
     """The judge card's columns of these logs: kappa and rho with the humans, ROUGE-L's rho (the
     floor) beside rho where the log has it, bias; where several judges ran, each one's paired
     kappa difference from the best; each one's agreement with a reference judge."""
-    judges, noun = frame.judges(logs), CARD_NOUN.get(logs[0].task, logs[0].task)
+    judges, (noun, humans) = frame.judges(logs), logs[0].section.HUMANS
     found = {name: agreement(log) for name, log in judges.items()}
     best = max(found, key=lambda name: np.nan_to_num(found[name][KAPPA].value, nan=-np.inf))
     floor_of = {
@@ -232,7 +244,7 @@ def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Par
         "over the answers both graded (paired bootstrap 95% CI): worse or better where the "
         "interval excludes 0, else tied."
     ] * several
-    title = f"{logs[0].task}: agreement with the {CARD_HUMANS.get(logs[0].task, 'humans')}"
+    title = f"{logs[0].task}: agreement with the {humans}"
     parts = [frame.Part(title, columns, rows, judges, charted, notes)]
     reference = frame.reference_part(logs, references, judges_agreement, noun)
     return [*parts, *([reference] if reference else [])]

@@ -147,8 +147,14 @@ def perturb(answer: Answer, names: Sequence[str], seed: int) -> dict[str, dict]:
 
 def answer(sample: Sample, excellent: Sequence[Answer] = ()) -> Answer:
     meta = sample.metadata or {}
-    return Answer(str(sample.id), meta["question_id"], meta["answer"], len(sample.target),
-                  meta["human_level"], excellent)  # fmt: skip
+    return Answer(
+        str(sample.id),
+        meta["question_id"],
+        meta["answer"],
+        len(sample.target),
+        meta["human_level"],
+        excellent,
+    )
 
 
 def robustness_dataset(

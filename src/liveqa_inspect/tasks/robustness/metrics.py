@@ -36,12 +36,18 @@ class Pooled:
     shift: Estimate | None = None
 
     def named(self, name: str) -> dict[str, float]:
-        counts = {keys.pair_key(name, keys.PAIRS): float(self.n),
-                  keys.pair_key(name, keys.UNREADABLE): float(self.left_out)}  # fmt: skip
+        counts = {
+            keys.pair_key(name, keys.PAIRS): float(self.n),
+            keys.pair_key(name, keys.UNREADABLE): float(self.left_out),
+        }
         if self.shift is None:  # a summary, named as itself
             return self.share.named(name) | counts
         share = self.share.named(keys.pair_key(name, SHARE[expected(name)]))
         return counts | share | self.shift.named(keys.pair_key(name, keys.SHIFT))
+
+
+Shares = dict[str, Pooled]
+"""Each perturbation's and summary's share of pairs as expected, by name."""
 
 
 def level(score: SampleScore, version: str) -> float:
@@ -55,8 +61,10 @@ def pairs(scores: Scores, name: str, scale: Sequence[float]) -> list[np.ndarray]
     original, perturbed = (np.array([level(s, v) for s in scores]) for v in (ORIGINAL, name))
     read = ~np.isnan(original) & ~np.isnan(perturbed)
     made = np.array([name in s.score.value for s in scores], dtype=bool)  # type: ignore[operator]
-    start, end = (level_index(np.nan_to_num(v, nan=scale[0]), scale).astype(int)
-                  for v in (original, perturbed))  # fmt: skip
+    start, end = (
+        level_index(np.nan_to_num(v, nan=scale[0]), scale).astype(int)
+        for v in (original, perturbed)
+    )
     return [read, made & ~read, np.sign(end - start), perturbed - original]
 
 
@@ -83,7 +91,7 @@ def pooled(hits: np.ndarray, counts: np.ndarray, rows: np.ndarray) -> np.ndarray
         return hits[rows].sum(axis=1) / counts[rows].sum(axis=1)
 
 
-def robustness_figures(scores: Scores, scale: Sequence[float]) -> dict[str, Pooled]:
+def robustness_figures(scores: Scores, scale: Sequence[float]) -> Shares:
     """The summaries, then each perturbation's figures."""
     names = asked(scores)
 
@@ -93,8 +101,10 @@ def robustness_figures(scores: Scores, scale: Sequence[float]) -> dict[str, Pool
         share = estimate(lambda rows: pooled(hits[graded], counts[graded], rows), int(graded.sum()))
         return Pooled(share, int(counts.sum()), int(left.sum()), shift)
 
-    figures = {summary: pooled_figures([n for n in names if expected(n) == way])
-               for summary, way in SUMMARIES.items()}  # fmt: skip
+    figures = {
+        summary: pooled_figures([n for n in names if expected(n) == way])
+        for summary, way in SUMMARIES.items()
+    }
     for name in names:  # a shift is NaN where either level is: the mean leaves it out
         figures[name] = pooled_figures([name], mean_estimate(pairs(scores, name, scale)[3]))
     return figures
@@ -112,7 +122,7 @@ def unread_epochs(scores: Scores) -> int:
     return 0 if epochs is None else epochs.unread
 
 
-def juror_figures(scores: Scores, scale: Sequence[float]) -> dict[str, dict[str, Pooled]]:
+def juror_figures(scores: Scores, scale: Sequence[float]) -> dict[str, Shares]:
     """For a panel, each juror's figures as if it had judged alone; empty for one judge."""
     graded = {v: juror_levels(as_judged(scores, v)) for v in [ORIGINAL, *asked(scores)]}
 
@@ -121,15 +131,17 @@ def juror_figures(scores: Scores, scale: Sequence[float]) -> dict[str, dict[str,
         return SampleScore(score=Score(value=value), sample_metadata=s.sample_metadata)
 
     panel = graded[ORIGINAL][0] if len(graded[ORIGINAL][0]) > 1 else []
-    return {juror: robustness_figures([alone(s, i, j) for i, s in enumerate(scores)], scale)
-            for j, juror in enumerate(panel)}  # fmt: skip
+    return {
+        juror: robustness_figures([alone(s, i, j) for i, s in enumerate(scores)], scale)
+        for j, juror in enumerate(panel)
+    }
 
 
 @metric
 def robustness(levels: list[float]) -> Metric:
     """The figures, the epochs left out, and for a panel each juror's (`juror/<model>/...`)."""
 
-    def named(found: dict[str, Pooled]) -> dict[str, float]:
+    def named(found: Shares) -> dict[str, float]:
         return {k: v for name, each in found.items() for k, v in each.named(name).items()}
 
     def compute(scores: list[SampleScore]) -> dict[str, float]:

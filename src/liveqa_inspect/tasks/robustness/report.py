@@ -13,20 +13,21 @@ import numpy as np
 
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report.loading import LoadedLog, SampleId
+from liveqa_inspect.report.counts import count_lines
+from liveqa_inspect.report.loaded import LoadedLog, SampleId
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, interval
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
+from liveqa_inspect.tasks.live_qa.report import setting as setting
 from liveqa_inspect.tasks.robustness import metrics
 from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, Expect, expected
 from liveqa_inspect.versioned import label as text_label
 
-KIND = "robustness"
+KIND, NOUN, HUMAN_LEVELS = "robustness", "answers", True
 HEADLINE = ORIGINAL  # the level in a score's value that the counts read as the answer's
 MOVED_ROWS = 10
 EXCERPT_CHARS = 60
 
-Figures = dict[str, metrics.Pooled]
 CARD_COLUMNS = {"hold": "most moved (should hold)", "lower": "most not lowered (should lower)"}
 
 
@@ -36,13 +37,13 @@ def label(name: str) -> str:
     return f"{name} ({metrics.SHARE[way]}{where})"
 
 
-def side_by_side(title: str, columns: dict[str, Figures]) -> Table:
+def side_by_side(title: str, columns: dict[str, metrics.Shares]) -> Table:
     """Figures as rows (seven perturbations as columns would not fit a terminal), each with the
     pairs it read: one column may have read fewer, or not run a perturbation at all."""
     ran = {name for figures in columns.values() for name in figures}
     names = [*metrics.SUMMARIES, *(name for name in PERTURBATIONS if name in ran)]
 
-    def shown(figures: Figures, name: str) -> str:
+    def shown(figures: metrics.Shares, name: str) -> str:
         found = figures.get(name)
         return "not run" if found is None else f"{estimate_cell(found.share)} n={found.n}"
 
@@ -63,9 +64,9 @@ def header(log: LoadedLog) -> list[str]:
         f"{log.task} report: {log.path}",
         compare.judge_line(log),
         *(f"{name}: {value}" for name, value in settings(log).items()),
-        f"{compare.setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
+        f"{setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
         f"epochs: {log.epochs}",
-        log.counts("answers")[0],  # the frame's epochs line counts the original's alone
+        count_lines(log)[0],  # the frame's epochs line counts the original's alone
         *([epochs] if unread or errored else []),
     ]
 
@@ -74,7 +75,7 @@ def shown(figure: Estimate) -> list[Cell]:
     return [figure.value, interval(figure.low, figure.high)]
 
 
-def summary_table(found: Figures) -> Table:
+def summary_table(found: metrics.Shares) -> Table:
     return Table(
         "Robustness and sensitivity (95% CI: answers resampled, each with all its pairs)",
         ["figure", "value", "95% CI", "pairs", "left out"],
@@ -82,11 +83,11 @@ def summary_table(found: Figures) -> Table:
         [
             "A constant judge is fully robust and has sensitivity 0: read the two together, and "
             "beside the judge's agreement with the humans (live_qa_judge)."
-        ],  # fmt: skip
+        ],
     )
 
 
-def perturbation_table(log: LoadedLog, found: Figures) -> Table:
+def perturbation_table(log: LoadedLog, found: metrics.Shares) -> Table:
     # An errored answer has no score: its pairs are neither read nor left out in the log.
     lost = [len(meta["versions"]) for i, meta in log.metadata.items() if i not in log.values]
     errored = f" The {sum(lost)} pairs of the {len(lost)} errored answers are in neither count."
@@ -101,7 +102,7 @@ def perturbation_table(log: LoadedLog, found: Figures) -> Table:
             "95% CI",
             "mean shift",
             "shift 95% CI",
-        ],  # fmt: skip
+        ],
         [
             [
                 name,
@@ -113,13 +114,13 @@ def perturbation_table(log: LoadedLog, found: Figures) -> Table:
             ]
             for name, p in found.items()
             if p.shift
-        ],  # fmt: skip
+        ],
         [
             "left out: pairs with a verdict unreadable on either side."
             + (errored if lost else "")
             + " Mean shift: perturbed level minus the original's, above 0 where the perturbation "
             "pleased the judge."
-        ],  # fmt: skip
+        ],
     )
 
 
@@ -132,8 +133,17 @@ def moved_table(log: LoadedLog) -> Table:
             score, meta = scores[i], log.metadata[scores[i].sample_id]  # type: ignore[index]
             before, after = metrics.level(score, ORIGINAL), metrics.level(score, name)
             start = textwrap.shorten(str(meta["answer"]), EXCERPT_CHARS)
-            rows.append([str(score.sample_id), name, f"{meta['human_level']:g}", before, after,
-                         after - before, start])  # fmt: skip
+            rows.append(
+                [
+                    str(score.sample_id),
+                    name,
+                    f"{meta['human_level']:g}",
+                    before,
+                    after,
+                    after - before,
+                    start,
+                ]
+            )
     rows.sort(key=lambda row: (-abs(row[5]), row[0], row[1]))
     return Table(
         f"Pairs that moved most against expectation ({min(len(rows), MOVED_ROWS)} of {len(rows)})",
@@ -142,7 +152,7 @@ def moved_table(log: LoadedLog) -> Table:
         [
             "Against expectation: the level moved where it should have held, or rose where it "
             "should have fallen. Each answer's versions are in its sample's metadata."
-        ],  # fmt: skip
+        ],
     )
 
 
@@ -171,8 +181,9 @@ def summary_difference(summary: str, first: LoadedLog, other: LoadedLog) -> Esti
     group = [n for n in names if expected(n) == metrics.SUMMARIES[summary]]
     scores = [{s.sample_id: s for s in log.scores()} for log in (first, other)]
     mine, yours = (metrics.outcomes([s[i] for i in ids], group, first.scale)[:2] for s in scores)
-    return estimate(lambda rows: metrics.pooled(*yours, rows) - metrics.pooled(*mine, rows),
-                    len(ids))  # fmt: skip
+    return estimate(
+        lambda rows: metrics.pooled(*yours, rows) - metrics.pooled(*mine, rows), len(ids)
+    )
 
 
 def pairing(logs: Sequence[LoadedLog]) -> list[str]:
@@ -204,9 +215,11 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
             for s in metrics.SUMMARIES
         ]
         blocks = compare.comparison(logs, "robustness", judges, *differences, notes=pairing(logs))
-        shares = {f"{name}: {summary}": each[summary].share
-                  for name, each in zip(names, found, strict=True)
-                  for summary in metrics.SUMMARIES}  # fmt: skip
+        shares = {
+            f"{name}: {summary}": each[summary].share
+            for name, each in zip(names, found, strict=True)
+            for summary in metrics.SUMMARIES
+        }
         title = f"{logs[0].task}: robustness and sensitivity of each judge (95% CI)"
         return blocks, [chart(compare.figure_name(logs, "robustness-judges"), title, shares)]
     [log], [one] = logs, found
@@ -220,7 +233,7 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     return [*blocks, moved_table(log)], [chart(f"{log.path.stem}-robustness.png", title, shares)]
 
 
-def worst(found: Figures, way: Expect) -> str:
+def worst(found: metrics.Shares, way: Expect) -> str:
     """The perturbation expected to `way` whose pairs went most against it, named, with the share
     that did: its share as expected, from the log's own figure, turned the other way."""
     shares = {n: p.share for n, p in found.items() if p.shift and expected(n) == way}
