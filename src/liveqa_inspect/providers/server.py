@@ -183,19 +183,9 @@ def start(model: ModelFile, options: dict[str, object], timeout: float) -> Local
     with socket.socket() as probe:  # a free port
         probe.bind((HOST, 0))
         port = int(probe.getsockname()[1])
-    command = [
-        sys.executable,
-        "-m",
-        "liveqa_inspect.providers.serve",
-        str(os.getpid()),
-        "--model",
-        str(model.path),
-        "--host",
-        HOST,
-        "--port",
-        str(port),
-        *[part for name, value in options.items() for part in (f"--{name}", str(value))],
-    ]
+    command = [sys.executable, "-m", "liveqa_inspect.providers.serve", str(os.getpid())]
+    command += ["--model", str(model.path), "--host", HOST, "--port", str(port)]
+    command += [part for name, value in options.items() for part in (f"--{name}", str(value))]
     handle, name = tempfile.mkstemp(prefix=f"llama-server-{port}-", suffix=".log")
     with os.fdopen(handle, "wb") as log:
         process = subprocess.Popen(

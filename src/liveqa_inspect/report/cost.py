@@ -132,16 +132,10 @@ def usage_row(
     run: str, used_by: str, usage: ModelUsage, cost: float | None, scored: int
 ) -> list[Cell]:
     """Cached and reasoning tokens only where the provider reported them."""
-    return [
-        run,
-        used_by,
-        str(usage.input_tokens),
-        str(usage.output_tokens),
-        "" if usage.input_tokens_cache_read is None else str(usage.input_tokens_cache_read),
-        "" if usage.reasoning_tokens is None else str(usage.reasoning_tokens),
-        dollars(cost),
-        NO_PRICE if cost is None else f"{cost / scored:.6f}" if scored else "n/a",
-    ]
+    read, reasoning = usage.input_tokens_cache_read, usage.reasoning_tokens
+    tokens = [usage.input_tokens, usage.output_tokens, read, reasoning]
+    per_sample = NO_PRICE if cost is None else f"{cost / scored:.6f}" if scored else "n/a"
+    return [run, used_by, *("" if n is None else str(n) for n in tokens), dollars(cost), per_sample]
 
 
 def projection(log: LoadedLog, run: str, costs: Sequence[float | None]) -> str | None:

@@ -9,12 +9,8 @@ from functools import partial
 MEAN, KAPPA = "mean", "kappa_quadratic"
 MEAN_CI: tuple[str, str] = ("ci_low", "ci_high")
 VERDICTS = "verdicts"
-SCORED, UNSCORED, UNREAD_EPOCHS, EPOCH_AGREEMENT = (
-    "scored",
-    "unscored",
-    "unread_epochs",
-    "epoch_agreement",
-)
+SCORED, UNSCORED, UNREAD_EPOCHS = "scored", "unscored", "unread_epochs"
+EPOCH_AGREEMENT = "epoch_agreement"
 ALPHA = "krippendorff_alpha"
 DETECTION_FIGURES = tuple(f"incorrect_{name}" for name in ("precision", "recall", "f1", "auroc"))
 INCORRECT_PRECISION, INCORRECT_RECALL, INCORRECT_F1, INCORRECT_AUROC = DETECTION_FIGURES

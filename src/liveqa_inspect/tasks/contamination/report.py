@@ -19,12 +19,7 @@ from liveqa_inspect.report.plots import Chart, IntervalChart, Scatter
 from liveqa_inspect.report.refusals import ReportError
 from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, figure_table
 from liveqa_inspect.stats import names
-from liveqa_inspect.tasks.contamination.scorer import (
-    CompletionStats,
-    column,
-    completion_stats,
-    reproduced,
-)
+from liveqa_inspect.tasks.contamination.scorer import Overlaps, column, completion_stats, reproduced
 from liveqa_inspect.tasks.contamination.solver import GENERAL, GUIDED, Replies
 from liveqa_inspect.versioned import label as text_label
 
@@ -92,7 +87,7 @@ def header(log: LoadedLog) -> list[str]:
     ]
 
 
-def verdict(found: CompletionStats, counts: dict[str, int]) -> str:
+def verdict(found: Overlaps, counts: dict[str, int]) -> str:
     """Only a difference from the control points at the test set (docs/contamination.md)."""
     p, both = p_value(found.p), counts[names.verbatim_key(names.BOTH)]
     said = (
@@ -110,7 +105,7 @@ def verdict(found: CompletionStats, counts: dict[str, int]) -> str:
     return said + (also if both else "")
 
 
-def overlap_table(found: CompletionStats) -> Table:
+def overlap_table(found: Overlaps) -> Table:
     rows = {NAMED[name]: overlap for name, overlap in found.overlaps.items()}
     title = "Overlap of the completions with the true remainder (mean ROUGE-L F; seeded bootstrap "
     rows["difference, guided - general"] = found.difference
@@ -143,18 +138,9 @@ def runs_table(log: LoadedLog) -> Table:
         score = sample.scores[log.scorer]  # type: ignore[index]
         name = max((GUIDED, GENERAL), key=lambda n: score.value[names.run_key(n)])  # type: ignore
         if run := int(score.value[names.run_key(name)]):  # type: ignore[index]
-            completion = sample.store_as(Replies).completions[name]
-            runs.append(
-                [
-                    str(sample.id),
-                    sample.epoch,
-                    name,
-                    run,
-                    excerpt(str(sample.input), True),
-                    excerpt(completion),
-                    excerpt(str(sample.target)),
-                ]
-            )
+            completion = excerpt(sample.store_as(Replies).completions[name])
+            texts = [excerpt(str(sample.input), True), completion, excerpt(str(sample.target))]
+            runs.append([str(sample.id), sample.epoch, name, run, *texts])
     return Table(
         f"The longest runs shared with the remainder (at most {LONGEST_RUNS} completions)",
         ["id", "epoch", "instruction", "run", "shown (its end)", "completion", "remainder"],
@@ -186,14 +172,9 @@ def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     headers = ["guided", "general", "difference", "p", *found[logs[0].path][1]]
     table = per_log(logs, title, headers, cells)
     title = f"{logs[0].task}: guided minus general overlap (95% CI)"
-    chart = IntervalChart(
-        figure_name(logs, "differences"),
-        title,
-        "difference in mean ROUGE-L",
-        labels(logs),
-        [f.difference for f, _ in found.values()],
-        (-1.0, 1.0),
-    )
+    differences, axis = [f.difference for f, _ in found.values()], "difference in mean ROUGE-L"
+    name = figure_name(logs, "differences")
+    chart = IntervalChart(name, title, axis, labels(logs), differences, (-1.0, 1.0))
     return comparison(logs, logs[0].task, table), [chart]
 
 

@@ -19,7 +19,7 @@ from inspect_ai.solver import TaskState
 from liveqa_inspect.judging.errored import unless_errored
 from liveqa_inspect.overlap import worker
 from liveqa_inspect.stats import bootstrap, names
-from liveqa_inspect.stats.bootstrap import Estimate
+from liveqa_inspect.stats.bootstrap import Estimate, Figures
 from liveqa_inspect.tasks.contamination.solver import GENERAL, GUIDED, Replies
 
 _WORD = re.compile(r"[^\W_]+")  # letters and digits: case and punctuation do not break a run
@@ -52,8 +52,10 @@ def overlap(remainder: str, completion: str, stop_reason: str = "stop") -> tuple
     return rouge_l(remainder, completion.strip()), run.size, False
 
 
-class CompletionStats(NamedTuple):
-    overlaps: dict[str, Estimate]  # mean ROUGE-L with the remainder, a refusal counting 0
+class Overlaps(NamedTuple):
+    """The guided and general completions' overlaps with the remainder, and their difference."""
+
+    overlaps: Figures  # mean ROUGE-L with the remainder, a refusal counting 0
     difference: Estimate
     p: float  # one-sided, of a difference above 0; NaN below two items
 
@@ -73,10 +75,10 @@ def paired_difference(guided: np.ndarray, general: np.ndarray) -> tuple[Estimate
     return found, bootstrap.one_sided_p(resampled)
 
 
-def completion_stats(scores: list[SampleScore]) -> CompletionStats:
+def completion_stats(scores: list[SampleScore]) -> Overlaps:
     guided, general = (column(scores, names.overlap_key(name)) for name in (GUIDED, GENERAL))
     means = {GUIDED: bootstrap.mean_estimate(guided), GENERAL: bootstrap.mean_estimate(general)}
-    return CompletionStats(means, *paired_difference(guided, general))
+    return Overlaps(means, *paired_difference(guided, general))
 
 
 @metric

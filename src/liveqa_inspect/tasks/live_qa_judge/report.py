@@ -39,14 +39,8 @@ KIND, NOUN, HUMAN_LEVELS = "judge", "answers", True
 HUMANS = ("NIST", "NIST assessors")
 """Whom a judge agrees with: the card's noun for them, and its title's."""
 FIELD, RHO, EXACT = "field", "spearman_rho", "exact_agreement"
-JUDGE_TABLE = {
-    KAPPA: "kappa",
-    RHO: "rho",
-    EXACT: "exact",
-    "within_one": "within one",
-    "bias": "bias",
-    "mae": "MAE",
-}
+JUDGE_TABLE = {KAPPA: "kappa", RHO: "rho", EXACT: "exact", "within_one": "within one"}
+JUDGE_TABLE |= {"bias": "bias", "mae": "MAE"}
 COMPARED_EXTRAS = (INCORRECT_F1, INCORRECT_AUROC)
 FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
 """The scorers whose `reference_spearman` metric states each reference metric's rho."""

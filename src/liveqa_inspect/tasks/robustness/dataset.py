@@ -147,14 +147,8 @@ def perturb(answer: Answer, names: Sequence[str], seed: int) -> dict[str, dict]:
 
 def answer(sample: Sample, excellent: Sequence[Answer] = ()) -> Answer:
     meta = sample.metadata or {}
-    return Answer(
-        str(sample.id),
-        meta["question_id"],
-        meta["answer"],
-        len(sample.target),
-        meta["human_level"],
-        excellent,
-    )
+    question, text, level = meta["question_id"], meta["answer"], meta["human_level"]
+    return Answer(str(sample.id), question, text, len(sample.target), level, excellent)
 
 
 def robustness_dataset(

@@ -133,17 +133,8 @@ def moved_table(log: LoadedLog) -> Table:
             score, meta = scores[i], log.metadata[scores[i].sample_id]  # type: ignore[index]
             before, after = metrics.level(score, ORIGINAL), metrics.level(score, name)
             start = textwrap.shorten(str(meta["answer"]), EXCERPT_CHARS)
-            rows.append(
-                [
-                    str(score.sample_id),
-                    name,
-                    f"{meta['human_level']:g}",
-                    before,
-                    after,
-                    after - before,
-                    start,
-                ]
-            )
+            human = f"{meta['human_level']:g}"
+            rows.append([str(score.sample_id), name, human, before, after, after - before, start])
     rows.sort(key=lambda row: (-abs(row[5]), row[0], row[1]))
     return Table(
         f"Pairs that moved most against expectation ({min(len(rows), MOVED_ROWS)} of {len(rows)})",
