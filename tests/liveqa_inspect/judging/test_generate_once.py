@@ -113,9 +113,7 @@ def test_a_re_graded_panel_is_a_complete_log_and_its_judge_is_priced_from_its_ev
         assert meta["judge_models"] == ["mockllm/regrade-priced", "mockllm/regrade-free"]
         assert meta["prompt"] == answers.eval.metadata["judge_prompt"]  # as a direct run has it
         events = [e for e in sample.events if isinstance(e, ModelEvent) and e.role == "grader"]
-        assert sorted(e.model for e in events) == [
-            "mockllm/regrade-free", "mockllm/regrade-priced"
-        ]  # fmt: skip
+        assert sorted(e.model for e in events) == ["mockllm/regrade-free", "mockllm/regrade-priced"]
     # Inspect leaves the stats as the generation made them: the judges are not in them.
     assert set(graded.stats.model_usage) == {"mockllm/answers"}
 
@@ -130,8 +128,10 @@ def test_a_re_graded_panel_is_a_complete_log_and_its_judge_is_priced_from_its_ev
     }
 
     prices = tmp_path / "prices.yaml"
-    prices.write_text("mockllm/regrade-free:\n  input: 2000000\n  output: 0\n"
-                      "  input_cache_write: 0\n  input_cache_read: 0\n")  # fmt: skip
+    prices.write_text(
+        "mockllm/regrade-free:\n  input: 2000000\n  output: 0\n"
+        "  input_cache_write: 0\n  input_cache_read: 0\n"
+    )
     printed = report(capsys, str(path), "--model-cost-config", str(prices))
     rows = {row[1]: row[2:] for row in section(printed, COST)}
     assert rows["role grader"] == ["6", "6", "", "", "12.0000", "4.000000"]
@@ -170,17 +170,35 @@ def test_generate_with_no_key_then_grade_with_a_panel_through_inspect_score(
     with OpenAIServer(answer_or_grade) as server:
         env = {**server.env(), "OPENAI_API_KEY": None}
         _, [answers] = inspect_eval_logs(
-            "eval", "liveqa_inspect/live_qa", "--model", "openai-api/local/subject",
-            "-T", "reference_metrics=false", "--limit", "3", "--no-score", "--display", "none",
-            log_dir=tmp_path / "logs", env=env,
-        )  # fmt: skip
+            "eval",
+            "liveqa_inspect/live_qa",
+            "--model",
+            "openai-api/local/subject",
+            "-T",
+            "reference_metrics=false",
+            "--limit",
+            "3",
+            "--no-score",
+            "--display",
+            "none",
+            log_dir=tmp_path / "logs",
+            env=env,
+        )
         assert answers.status == "success", answers.error
         assert {r.model for r in server.requests} == {"subject"}
         graded = tmp_path / "graded.eval"
         ran, _ = inspect_eval_logs(
-            "score", answers.location, "--model-role", panel, "--output-file", str(graded),
-            "--display", "none", log_dir=tmp_path / "logs", env=env,
-        )  # fmt: skip
+            "score",
+            answers.location,
+            "--model-role",
+            panel,
+            "--output-file",
+            str(graded),
+            "--display",
+            "none",
+            log_dir=tmp_path / "logs",
+            env=env,
+        )
         assert ran.returncode == 0, ran.output[-3000:]
         asked = sorted(r.model for r in server.requests if r.model != "subject")
     assert asked == ["judge-a"] * 3 + ["judge-b"] * 3
@@ -192,7 +210,9 @@ def test_generate_with_no_key_then_grade_with_a_panel_through_inspect_score(
     assert found["verdicts"]["juror/openai-api/local/judge-b/mean"] == pytest.approx(0.3)
     rows = {row[1]: row[2:] for row in section(report(capsys, str(graded)), COST)}
     assert set(rows) == {
-        "role grader", "model openai-api/local/subject",
-        "model openai-api/local/judge-a", "model openai-api/local/judge-b",
-    }  # fmt: skip
+        "role grader",
+        "model openai-api/local/subject",
+        "model openai-api/local/judge-a",
+        "model openai-api/local/judge-b",
+    }
     assert rows["role grader"][-2:] == ["no price", "no price"]

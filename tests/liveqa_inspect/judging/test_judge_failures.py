@@ -48,10 +48,20 @@ def inspect_eval(
     if not subject.startswith("openai/"):
         env["OPENAI_API_KEY"] = None  # the pinned default judge then has no key
     result, logs = inspect_eval_logs(
-        "eval", "liveqa_inspect/live_qa", "--model", subject, "-T", "reference_metrics=false",
-        "--limit", "4", "--display", "plain", *args,
-        log_dir=tmp_path / "logs", env=env,
-    )  # fmt: skip
+        "eval",
+        "liveqa_inspect/live_qa",
+        "--model",
+        subject,
+        "-T",
+        "reference_metrics=false",
+        "--limit",
+        "4",
+        "--display",
+        "plain",
+        *args,
+        log_dir=tmp_path / "logs",
+        env=env,
+    )
     return result, logs[0] if logs else None
 
 

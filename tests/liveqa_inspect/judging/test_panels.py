@@ -141,9 +141,11 @@ def test_live_qa_judge_measures_a_bound_panel_and_each_juror() -> None:
     # each of the N = 20 answers gets (1, 0, 0), so alpha = 1 - D_o/D_e = 1 - (3N - 1)/(2N).
     assert (m["juror/mockllm/lenient/mean"], m["juror/mockllm/strict/mean"]) == (1.0, 0.0)
     assert m["krippendorff_alpha"] == pytest.approx(1 - 59 / 40)
-    assert all(s.scores["judge_agreement_scorer"].metadata["judge_models"] == [
-        "mockllm/lenient", "mockllm/strict", "mockllm/strict2"
-    ] for s in log.samples)  # fmt: skip
+    assert all(
+        s.scores["judge_agreement_scorer"].metadata["judge_models"]
+        == ["mockllm/lenient", "mockllm/strict", "mockllm/strict2"]
+        for s in log.samples
+    )
 
 
 def test_jurors_who_read_but_disagree_are_no_majority_not_unreadable(

@@ -101,7 +101,7 @@ def test_formatting_keeps_every_sentence_word_for_word() -> None:
             {"text": "Rest well for as long as it takes, and longer. Drink. Eat."},
             "truncation",
             "its first sentence is over 50% of the answer",
-        ),  # fmt: skip
+        ),
         ({"human_level": 0.0}, "swap", "already the lowest (0)"),
         ({"excellent": EXCELLENT[1:2]}, "swap", "no answer in the judgments is graded excellent"),
     ],
@@ -119,8 +119,11 @@ def test_a_swap_never_takes_an_answer_to_the_same_question() -> None:
 
 def test_sentences_split_at_ends_followed_by_a_capital() -> None:
     assert sentences(" It is 5.5 mg. Take it? Yes! 2 a day. e.g. this ") == [
-        "It is 5.5 mg.", "Take it?", "Yes!", "2 a day. e.g. this"
-    ]  # fmt: skip
+        "It is 5.5 mg.",
+        "Take it?",
+        "Yes!",
+        "2 a day. e.g. this",
+    ]
 
 
 def test_perturbations_are_checked_and_put_in_order(liveqa_data_dir: Path) -> None:
