@@ -41,7 +41,7 @@ def labels(logs: Logs) -> list[str]:
     """A unique row label for each log: what it stands for, `#2`, `#3` on repeats (one model
     under two judges): the judge of a log measuring one; of the same answers, the judge and the
     settings it graded with where they differ from its other gradings'; else the model; in a
-    wording comparison, the model and its wording."""
+    comparison its section makes on purpose (a wording comparison), the section's."""
     if purpose := on_purpose(logs):
         return purpose[0]
     if same_answers(logs):
