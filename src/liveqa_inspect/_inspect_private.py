@@ -46,10 +46,8 @@ def register_scorers_unqualified(package: str) -> None:
 
 def say_under_display_none(ours: type[BaseException]) -> None:
     """Inspect's hook prints a PrerequisiteError through rich's console, which `--display none`
-    makes quiet: the run would exit 1 without a word. `ours` go to stderr then, all else to
-    Inspect's hook, installed here first: Inspect installs it once a process, in `eval()` after
-    the entry points load, so it cannot wrap ours later. Called by the entry point (_registry.py):
-    no public hook says an error under `--display none`."""
+    makes quiet (no public hook says it): `ours` go to stderr then, all else to Inspect's hook,
+    installed here first as Inspect installs it once a process (in `eval()`, too late to wrap)."""
     set_exception_hook()
     inspects = sys.excepthook
 

@@ -1,5 +1,4 @@
-"""The scorer body every judging scorer shares (where the judge is resolved, once a sample), and
-the fields and figures most of them use."""
+"""The scorer body every judging scorer shares (who judges, resolved), its fields and figures."""
 
 from __future__ import annotations
 
@@ -21,10 +20,8 @@ from liveqa_inspect.stats.names import level_name
 logger = logging.getLogger(__name__)
 
 Fields = Callable[[TaskState, Target], Mapping[str, str | Sequence[str]]]
-Ask = Callable[[Mapping[str, str | Sequence[str]], str], Awaitable[Score]]
-"""The sample's judges asked of some fields and an answer (`grade`, all else bound)."""
-Graded = Callable[[Ask, TaskState, Target], Awaitable[Score]]
-"""A sample's Score from the judges' (robustness: one for each version of the answer)."""
+Ask = Callable[[Mapping[str, str | Sequence[str]], str], Awaitable[Score]]  # fields, answer
+Graded = Callable[[Ask, TaskState, Target], Awaitable[Score]]  # a Score of several asks
 
 
 def answer_fields(state: TaskState, target: Target) -> dict[str, str | list[str]]:

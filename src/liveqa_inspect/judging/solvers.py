@@ -25,10 +25,9 @@ def check_roles() -> None:
 
 @solver
 def judges_ready(default: str) -> Solver:
-    """The default judge's client, made as a sample to be scored starts, when no grader is bound:
-    a judge that cannot be made costs no answer. Made, not kept: the scorer resolves who judges
-    (judging/scorer.py). None in a `--no-score` run (Inspect tells a task only there), so it
-    needs no key; a bound grader was made by Inspect as the eval started."""
+    """The default judge made (not kept: the scorer resolves who judges) as a sample to be scored
+    starts with no grader bound (Inspect made that as the eval started): a judge that cannot be
+    made costs no answer. None in a `--no-score` run (Inspect tells a task only there): no key."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         check_roles()  # also in a `--no-score` run, and not taken for the default's failure

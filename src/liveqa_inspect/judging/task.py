@@ -97,25 +97,16 @@ def viewer(
     palette = "good-high" if grades_a_model else "neutral"
     colours = view.ScoreColorScale(palette=palette, min=min(scale.levels), max=max(scale.levels))
     column = view.TaskSamplesColumn
-    columns = [column(id="sampleId"), column(id="epoch")]
-    if versions:
-        columns += [*(column.score(scorer, version) for version in versions), column(id="input")]
-        columns.append(column(id="answer", visible=False))
-        samples = view.TaskSamplesView(
-            name="versions",
-            columns=columns,
-            compact_scores=True,
-            score_color_scales=dict.fromkeys(versions, colours),
-        )
-    else:
-        columns += [column.score(scorer), column(id="input"), column(id="answer")]
-        columns.append(column(id="target", visible=False))
-        samples = view.TaskSamplesView(
-            name="judged",
-            columns=columns,
-            score_labels={scorer: "judge level"},
-            score_color_scales={scorer: colours},
-        )
+    scores = [column.score(scorer, version) for version in versions] or [column.score(scorer)]
+    columns = [column(id="sampleId"), column(id="epoch"), *scores, column(id="input")]
+    columns.append(column(id="answer", visible=False) if versions else column(id="answer"))
+    samples = view.TaskSamplesView(
+        name="versions" if versions else "judged",
+        columns=columns if versions else [*columns, column(id="target", visible=False)],
+        compact_scores=True if versions else None,
+        score_labels=None if versions else {scorer: "judge level"},
+        score_color_scales=dict.fromkeys(versions or [scorer], colours),
+    )
     grid = view.SampleScoreView(default="grid")
     return view.ViewerConfig(task_samples_view=samples, sample_score_view=grid)
 
@@ -148,16 +139,14 @@ def judged_task(
     check_roles()
     default = None if measures_judge else DEFAULT_JUDGE
     name = scorer_name(judge)
-    levels = list(prompt.scale.levels)
-    one_level = [] if versions else [verdicts(judge=name, levels=levels)]
+    one_level = [] if versions else [verdicts(judge=name, levels=list(prompt.scale.levels))]
+    headline = headline or (KAPPA if measures_judge else MEAN)
     return Task(
         setup=None if default is None else judges_ready(default),
         epochs=Epochs(1, reducer or judge_epochs()),
         version=EVAL_VERSION,
         scorer=[judge, *one_level, *other_scorers],
-        headline_metric=HeadlineMetric(
-            scorer=name, metric=headline or (KAPPA if measures_judge else MEAN)
-        ),
+        headline_metric=HeadlineMetric(scorer=name, metric=headline),
         viewer=viewer(name, prompt.scale, not measures_judge, versions),
         metadata=provenance(prompt, measures_judge, default, *assets) | dict(metadata or {}),
         **task,

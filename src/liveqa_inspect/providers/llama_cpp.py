@@ -17,9 +17,7 @@ def constrained(model: Model, user: GenerateConfig, grammar: Callable[[], str]) 
     """The reply constrained to `grammar` (llama.cpp's `extra_body` field) where llama.cpp serves
     the model and the user constrains its reply in no way of their own; the user's other
     `extra_body` fields kept beside it."""
-    extra = user.extra_body or {}
-    if str(model).split("/", 1)[0] not in LLAMA_CPP:
-        return {}
-    if "grammar" in extra or user.response_schema is not None:
+    extra, served = user.extra_body or {}, str(model).split("/", 1)[0] in LLAMA_CPP
+    if not served or "grammar" in extra or user.response_schema is not None:
         return {}
     return {"extra_body": {**extra, "grammar": grammar()}}
