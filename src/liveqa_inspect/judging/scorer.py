@@ -10,6 +10,7 @@ from inspect_ai.scorer import Metric, Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
 from liveqa_inspect.caveats import grades_itself
+from liveqa_inspect.judging.errored import unless_errored
 from liveqa_inspect.judging.grade import JUDGE_ROLE, grade
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import JudgePrompt
@@ -57,6 +58,7 @@ def grading_scorer(
     check_panel(panel)
     warned: set[str] = set()
 
+    @unless_errored
     async def score(state: TaskState, target: Target) -> Score:
         resolved = judges(default)
         subject = str(get_model()) if default is not None else None

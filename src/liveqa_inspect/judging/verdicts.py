@@ -27,6 +27,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from liveqa_inspect.judging.errored import unless_errored
 from liveqa_inspect.stats.agreement import agreement_figures, named
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import (
@@ -142,6 +143,7 @@ def verdicts(judge: str, levels: list[float]) -> Scorer:
         levels: The judge's scale, on which its jurors are measured against human levels.
     """
 
+    @unless_errored
     async def score(state: TaskState, target: Target) -> Score:
         judged = (state.scores or {}).get(judge)
         if judged is None:

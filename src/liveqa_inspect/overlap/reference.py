@@ -17,6 +17,7 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer, stderr
 from inspect_ai.solver import TaskState
 
 from liveqa_inspect.data.sources import cache_dir
+from liveqa_inspect.judging.errored import unless_errored
 from liveqa_inspect.overlap import worker
 from liveqa_inspect.stats.agreement import reference_spearman
 
@@ -51,6 +52,7 @@ def _reference_scorer() -> Scorer:
     with that scorer's name."""
     worker.started()
 
+    @unless_errored
     async def score(state: TaskState, target: Target) -> Score:
         # target.target keeps the references apart; Target.text would join them into one.
         completion, references = state.output.completion, list(target.target)

@@ -37,25 +37,64 @@ def judge_line(log: LoadedLog) -> str:
 
 def labels(logs: Logs) -> list[str]:
     """A unique row label for each log: what it stands for, `#2`, `#3` on repeats (one model
-    under two judges): the judge of a log measuring one or of the same answers, else the model;
-    in a wording comparison, the model and its wording."""
+    under two judges): the judge of a log measuring one; of the same answers, the judge and the
+    settings it graded with where they differ from its other gradings'; else the model; in a
+    wording comparison, the model and its wording."""
     if wording_only(logs):
         return juror_names(f"{log.model} ({wording(log)})" for log in logs)
-    judges = logs[0].kind in JUDGE_KINDS or same_answers(logs)
+    if same_answers(logs):
+        differ = judge_settings_differing(logs)
+        return juror_names(
+            log.judge_label + (f" ({', '.join(map('='.join, found.items()))})" if found else "")
+            for log, found in zip(logs, differ, strict=True)
+        )
+    judges = logs[0].kind in JUDGE_KINDS
     return juror_names(log.judge_label if judges else log.model for log in logs)
 
 
 def same_answers(logs: Logs) -> bool:
-    """Whether model logs hold one run's answers, each graded by another judge (`inspect score`
-    on copies of a `--no-score` log): what differs between them is the judge, not the model."""
-    runs, judges = {(log.task, log.model) for log in logs}, {log.judge_label for log in logs}
-    if logs[0].kind != "model" or len(runs) > 1 or not 1 < len(judges) == len(logs):
+    """Whether model logs hold one run's answers, each graded again (`inspect score` on copies of
+    a `--no-score` log), by another judge or by the same one (a test-retest of the judge, at the
+    same settings or others): what differs between them is the judge's grading, not the model."""
+    runs = {(log.task, log.model) for log in logs}
+    if logs[0].kind != "model" or len(runs) > 1 or len(logs) < 2:
         return False
     answers = [
         {(s.id, s.epoch): (s.input, s.output.completion) for s in log.log.samples or []}
         for log in logs
     ]
     return all(found == answers[0] for found in answers)
+
+
+def judge_settings(log: LoadedLog) -> dict[str, str]:
+    """The settings each juror graded with, as its scores record them: a log re-graded by
+    `inspect score` records no grader role. The first epoch's (the seed moves with each epoch);
+    for a panel, each setting named after its juror."""
+    for sample in log.log.samples or []:
+        score = (sample.scores or {}).get(log.scorer)
+        jurors = ((score.metadata or {}).get("jurors") if score else None) or []
+        if sample.epoch == 1 and jurors:
+            names = juror_names(str(juror["model"]) for juror in jurors)
+            return {
+                key if len(jurors) == 1 else f"{name} {key}": str(value)
+                for name, juror in zip(names, jurors, strict=True)
+                for key, value in (juror.get("config") or {}).items()
+            }
+    return {}
+
+
+def judge_settings_differing(logs: Logs) -> list[dict[str, str]]:
+    """Each log's judge settings that differ between the logs of its judge (`unset` where one has
+    none): another judge is told apart by its name, and its settings (a llama.cpp judge's grammar,
+    say) would only crowd its label."""
+    each = {log.path: judge_settings(log) for log in logs}
+    differing = []
+    for log in logs:
+        same = [each[other.path] for other in logs if other.judge_label == log.judge_label]
+        keys = dict.fromkeys(key for found in same for key in found)
+        differ = [k for k in keys if len({found.get(k, "unset") for found in same}) > 1]
+        differing.append({key: each[log.path].get(key, "unset") for key in differ})
+    return differing
 
 
 def wording(log: LoadedLog) -> str:
@@ -138,12 +177,10 @@ def warnings(logs: Logs) -> list[str]:
             "evidence, not proof (docs/contamination.md)."
         ]
     found, differing = [], differing_settings(logs)
-    if same_answers(logs):  # the judge is what they compare
+    if same_answers(logs):  # the judge and its settings are what they compare
         differing.pop("judge", None)
-        found.append(
-            f"Judges on the same answers: {logs[0].model}'s ({setting(logs[0])}), each log graded "
-            "by another judge."
-        )
+        differing.pop("judge generation settings", None)
+        found += graded_again(logs)
     for name, values in differing.items():
         listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
         found.append(
@@ -154,6 +191,30 @@ def warnings(logs: Logs) -> list[str]:
         found.append(
             f"WARNING: {', '.join(other)} put other human levels than {logs[0].path.name} "
             "on the same answers: their agreement figures are not comparable."
+        )
+    return found
+
+
+def graded_again(logs: Logs) -> list[str]:
+    """What a comparison of the same answers compares: other judges, or one judge's gradings (a
+    test-retest: the figure of how far a judge repeats itself), and the judge settings that
+    differ, each named: they are what the rows compare, not a reason to distrust them."""
+    judges = [log.judge_label for log in logs]
+    whose = f"{logs[0].model}'s ({setting(logs[0])})"
+    repeated = ", ".join(dict.fromkeys(judge for judge in judges if judges.count(judge) > 1))
+    found = [
+        f"The same answers graded again by the same judge ({repeated}): {whose}. A test-retest "
+        "of the judge: the kappa and exact agreement between its gradings say how far it repeats "
+        "its own levels (a reply read from Inspect's cache repeats the earlier grading's)."
+        if repeated
+        else f"Judges on the same answers: {whose}, each log graded by another judge."
+    ]
+    differ = list(zip(logs, judge_settings_differing(logs), strict=True))
+    for judge, key in dict.fromkeys((log.judge_label, k) for log, each in differ for k in each):
+        given = [(log, each) for log, each in differ if log.judge_label == judge]
+        listed = "; ".join(f"{log.path.name}: {each[key]}" for log, each in given)
+        found.append(
+            f"{judge}'s settings differ in {key} ({listed}): each row is labelled with its own."
         )
     return found
 

@@ -16,6 +16,7 @@ import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
+from liveqa_inspect.judging.errored import unless_errored
 from liveqa_inspect.overlap import worker
 from liveqa_inspect.stats import bootstrap, names
 from liveqa_inspect.stats.bootstrap import Estimate
@@ -112,6 +113,7 @@ def completion_overlap() -> Scorer:
     """Each instruction's overlap with the remainder, and guided minus general."""
     worker.started()
 
+    @unless_errored
     async def score(state: TaskState, target: Target) -> Score:
         replies = state.store_as(Replies)
         found = {name: await worker.run(overlap, target.text, replies.completions[name],

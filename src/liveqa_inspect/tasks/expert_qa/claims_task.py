@@ -8,6 +8,7 @@ from inspect_ai.solver import TaskState
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
+from liveqa_inspect.judging.errored import unless_errored
 from liveqa_inspect.judging.panel import Panel
 from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE
 from liveqa_inspect.judging.scorer import agreement_metrics, grading_scorer
@@ -54,6 +55,7 @@ def claim_passage_overlap() -> Scorer:
     floor. No model is asked."""
     worker.started()
 
+    @unless_errored
     async def score(state: TaskState, target: Target) -> Score:
         claim = state.metadata["claim"]
         overlap = await worker.run(passage_overlap, claim, state.metadata["passages"])

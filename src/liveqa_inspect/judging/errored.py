@@ -1,0 +1,34 @@
+"""A sample whose run errored is scored by none of this package's scorers, in a run or a
+re-grading (`score()`, `inspect score`). A run with `fail_on_error` off leaves such a sample
+errored and unscored; re-graded, its missing answer would read as an empty one, score 0 and
+count as scored, and the headline would move with nothing to say so (issue 35)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+
+from inspect_ai.event import ErrorEvent
+from inspect_ai.log import transcript
+from inspect_ai.scorer import Score, Target
+from inspect_ai.solver import TaskState
+
+ScoreFunction = Callable[[TaskState, Target], Awaitable[Score]]
+
+
+def sample_errored() -> bool:
+    """Inspect hands a scorer no sample's error, but its transcript holds the sample's events:
+    re-grading loads the logged ones, and a sample that errored has its `ErrorEvent` there (only
+    a final error: a sample retried on error logs none for the attempts before)."""
+    return any(isinstance(event, ErrorEvent) for event in transcript().events)
+
+
+def unless_errored(score: ScoreFunction) -> Callable[[TaskState, Target], Awaitable[Score | None]]:
+    """No score (None, which Inspect leaves out of the sample's scores and every metric) for a
+    sample that errored, so the log counts it errored, as the run that made it did."""
+
+    @functools.wraps(score)
+    async def scored(state: TaskState, target: Target) -> Score | None:
+        return None if sample_errored() else await score(state, target)
+
+    return scored
