@@ -21,6 +21,7 @@ from liveqa_inspect.judging.panel import LEVEL_DIGITS
 from liveqa_inspect.judging.prompts import JudgePrompt, Scale
 from liveqa_inspect.judging.solvers import judges_ready
 from liveqa_inspect.judging.verdicts import verdicts
+from liveqa_inspect.runtime import settle
 from liveqa_inspect.stats.names import KAPPA, MEAN
 from liveqa_inspect.stats.values import to_float
 
@@ -116,6 +117,7 @@ def judged_task(
     """`measures_judge`: the judge (the grader role if bound, else the evaluated model) is
     measured against humans, with kappa as the headline, rather than grading a model (no model
     is called before the judge then, so nothing waits for `judges_ready`)."""
+    settle()
     default = None if measures_judge else DEFAULT_JUDGE
     name = scorer_name(judge)
     return Task(

@@ -23,6 +23,7 @@ from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import answer_fields, human_note
 from liveqa_inspect.judging.solvers import given_answer, judges_ready, jurors
 from liveqa_inspect.judging.task import judge_epochs, provenance, scorer_name
+from liveqa_inspect.runtime import settle
 from liveqa_inspect.stats.names import ROBUSTNESS
 from liveqa_inspect.stats.values import to_float
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField
@@ -137,6 +138,7 @@ def live_qa_judge_robustness(
     samples = view.TaskSamplesView(name="versions", columns=columns, compact_scores=True,
                                    score_color_scales=dict.fromkeys(versions, colours))  # fmt: skip
     grid = view.SampleScoreView(default="grid")
+    settle()
     return Task(
         dataset=dataset.robustness_dataset(names, per_grade, seed, question, data, judgments),
         setup=judges_ready(None),
