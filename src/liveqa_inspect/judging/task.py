@@ -117,9 +117,9 @@ def judged_task(
     """`measures_judge`: the judge (the grader role if bound, else the evaluated model) is
     measured against humans, with kappa as the headline, rather than grading a model (no model
     is called before the judge then, so nothing waits for `judges_ready`)."""
-    settle()
     default = None if measures_judge else DEFAULT_JUDGE
     name = scorer_name(judge)
+    settle()
     return Task(
         setup=None if measures_judge else judges_ready(default),
         epochs=Epochs(1, judge_epochs()),
