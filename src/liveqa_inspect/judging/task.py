@@ -21,6 +21,7 @@ from liveqa_inspect.judging.panel import LEVEL_DIGITS
 from liveqa_inspect.judging.prompts import JudgePrompt, Scale
 from liveqa_inspect.judging.solvers import check_roles, judges_ready
 from liveqa_inspect.judging.verdicts import verdicts
+from liveqa_inspect.runtime import settle
 from liveqa_inspect.stats.names import KAPPA, MEAN
 from liveqa_inspect.stats.values import to_float
 
@@ -141,6 +142,7 @@ def judged_task(
     name = scorer_name(judge)
     one_level = [] if versions else [verdicts(judge=name, levels=list(prompt.scale.levels))]
     headline = headline or (KAPPA if measures_judge else MEAN)
+    settle()
     return Task(
         setup=None if default is None else judges_ready(default),
         epochs=Epochs(1, reducer or judge_epochs()),
