@@ -9,16 +9,18 @@ other load on the machine falls on both, `--repeats` times each after one untime
   on, a fresh cache folder each run, so every judge request is made), the evaluated model as
   the judge; the floor's overlap values read from the package's cache after the warm-up, as
   in every run over answers already scored (each candidate judge's but the first);
-- `floor`: the same 581 samples, `generate()` and a scorer returning a constant Score: one model
-  request a sample, as the judge makes, and nothing of the package.
+- `floor`: the same 581 samples, `generate()` and as many scorers as live_qa_judge has (three),
+  each returning a constant Score with Inspect's `mean()`: one model request a sample, as the
+  judge makes, Inspect's own cost of three scorers (their events, summaries and reductions), and
+  nothing of the package.
 
 Both use one instant model, `mockllm/model` replying `<reasoning>..</reasoning><score>0.7</score>`
 at once, with `usage` set so that Inspect counts no tokens (it would fetch a tokenizer), and the
 same `eval()` settings: display="none", log_realtime=True (Inspect's default), log_format="eval",
 max_connections=50 (so 50 samples in flight), a fresh log_dir each run. It prints each run's
-wall time (the `eval()` call) and this process's CPU time, their medians and the ratios (also
-the median of each repetition's own wall ratio, its two runs being next to each other in time);
-the goal is a wall ratio of at most 1.3. On a machine shared with other work, both times move
+wall time (the `eval()` call) and this process's CPU time, and the ratio: the median over the
+repetitions of each repetition's own wall ratio (its two runs next to each other in time, so they
+see one load), with the same for CPU; the goal is at most 1.3. On a machine shared with other work, both times move
 with its load, from one minute to the next: read the ratios, not the seconds.
 
 Run by hand from the repository root, with the package installed from this tree (`pip install
@@ -26,7 +28,7 @@ Run by hand from the repository root, with the package installed from this tree 
 the installed one (a `PYTHONPATH` copy) it scans every installed distribution for it, about 0.8 s
 of each live_qa_judge run that a user does not pay.
 
-    LIVEQA_DATA=/work/shared/data/liveqa python benchmarks/bench_judge_overhead.py
+    LIVEQA_DATA=/work/shared/data/liveqa python benchmarks/bench_judge_overhead.py --repeats 3
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -70,19 +73,31 @@ def instant_model() -> Model:
     return get_model("mockllm/model", custom_outputs=instant, memoize=False)
 
 
-@scorer(metrics=[mean()])
-def constant() -> Scorer:
-    async def score(state: TaskState, target: Target) -> Score:
-        return Score(value=1.0)
+def constant(name: str) -> Scorer:
+    """A trivial scorer of its own name (Inspect refuses two scorers of one name in a task)."""
 
-    return score
+    @scorer(metrics=[mean()], name=name)
+    def make() -> Scorer:
+        async def score(state: TaskState, target: Target) -> Score:
+            return Score(value=1.0)
+
+        return score
+
+    return make()
+
+
+@cache
+def judge_scorers() -> int:
+    """Counted on the task once, untimed, so the floor follows live_qa_judge's scorers."""
+    return len(judge_task().scorer or [])
 
 
 def floor_task() -> Task:
+    scorers = [constant(f"constant_{n}") for n in range(judge_scorers())]
     return Task(
         dataset=live_qa_judge_dataset("summary", data_path(), None, True),
         solver=generate(),
-        scorer=constant(),
+        scorer=scorers,
     )
 
 
@@ -105,10 +120,11 @@ def timed(make: Any) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     makers = {"live_qa_judge": judge_task, "floor": floor_task}
     runs: dict[str, list[tuple[float, float]]] = {name: [] for name in makers}
+    print(f"floor: generate() and {judge_scorers()} constant scorers", flush=True)
     for make in makers.values():
         timed(make)  # warm-up, untimed
     for repeat in range(args.repeats):
@@ -122,15 +138,16 @@ def main() -> None:
     }
     for name, (wall, cpu) in medians.items():
         print(f"{name}: median wall {wall:.2f} s, cpu {cpu:.2f} s, of {args.repeats} runs")
-    (judge_wall, judge_cpu), (floor_wall, floor_cpu) = medians.values()
     # A repetition's two runs are next to each other in time, so its ratio sees one load.
-    paired = [j[0] / f[0] for j, f in zip(runs["live_qa_judge"], runs["floor"], strict=True)]
+    pairs = list(zip(runs["live_qa_judge"], runs["floor"], strict=True))
+    walls = [judge[0] / floor[0] for judge, floor in pairs]
+    cpus = [judge[1] / floor[1] for judge, floor in pairs]
+    print("each repetition's wall ratio: " + ", ".join(f"{ratio:.2f}" for ratio in walls))
+    print("each repetition's cpu ratio: " + ", ".join(f"{ratio:.2f}" for ratio in cpus))
     print(
-        f"ratio live_qa_judge / floor: wall {judge_wall / floor_wall:.2f} (median of the "
-        f"repetitions' own: {statistics.median(paired):.2f}), cpu {judge_cpu / floor_cpu:.2f}"
+        f"ratio live_qa_judge / floor, median of {args.repeats} alternated repetitions: "
+        f"wall {statistics.median(walls):.2f}, cpu {statistics.median(cpus):.2f}"
     )
-    print("each repetition's wall ratio: " + ", ".join(f"{ratio:.2f}" for ratio in paired))
-
 
 if __name__ == "__main__":
     main()

@@ -13,6 +13,7 @@ from inspect_ai.util import LimitExceededError, collect
 from liveqa_inspect._inspect_private import resolved_config
 from liveqa_inspect.judging.panel import Panel, combine
 from liveqa_inspect.judging.prompts import JudgePrompt, build_judge_prompt, gbnf, parse_verdict
+from liveqa_inspect.providers.llama_cpp import constrained
 from liveqa_inspect.stats.names import level_name
 
 DEFAULT_JUDGE = "openai/gpt-4o-2024-05-13"
@@ -34,7 +35,7 @@ def call_config(
 ) -> GenerateConfig:
     """Our defaults where the user set nothing, but no temperature for a reasoning judge (its API
     refuses or ignores it); the seed moved with each attempt, epoch and repeat of a model, so each
-    is a new draw; a llama.cpp judge's grammar unless the user constrains the reply already."""
+    is a new draw; the reply's grammar where the judge's provider takes one (providers/)."""
     reasons = user.reasoning_effort not in (None, "none") or bool(user.reasoning_tokens)
     fill = {
         key: value
@@ -43,11 +44,7 @@ def call_config(
     }
     base = _DEFAULTS["seed"] if user.seed is None else user.seed
     fill["seed"] = base + attempt + JUDGE_ATTEMPTS * (epoch - 1) + REPEAT_SEED_STRIDE * repeat
-    extra = user.extra_body or {}
-    served = str(judge).split("/", 1)[0] in ("gguf", "llama-cpp-python")  # llama.cpp servers
-    if served and "grammar" not in extra and user.response_schema is None:
-        fill["extra_body"] = {**extra, "grammar": gbnf(prompt.scale)}
-    return GenerateConfig(**fill)
+    return GenerateConfig(**fill, **constrained(judge, user, lambda: gbnf(prompt.scale)))
 
 
 async def ask_juror(

@@ -1,26 +1,28 @@
-"""The scorer body every judging scorer shares, and the fields and figures most of them use."""
+"""The scorer body every judging scorer shares (who judges, resolved), its fields and figures."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 
-from inspect_ai.model import get_model
+from inspect_ai.model import Model, get_model, model_roles
 from inspect_ai.scorer import Metric, Score, Scorer, Target
 from inspect_ai.solver import TaskState
 
 from liveqa_inspect.caveats import grades_itself
 from liveqa_inspect.judging.errored import unless_errored
-from liveqa_inspect.judging.grade import grade
+from liveqa_inspect.judging.grade import JUDGE_ROLE, grade
 from liveqa_inspect.judging.panel import Panel, check_panel
 from liveqa_inspect.judging.prompts import JudgePrompt
-from liveqa_inspect.judging.solvers import jurors
+from liveqa_inspect.judging.solvers import check_roles
 from liveqa_inspect.stats.agreement import agreement, confusion
 from liveqa_inspect.stats.names import level_name
 
 logger = logging.getLogger(__name__)
 
 Fields = Callable[[TaskState, Target], Mapping[str, str | Sequence[str]]]
+Ask = Callable[[Mapping[str, str | Sequence[str]], str], Awaitable[Score]]  # fields, answer
+Graded = Callable[[Ask, TaskState, Target], Awaitable[Score]]  # a Score of several asks
 
 
 def answer_fields(state: TaskState, target: Target) -> dict[str, str | list[str]]:
@@ -32,25 +34,47 @@ def answer_fields(state: TaskState, target: Target) -> dict[str, str | list[str]
     }
 
 
+def judges(default: str | None) -> list[Model]:
+    """The grader role's models (a panel: all of them), else `default` (None: the evaluated
+    model), made without a role as a pinned judge always was; roles bind at eval."""
+    check_roles()
+    bound = model_roles().get(JUDGE_ROLE)
+    if bound is None:
+        return [get_model(default)]
+    return list(bound) if isinstance(bound, list) else [bound]
+
+
 def grading_scorer(
-    prompt: JudgePrompt, fields: Fields, default: str | None, cache: bool, panel: Panel
+    prompt: JudgePrompt,
+    fields: Fields,
+    default: str | None,
+    cache: bool,
+    panel: Panel,
+    graded: Graded | None = None,
 ) -> Scorer:
     """`default` None judges with the evaluated model (live_qa_judge), a model name with that
-    pinned judge. A model grading its own answers is biased: said once a scorer and model."""
+    pinned judge. A model grading its own answers is biased: said once a scorer and model.
+    `graded`: a Score made of several asks (None: the fields' answer, asked once)."""
     check_panel(panel)
     warned: set[str] = set()
 
     @unless_errored
     async def score(state: TaskState, target: Target) -> Score:
-        judges = jurors(default)
+        resolved = judges(default)
         subject = str(get_model()) if default is not None else None
-        if subject not in warned and subject in [str(judge) for judge in judges]:
+        if subject not in warned and subject in [str(judge) for judge in resolved]:
             warned.add(subject)
             logger.warning(grades_itself(subject))
-        result = await grade(
-            judges, prompt, fields(state, target), answer=state.output.completion, panel=panel,
-            cache=cache, epoch=state.epoch,
-        )  # fmt: skip
+
+        async def ask(shown: Mapping[str, str | Sequence[str]], answer: str) -> Score:
+            return await grade(
+                resolved, prompt, shown, answer=answer, panel=panel, cache=cache, epoch=state.epoch
+            )
+
+        if graded is None:
+            result = await ask(fields(state, target), state.output.completion)
+        else:
+            result = await graded(ask, state, target)
         if "human_level" in state.metadata:
             result.explanation = f"{human_note(state)}\n\n{result.explanation}"
         return result

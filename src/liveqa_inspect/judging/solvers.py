@@ -1,8 +1,8 @@
-"""Who judges, made ready before any answer is paid for; a human-judged text as the output."""
+"""The default judge checked before any answer is paid for; a human-judged text as the output."""
 
 from __future__ import annotations
 
-from inspect_ai.model import Model, ModelOutput, get_model, model_roles
+from inspect_ai.model import ModelOutput, get_model, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from rich.text import Text
 
@@ -23,26 +23,19 @@ def check_roles() -> None:
         )
 
 
-def jurors(default: str | None) -> list[Model]:
-    """The grader role's models, else `default` (None: the evaluated model); roles bind at eval."""
-    check_roles()
-    bound = model_roles().get(JUDGE_ROLE)
-    if bound is None:
-        return [get_model(default)]
-    return list(bound) if isinstance(bound, list) else [bound]
-
-
 @solver
-def judges_ready(default: str | None) -> Solver:
-    """Every judge's client, made as a sample to be scored starts (a judge that cannot be made costs
-    no answer); none in a `--no-score` run (Inspect tells a task only there), so it needs no key."""
+def judges_ready(default: str) -> Solver:
+    """The default judge made (not kept: the scorer resolves who judges) as a sample to be scored
+    starts with no grader bound (Inspect made that as the eval started): a judge that cannot be
+    made costs no answer. None in a `--no-score` run (Inspect tells a task only there): no key."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         check_roles()  # also in a `--no-score` run, and not taken for the default's failure
+        if JUDGE_ROLE in model_roles() or not sample_is_scored():
+            return state
         try:
-            if sample_is_scored():
-                jurors(default)
-        except PrerequisiteError as error:  # only the default is made here: roles bind at eval
+            get_model(default)
+        except PrerequisiteError as error:
             plain = Text.from_markup(str(error.message)).plain.removeprefix("ERROR: ")
             cause = ": ".join(filter(None, plain.splitlines()))
             raise RuntimeError(

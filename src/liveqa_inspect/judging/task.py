@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -21,6 +21,7 @@ from liveqa_inspect.judging.panel import LEVEL_DIGITS
 from liveqa_inspect.judging.prompts import JudgePrompt, Scale
 from liveqa_inspect.judging.solvers import check_roles, judges_ready
 from liveqa_inspect.judging.verdicts import verdicts
+from liveqa_inspect.runtime import settle
 from liveqa_inspect.stats.names import KAPPA, MEAN
 from liveqa_inspect.stats.values import to_float
 
@@ -88,18 +89,25 @@ def provenance(
     }
 
 
-def viewer(scorer: str, scale: Scale, grades_a_model: bool) -> view.ViewerConfig:
-    """The judge's level first, coloured over the rubric's whole scale so that a level looks the
-    same in every log: neutral for a judge's rating of a human-graded item (no better if high)."""
+def viewer(
+    scorer: str, scale: Scale, grades_a_model: bool, versions: Sequence[str]
+) -> view.ViewerConfig:
+    """The judge's level first (each version's side by side), coloured over the rubric's whole
+    scale so that a level looks the same in every log: neutral for a judge's rating of a
+    human-graded item (no better if high)."""
     palette = "good-high" if grades_a_model else "neutral"
     colours = view.ScoreColorScale(palette=palette, min=min(scale.levels), max=max(scale.levels))
     column = view.TaskSamplesColumn
-    columns = [column(id="sampleId"), column(id="epoch"), column.score(scorer), column(id="input")]
-    columns += [column(id="answer"), column(id="target", visible=False)]
+    scores = [column.score(scorer, version) for version in versions] or [column.score(scorer)]
+    columns = [column(id="sampleId"), column(id="epoch"), *scores, column(id="input")]
+    columns.append(column(id="answer", visible=False) if versions else column(id="answer"))
     samples = view.TaskSamplesView(
-        name="judged", columns=columns, score_labels={scorer: "judge level"},
-        score_color_scales={scorer: colours},
-    )  # fmt: skip
+        name="versions" if versions else "judged",
+        columns=columns if versions else [*columns, column(id="target", visible=False)],
+        compact_scores=True if versions else None,
+        score_labels=None if versions else {scorer: "judge level"},
+        score_color_scales=dict.fromkeys(versions or [scorer], colours),
+    )
     grid = view.SampleScoreView(default="grid")
     return view.ViewerConfig(task_samples_view=samples, sample_score_view=grid)
 
@@ -110,24 +118,38 @@ def scorer_name(scorer: Scorer) -> str:
 
 
 def judged_task(
-    judge: Scorer, prompt: JudgePrompt, assets: Sequence[Asset], *, measures_judge: bool,
-    other_scorers: Sequence[Scorer] = (), **task: Any,
-) -> Task:  # fmt: skip
+    judge: Scorer,
+    prompt: JudgePrompt,
+    assets: Sequence[Asset],
+    *,
+    measures_judge: bool,
+    other_scorers: Sequence[Scorer] = (),
+    versions: Sequence[str] = (),
+    reducer: ScoreReducer | None = None,
+    headline: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    **task: Any,
+) -> Task:
     """`measures_judge`: the judge (the grader role if bound, else the evaluated model) is
     measured against humans, with kappa as the headline, rather than grading a model (no model
     is called before the judge then, so nothing waits for `judges_ready`). A role no task reads
     is refused here where Inspect's CLI binds the roles before making the task, else as each
-    sample starts (`judges_ready`) or is judged (`jurors`)."""
+    sample starts (`judges_ready`) or is judged (judging/scorer.py's `judges`). `versions`: a
+    score holds a level for each version of the answer (robustness), so no `verdicts` scorer,
+    which reads one; `reducer`, `headline` and `metadata` (beside the provenance) are its own."""
     check_roles()
     default = None if measures_judge else DEFAULT_JUDGE
     name = scorer_name(judge)
+    one_level = [] if versions else [verdicts(judge=name, levels=list(prompt.scale.levels))]
+    headline = headline or (KAPPA if measures_judge else MEAN)
+    settle()
     return Task(
-        setup=None if measures_judge else judges_ready(default),
-        epochs=Epochs(1, judge_epochs()),
+        setup=None if default is None else judges_ready(default),
+        epochs=Epochs(1, reducer or judge_epochs()),
         version=EVAL_VERSION,
-        scorer=[judge, verdicts(judge=name, levels=list(prompt.scale.levels)), *other_scorers],
-        headline_metric=HeadlineMetric(scorer=name, metric=KAPPA if measures_judge else MEAN),
-        viewer=viewer(name, prompt.scale, grades_a_model=not measures_judge),
-        metadata=provenance(prompt, measures_judge, default, *assets),
+        scorer=[judge, *one_level, *other_scorers],
+        headline_metric=HeadlineMetric(scorer=name, metric=headline),
+        viewer=viewer(name, prompt.scale, not measures_judge, versions),
+        metadata=provenance(prompt, measures_judge, default, *assets) | dict(metadata or {}),
         **task,
     )

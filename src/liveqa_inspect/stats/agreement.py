@@ -54,10 +54,20 @@ def quadratic_kappa(p: Pairs, weights: Array) -> Array:
         return np.where(chance > 1e-18, 1.0 - observed / chance, math.nan)
 
 
+def code_weights(codes: Array, weights: Array) -> Array:
+    """Each row's weight of each value code. One row (a reference metric's hundreds of distinct
+    values) by counting, not through a codes-by-codes matrix: its figures are recomputed at every
+    progress refresh. The weights are whole numbers, so both sums are exact and equal."""
+    size = int(codes.max()) + 1
+    if len(weights) == 1:
+        return np.bincount(codes, weights=weights[0], minlength=size)[None, :]
+    return weights @ np.eye(size)[codes]
+
+
 def centred_ranks(codes: Array, weights: Array) -> Array:
     """Each item's rank in each row, ties at their average, less the mean rank: the weight of the
     smaller values plus the middle of its ties, from the weight of each distinct value."""
-    counts = weights @ np.eye(int(codes.max()) + 1)[codes]
+    counts = code_weights(codes, weights)
     middle = np.cumsum(counts, axis=1) - counts + (counts + 1) / 2
     return middle[:, codes] - (weights.sum(axis=1, keepdims=True) + 1) / 2
 

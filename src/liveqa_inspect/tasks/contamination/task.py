@@ -12,6 +12,7 @@ from inspect_ai.model import GenerateConfig
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.data.own_set_retry import data_tags
 from liveqa_inspect.judging.task import data_provenance, scorer_name
+from liveqa_inspect.runtime import settle
 from liveqa_inspect.stats.names import DIFFERENCE
 from liveqa_inspect.tasks.contamination.dataset import MIN_SIDE_WORDS, Part, contamination_dataset
 from liveqa_inspect.tasks.contamination.scorer import VERBATIM_WORDS, completion_overlap
@@ -33,6 +34,7 @@ def live_qa_contamination(part: Part = "question", data: str | None = None) -> T
     """
     dataset, left_out, source = contamination_dataset(part, Path(data) if data else None)
     scorer = completion_overlap()
+    settle()
     return Task(
         dataset=dataset,
         solver=guided_and_general(),

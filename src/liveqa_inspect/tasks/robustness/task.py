@@ -1,29 +1,24 @@
 """live_qa_judge_robustness: does a judge's verdict move when an answer changes in ways that
 should not matter, and when it changes in ways that should? Every version is graded by `grade`,
-the one judging path, on live_qa's prompt; a score holds a level per version, so the headline,
-epoch reducer and View are its own."""
+the one judging path, on live_qa's prompt, through `judged_task` and `grading_scorer` as every
+judged task; a score holds a level per version, so the headline and epoch reducer are its own."""
 
 from __future__ import annotations
 
 import math
 
-from inspect_ai import Epochs, Task, task
-from inspect_ai import viewer as view
-from inspect_ai.log import HeadlineMetric
+from inspect_ai import Task, task
 from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 
-from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.arguments import one_or_more, true_or_false, whole_number
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
-from liveqa_inspect.judging.errored import unless_errored
-from liveqa_inspect.judging.grade import grade
-from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.panel import Panel
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
-from liveqa_inspect.judging.scorer import answer_fields, human_note
-from liveqa_inspect.judging.solvers import check_roles, given_answer, judges_ready, jurors
-from liveqa_inspect.judging.task import judge_epochs, provenance, scorer_name
+from liveqa_inspect.judging.scorer import Ask, answer_fields, grading_scorer
+from liveqa_inspect.judging.solvers import given_answer
+from liveqa_inspect.judging.task import judge_epochs, judged_task
 from liveqa_inspect.stats.names import ROBUSTNESS
 from liveqa_inspect.stats.values import to_float
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField
@@ -36,40 +31,39 @@ _SHARED = ("judge_models", "panel", "prompt")  # every version's alike: once, at
 @scorer(metrics=[robustness(list(LIVEQA_SCALE.levels))])
 def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
     """The judge's level for a human-judged answer and for each of its perturbed versions."""
-    check_panel(panel)
+    return grading_scorer(LIVEQA_JUDGE, answer_fields, None, cache, panel, graded=each_version)
 
-    @unless_errored
-    async def score(state: TaskState, target: Target) -> Score:
-        judges, base = jurors(None), answer_fields(state, target)
-        shown = {dataset.ORIGINAL: base}
-        for name, version in state.metadata["versions"].items():
-            order = version.get("reference_order", range(len(base["references"])))
-            references = [base["references"][i] for i in order]
-            shown[name] = {**base, "answer": version["answer"], "references": references}
-        asks = [grade(judges, LIVEQA_JUDGE, fields, answer=str(fields["answer"]), panel=panel,
-                      cache=cache, epoch=state.epoch) for fields in shown.values()]  # fmt: skip
-        graded = dict(zip(shown, await collect(*asks), strict=True))
-        levels = {name: to_float(score.value) for name, score in graded.items()}
-        said = {n: "unreadable" if math.isnan(v) else f"{v:g}" for n, v in levels.items()}
-        lines = [f"{n} ({said[n]}): {score.explanation}" for n, score in graded.items()]
-        lines += [f"{n} not applied: {why}." for n, why in state.metadata["skipped"].items()]
-        first = graded[dataset.ORIGINAL].metadata or {}
-        return Score(
-            value=levels,
-            answer=graded[dataset.ORIGINAL].answer,
-            reason=graded[dataset.ORIGINAL].reason,
-            explanation="\n\n".join([human_note(state), *lines]),
-            metadata={
-                **{key: first[key] for key in _SHARED},
-                "perturbation_texts": dataset.TEXTS.provenance(),
-                "versions": {
-                    name: {k: v for k, v in (score.metadata or {}).items() if k not in _SHARED}
-                    for name, score in graded.items()
-                },
+
+async def each_version(ask: Ask, state: TaskState, target: Target) -> Score:
+    """Every version asked at once; the Score holds a level a version and, once at its top, the
+    settings every version shares."""
+    base = answer_fields(state, target)
+    shown = {dataset.ORIGINAL: base}
+    for name, version in state.metadata["versions"].items():
+        order = version.get("reference_order", range(len(base["references"])))
+        references = [base["references"][i] for i in order]
+        shown[name] = {**base, "answer": version["answer"], "references": references}
+    asks = [ask(fields, str(fields["answer"])) for fields in shown.values()]
+    graded = dict(zip(shown, await collect(*asks), strict=True))
+    levels = {name: to_float(score.value) for name, score in graded.items()}
+    said = {n: "unreadable" if math.isnan(v) else f"{v:g}" for n, v in levels.items()}
+    lines = [f"{n} ({said[n]}): {score.explanation}" for n, score in graded.items()]
+    lines += [f"{n} not applied: {why}." for n, why in state.metadata["skipped"].items()]
+    first = graded[dataset.ORIGINAL].metadata or {}
+    return Score(
+        value=levels,
+        answer=graded[dataset.ORIGINAL].answer,
+        reason=graded[dataset.ORIGINAL].reason,
+        explanation="\n\n".join(lines),  # after the human's level (grading_scorer)
+        metadata={
+            **{key: first[key] for key in _SHARED},
+            "perturbation_texts": dataset.TEXTS.provenance(),
+            "versions": {
+                name: {k: v for k, v in (score.metadata or {}).items() if k not in _SHARED}
+                for name, score in graded.items()
             },
-        )
-
-    return score
+        },
+    )
 
 
 @score_reducer(name="robustness_epochs")
@@ -123,34 +117,22 @@ def live_qa_judge_robustness(
         panel: How the levels of a judge panel combine: "mean", "median" or "majority".
     """
     judge = judge_robustness_scorer(cache=judge_cache, panel=panel)  # checks the panel first
-    check_roles()  # where the CLI has bound the roles already (judged_task's rule)
     true_or_false(judge_cache=judge_cache)
     whole_number("per_grade", per_grade, least=1)
     whole_number("seed", seed, least=0)
     asked = [*dataset.PERTURBATIONS] if perturbations is None else perturbations
     names = one_or_more("perturbations", asked, dataset.PERTURBATIONS)  # in their order
-    name, versions, levels = scorer_name(judge), [dataset.ORIGINAL, *names], LIVEQA_SCALE.levels
-    # Each version's level side by side, shaded neutrally on the whole scale as live_qa_judge's
-    # level: a judge's rating of a human-graded answer is no better for being high.
-    colours = view.ScoreColorScale(palette="neutral", min=min(levels), max=max(levels))
-    column = view.TaskSamplesColumn
-    columns = [column(id="sampleId"), column(id="epoch"),
-               *(column.score(name, version) for version in versions),
-               column(id="input"), column(id="answer", visible=False)]  # fmt: skip
-    samples = view.TaskSamplesView(name="versions", columns=columns, compact_scores=True,
-                                   score_color_scales=dict.fromkeys(versions, colours))  # fmt: skip
-    grid = view.SampleScoreView(default="grid")
-    return Task(
+    return judged_task(
+        judge,
+        LIVEQA_JUDGE,
+        [LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS],
+        measures_judge=True,
+        versions=[dataset.ORIGINAL, *names],
+        reducer=robustness_epochs(),
+        headline=ROBUSTNESS,
+        metadata={"perturbation_texts": dataset.TEXTS.provenance()},
         dataset=dataset.robustness_dataset(names, per_grade, seed, question, data, judgments),
-        setup=judges_ready(None),
         solver=given_answer(),
-        scorer=judge,
-        epochs=Epochs(1, robustness_epochs()),
-        version=EVAL_VERSION,
-        headline_metric=HeadlineMetric(scorer=name, metric=ROBUSTNESS),
-        viewer=view.ViewerConfig(task_samples_view=samples, sample_score_view=grid),
-        metadata=provenance(LIVEQA_JUDGE, True, None, LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS)
-        | {"perturbation_texts": dataset.TEXTS.provenance()},
         # No task config, as live_qa_judge: the judge's defaults fill only what the user left
         # unset, and a task config would read as the user's.
     )
