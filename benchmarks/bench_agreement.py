@@ -5,7 +5,7 @@ Why: the issue keeps a hand-written path only where the library is more than twi
 package's real workload, and Inspect recomputes the `agreement` metric at every progress refresh.
 That workload is live_qa_judge's metric: the 581 NIST answers and 10,000 seeded resamples of
 them, every figure for every resample. The judge is one level off on two answers in three (by
-NIST line), as in tests/liveqa_inspect/tasks/test_live_qa_judge.py, so every figure has spread.
+NIST line), as in tests/liveqa_inspect/tasks/live_qa_judge/test_task.py, so every figure has spread.
 
 Every method computes its figure on the same 10,000 resamples (stats/bootstrap.resample_rows):
 

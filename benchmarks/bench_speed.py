@@ -54,7 +54,7 @@ from bench_throughput import JUDGE, REPO, SUBJECT, eval_env  # noqa: E402
 from peer_task import data_path  # noqa: E402
 
 sys.path.insert(0, str(REPO))  # for tests.*
-from tests.liveqa_inspect.scoring.helm_reference import long_answer, oracle_scores  # noqa: E402
+from tests.liveqa_inspect.overlap.helm_reference import long_answer, oracle_scores  # noqa: E402
 from tests.openai_server import Faults, OpenAIServer  # noqa: E402
 
 ANSWER_CHARS = 2_000

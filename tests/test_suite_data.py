@@ -16,7 +16,7 @@ from tests.upstream import UPSTREAM
 
 ROOT = Path(__file__).resolve().parents[1]
 A_SMALL_TEST = (
-    "tests/liveqa_inspect/data/test_live_qa_dataset.py"
+    "tests/liveqa_inspect/tasks/live_qa/test_dataset.py"
     "::test_one_sample_a_question_with_every_reference"
 )
 

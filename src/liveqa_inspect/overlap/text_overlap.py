@@ -4,7 +4,7 @@ Those libraries redo work on every call: rouge-score fills a pure-Python LCS tab
 word again, nltk tokenizes each text again for each BLEU order. Here each text is tokenized and
 each word stemmed once, by the libraries' own tokenizers, the LCS is rapidfuzz's bit-parallel
 `LCSseq` over token ids, and BLEU counts only the orders HELM weighs. What follows the counting is
-the libraries' own arithmetic, so each value is the same float (`tests/liveqa_inspect/scoring/
+the libraries' own arithmetic, so each value is the same float (`tests/liveqa_inspect/overlap/
 test_text_overlap.py` holds every metric to rouge-score and nltk). nltk loads with this module:
 the scorers run it in the worker process of `overlap/worker.py`.
 """

@@ -20,7 +20,7 @@ from liveqa_inspect.overlap.reference import METRIC_NAMES
 from liveqa_inspect.overlap.text_overlap import METRICS, reference_scores
 from liveqa_inspect.tasks.live_qa.dataset import live_qa_dataset
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
-from tests.liveqa_inspect.scoring.helm_reference import ORACLE, long_answer, oracle_scores
+from tests.liveqa_inspect.overlap.helm_reference import ORACLE, long_answer, oracle_scores
 
 TOLERANCE = 1e-12
 

@@ -31,14 +31,15 @@ def test_a_long_run_of_common_words_is_found_whole() -> None:
     assert overlap(text, "Here it is: " + text)[1] == len(words(text)) == 500
 
 
-@pytest.mark.parametrize(("remainder_words", "shared"), [(40, 13), (40, 12), (7, 7), (7, 6)])
+@pytest.mark.parametrize(
+    ("remainder_words", "shared"), [(40, VERBATIM_WORDS), (40, VERBATIM_WORDS - 1), (7, 7), (7, 6)]
+)
 def test_the_run_is_counted_whole_or_in_part(remainder_words: int, shared: int) -> None:
     """The run is what the scorer records; a reproduction is a run of VERBATIM_WORDS words or
-    more (tests/liveqa_inspect/tasks), so a short remainder repeated whole is not one."""
+    more (test_task.py beside this file), so a short remainder repeated whole is not one."""
     remainder = " ".join(f"w{n}" for n in range(remainder_words))
     completion = " ".join(f"w{n}" for n in range(shared)) + " and then something else"
     assert overlap(remainder, completion)[1] == shared
-    assert VERBATIM_WORDS == 13
 
 
 @pytest.mark.parametrize(

@@ -101,7 +101,7 @@ def test_inspect_eval_live_qa_contamination_end_to_end(tmp_path: Path) -> None:
 
 def test_inspect_list_tasks_finds_every_task_in_a_checkout() -> None:
     """As the README says: Inspect lists the tasks of a folder's files, so `src` in a checkout."""
-    result = inspect_command("list", "tasks", "src", cwd=Path(__file__).resolve().parents[3])
+    result = inspect_command("list", "tasks", "src", cwd=Path(__file__).resolve().parents[2])
     assert result.returncode == 0, result.stderr
     tasks = sorted(line.split("@")[1] for line in result.stdout.split())
     assert tasks == [

@@ -15,8 +15,6 @@ from liveqa_inspect.data.sources import Verified
 from liveqa_inspect.errors import DataError
 from liveqa_inspect.tasks.expert_qa.dataset import (
     ASPECTS,
-    CORRECTNESS_LEVELS,
-    SUPPORT_LEVELS,
     expert_qa_claims_dataset,
 )
 from tests.helpers import expert_qa_data
@@ -81,16 +79,20 @@ def test_correctness_labels_and_levels(loaded: dict[tuple[str, str, str], list[S
         "Definitely incorrect": 37,
         "Likely incorrect": 27,
     }
-    assert all(meta(s)["human_level"] == CORRECTNESS_LEVELS[str(s.target)] for s in samples)
-    assert CORRECTNESS_LEVELS["Definitely incorrect"] == 1.0
-    assert CORRECTNESS_LEVELS["Definitely correct"] == 5.0
+    levels = Counter((str(s.target), meta(s)["human_level"]) for s in samples)
+    assert levels == {
+        ("Definitely correct", 5.0): 809,
+        ("Probably correct", 4.0): 428,
+        ("Unsure", 3.0): 130,
+        ("Likely incorrect", 2.0): 27,
+        ("Definitely incorrect", 1.0): 37,
+    }
 
 
 def test_support_labels_and_levels(loaded: dict[tuple[str, str, str], list[Sample]]) -> None:
     samples = loaded[("support", "domain", "test")]
     assert Counter(s.target for s in samples) == {"Complete": 631, "Incomplete": 190, "Partial": 59}
     assert Counter(meta(s)["human_level"] for s in samples) == {3.0: 631, 2.0: 249}
-    assert SUPPORT_LEVELS == {"Complete": 3.0, "Partial": 2.0, "Incomplete": 2.0}
 
 
 def test_sample_content(loaded: dict[tuple[str, str, str], list[Sample]]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +55,9 @@ def test_dataset_counts_and_junk(liveqa_data_dir: Path) -> None:
     assert len({s.id for s in samples}) == 581
     assert sum(s.metadata["junk"] for s in samples) == 17
     assert all(s.metadata["human_level"] == 0.0 for s in samples if s.metadata["junk"])
+    # NIST's grades 1: 396, 2: 72, 3: 71, 4: 25 and junk (-2): 17 on the 0-1 scale.
+    levels = Counter(s.metadata["human_level"] for s in samples)
+    assert levels == {0.0: 396 + 17, 0.3: 72, 0.7: 71, 1.0: 25}
     assert len({s.metadata["question_id"] for s in samples}) == 102
     without = list(live_qa_judge_dataset(data=liveqa_data_dir, include_junk=False))
     assert len(without) == 564

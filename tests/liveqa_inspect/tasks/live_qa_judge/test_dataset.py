@@ -13,7 +13,6 @@ import pytest
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, cached_path, fetch
 from liveqa_inspect.errors import DataError
 from liveqa_inspect.tasks.live_qa_judge.dataset import (
-    HUMAN_LEVELS,
     MAX_ANSWER_CHARS,
     MAX_LINE_BYTES,
     Judgment,
@@ -54,10 +53,6 @@ def test_nist_duplicates_keep_the_first_line(tmp_path: Path) -> None:
         Judgment("TQ3", "other", 1, line=3),
         Judgment("TQ2", "same", 3, line=5),
     ]
-
-
-def test_levels_map_nist_grades() -> None:
-    assert HUMAN_LEVELS == {4: 1.0, 3: 0.7, 2: 0.3, 1: 0.0, -2: 0.0}
 
 
 @pytest.mark.parametrize(
