@@ -11,8 +11,10 @@ from inspect_ai.scorer import Score
 from inspect_ai.util import LimitExceededError, collect
 
 from liveqa_inspect._inspect_private import resolved_config
-from liveqa_inspect.judging.panel import Panel, combine
-from liveqa_inspect.judging.prompts import JudgePrompt, build_judge_prompt, gbnf, parse_verdict
+from liveqa_inspect.judging.grammar import gbnf
+from liveqa_inspect.judging.panel import PanelRule, combine
+from liveqa_inspect.judging.prompts import JudgePrompt, build_judge_prompt
+from liveqa_inspect.judging.reply import parse_verdict
 from liveqa_inspect.providers.llama_cpp import constrained
 from liveqa_inspect.stats.names import level_name
 
@@ -31,7 +33,7 @@ _DEFAULTS = JUDGE_DEFAULTS.model_dump(exclude_none=True)
 
 
 def call_config(
-    judge: Model, prompt: JudgePrompt, attempt: int, epoch: int, repeat: int, user: GenerateConfig
+    juror: Model, prompt: JudgePrompt, attempt: int, epoch: int, repeat: int, user: GenerateConfig
 ) -> GenerateConfig:
     """Our defaults where the user set nothing, but no temperature for a reasoning judge (its API
     refuses or ignores it); the seed moved with each attempt, epoch and repeat of a model, so each
@@ -44,7 +46,7 @@ def call_config(
     }
     base = _DEFAULTS["seed"] if user.seed is None else user.seed
     fill["seed"] = base + attempt + JUDGE_ATTEMPTS * (epoch - 1) + REPEAT_SEED_STRIDE * repeat
-    return GenerateConfig(**fill, **constrained(judge, user, lambda: gbnf(prompt.scale)))
+    return GenerateConfig(**fill, **constrained(juror, user, lambda: gbnf(prompt.scale)))
 
 
 async def ask_juror(
@@ -98,17 +100,17 @@ def explain(jurors: Sequence[Mapping[str, Any]], level: float | str, prompt: Jud
 
 
 async def grade(
-    judges: Sequence[Model],
+    juror_models: Sequence[Model],
     prompt: JudgePrompt,
     fields: Mapping[str, str | Sequence[str]],
     answer: str,
-    panel: Panel = "mean",
+    panel: PanelRule = "mean",
     cache: bool = True,
     epoch: int = 1,
 ) -> Score:
     """0 with reason no_response for an empty answer; unscored, with the panel's reason, when it
     gives no level. One juror is asked directly: `collect` adds a task group and a span."""
-    names = [str(judge) for judge in judges]
+    names = [str(model) for model in juror_models]
     about = {"judge_models": names, "panel": panel, "prompt": prompt.provenance()}
     if not answer.strip():
         return Score(
@@ -120,8 +122,8 @@ async def grade(
         )
     text = build_judge_prompt(prompt, **fields)
     asks = [
-        ask_juror(judge, prompt, text, cache, epoch, names[:index].count(names[index]))
-        for index, judge in enumerate(judges)
+        ask_juror(model, prompt, text, cache, epoch, names[:index].count(names[index]))
+        for index, model in enumerate(juror_models)
     ]
     jurors = [await asks[0]] if len(asks) == 1 else await collect(*asks)
     level = combine([juror["level"] for juror in jurors], panel)
