@@ -1,7 +1,5 @@
 """The reply's GBNF grammar, for a judge whose provider constrains its output (providers/)."""
 
-from __future__ import annotations
-
 import json
 
 from liveqa_inspect.judging.reply import BETWEEN, CLOSE, OPEN, REASONING_CHARS

@@ -1,8 +1,6 @@
 """The judge rubrics (files of `rubrics/`, as the judge reads them) with their scale, version and
 sha256 (in every score), and a sample's fields put into one, escaped."""
 
-from __future__ import annotations
-
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass

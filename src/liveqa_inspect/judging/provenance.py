@@ -1,7 +1,5 @@
 """What a log records of its data and grading, to reproduce it and for the report to know it."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from liveqa_inspect.data.sources import Asset

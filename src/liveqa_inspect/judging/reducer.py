@@ -1,7 +1,5 @@
 """The judged tasks' epoch reducer."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

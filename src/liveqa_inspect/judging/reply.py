@@ -1,7 +1,5 @@
 """The reply every rubric asks for (`<reasoning>` then `<score>`), read back into a verdict."""
 
-from __future__ import annotations
-
 import re
 from typing import NamedTuple
 

@@ -1,7 +1,5 @@
 """A rubric's levels: how a verdict's level is read and named."""
 
-from __future__ import annotations
-
 import re
 from dataclasses import dataclass
 from decimal import Decimal

@@ -1,7 +1,5 @@
 """The judged tasks' wiring: the setup, scorers, reducer, headline, viewer and provenance."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -41,13 +39,12 @@ def judged_task(
     metadata: Mapping[str, Any] | None = None,
     **task: Any,
 ) -> Task:
-    """`measures_judge`: the judge (the grader role if bound, else the evaluated model) is
-    measured against humans, with kappa as the headline, rather than grading a model (no model
-    is called before the judge then, so nothing waits for `judges_ready`). A role no task reads
-    is refused here where Inspect's CLI binds the roles before making the task, else as each
-    sample starts (`judges_ready`) or is judged (judging/scorer.py's `juror_models`). `versions`: a
-    score holds a level for each version of the answer (robustness), so no `verdicts` scorer,
-    which reads one; `reducer`, `headline` and `metadata` (beside the provenance) are its own."""
+    """`measures_judge`: the judge (the grader role if bound, else the evaluated model) is measured
+    against humans, kappa the headline, rather than grading a model (no model is called before the
+    judge then: no `judges_ready`). A role no task reads is refused here where Inspect's CLI binds
+    the roles before making the task, else by `judges_ready` or scorer.py's `juror_models`.
+    `versions`: a score holds a level for each version of the answer (robustness), so no `verdicts`
+    scorer, which reads one; `reducer`, `headline` and `metadata` (beside provenance): its own."""
     check_roles()
     default = None if measures_judge else DEFAULT_JUDGE
     name = scorer_name(judge_scorer)

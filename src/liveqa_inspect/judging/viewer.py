@@ -1,7 +1,5 @@
 """Inspect View's layout of a judged task's samples."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 
 from inspect_ai import viewer as view

@@ -13,7 +13,6 @@ from liveqa_inspect.data.sources import EXPERT_QA_FILES
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE
 from liveqa_inspect.judging.panel import PanelRule
 from liveqa_inspect.judging.prompts import EXPERT_QA_JUDGE
-from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import answer_fields, grading_scorer
 from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.tasks.expert_qa.dataset import Split, Subset, expert_qa_dataset
@@ -33,7 +32,7 @@ def expert_fields(state: TaskState, target: Target) -> dict[str, str | list[str]
     return {**answer_fields(state, target), "field": str(state.metadata["field"])}
 
 
-@scorer(metrics=judge_metrics(list(LIVEQA_SCALE.levels)))
+@scorer(metrics=judge_metrics(list(EXPERT_QA_JUDGE.scale.levels)))
 def expert_qa_scorer(cache: bool = True, panel: PanelRule = "mean") -> Scorer:
     """The pinned judge on ExpertQA, with a rubric worded for experts of the question's field."""
     return grading_scorer(EXPERT_QA_JUDGE, expert_fields, DEFAULT_JUDGE, cache, panel)

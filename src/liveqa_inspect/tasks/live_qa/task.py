@@ -14,7 +14,6 @@ from liveqa_inspect.data.own_set_retry import data_tags
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE
 from liveqa_inspect.judging.panel import PanelRule
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
-from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import answer_fields, grading_scorer
 from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.overlap.reference import reference_overlap
@@ -29,7 +28,7 @@ SUBJECT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=512)
 """HELM's settings for the model under test; Inspect's --temperature and --max-tokens override."""
 
 
-@scorer(metrics=judge_metrics(list(LIVEQA_SCALE.levels)))
+@scorer(metrics=judge_metrics(list(LIVEQA_JUDGE.scale.levels)))
 def live_qa_scorer(cache: bool = True, panel: PanelRule = "mean") -> Scorer:
     """The pinned judge's level on the four LiveQA levels (0, 0.3, 0.7, 1)."""
     return grading_scorer(LIVEQA_JUDGE, answer_fields, DEFAULT_JUDGE, cache, panel)

@@ -9,7 +9,6 @@ from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
 from liveqa_inspect.judging.panel import PanelRule
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
-from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import agreement_metrics, answer_fields, grading_scorer
 from liveqa_inspect.judging.solvers import given_answer
 from liveqa_inspect.judging.task import judged_task
@@ -18,7 +17,7 @@ from liveqa_inspect.tasks.live_qa.dataset import QuestionField
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
 
 
-@scorer(metrics=agreement_metrics(list(LIVEQA_SCALE.levels)))
+@scorer(metrics=agreement_metrics(list(LIVEQA_JUDGE.scale.levels)))
 def judge_agreement_scorer(cache: bool = True, panel: PanelRule = "mean") -> Scorer:
     """The judge's level for a human-judged answer, on live_qa's very prompt."""
     return grading_scorer(LIVEQA_JUDGE, answer_fields, None, cache, panel)

@@ -17,7 +17,6 @@ from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
 from liveqa_inspect.judging.panel import PanelRule
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
 from liveqa_inspect.judging.reducer import judge_epochs
-from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.judging.scorer import Ask, answer_fields, grading_scorer
 from liveqa_inspect.judging.solvers import given_answer
 from liveqa_inspect.judging.task import judged_task
@@ -30,7 +29,7 @@ from liveqa_inspect.tasks.robustness.metrics import robustness
 _SHARED = ("judge_models", "panel", "prompt")  # every version's alike: once, at the metadata's top
 
 
-@scorer(metrics=[robustness(list(LIVEQA_SCALE.levels))])
+@scorer(metrics=[robustness(list(LIVEQA_JUDGE.scale.levels))])
 def judge_robustness_scorer(cache: bool = True, panel: PanelRule = "mean") -> Scorer:
     """The judge's level for a human-judged answer and for each of its perturbed versions."""
     return grading_scorer(LIVEQA_JUDGE, answer_fields, None, cache, panel, graded=each_version)
