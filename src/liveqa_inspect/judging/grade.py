@@ -1,8 +1,6 @@
 """The one judging path (what a judge is sent, each juror asked, the panel's Score): every task
 grades through `grade`, so live_qa_judge measures a judge on the very prompt live_qa grades with."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from typing import Any
 

@@ -1,7 +1,5 @@
 """A panel of jurors: how their levels combine into the panel's one level, or why they do not."""
 
-from __future__ import annotations
-
 import statistics
 from collections import Counter
 from collections.abc import Sequence

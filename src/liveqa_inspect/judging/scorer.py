@@ -1,7 +1,5 @@
 """The scorer body every judging scorer shares (who judges, resolved), its fields and figures."""
 
-from __future__ import annotations
-
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 

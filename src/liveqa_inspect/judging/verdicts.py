@@ -8,8 +8,6 @@ epochs and how often every epoch agreed; for a panel, each juror over every samp
 the jurors' Krippendorff's alpha. The metric and the report call the same functions.
 """
 
-from __future__ import annotations
-
 import math
 from collections import Counter
 from dataclasses import dataclass
