@@ -8,7 +8,11 @@ from collections.abc import Mapping, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
+from inspect_ai.model import GenerateConfig
+
+from liveqa_inspect.judging.grade import filled
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.stats.names import juror_names
@@ -23,10 +27,17 @@ NAMES: ContextVar[Mapping[Path, str]] = ContextVar("card_names", default=Mapping
 """Each judge log's card row name while the card is built (`card.judges` reads it)."""
 
 
+def graded_with(config: GenerateConfig) -> dict[str, Any]:
+    """A judge's settings with the defaults it grades with where they are unset, as its scores
+    record them: a judge left at the default temperature grades as one set to 0, one row."""
+    return filled(config) | config.model_dump(exclude_none=True)
+
+
 def verdict_settings(log: LoadedLog) -> dict[str, str]:
     """The judge's settings as the log records them: the grader role's where bound to its judge;
     the eval's where the judge is the evaluated model; else (a log re-graded by `inspect score`)
-    those its scores record. A panel's are each named after their juror."""
+    those its scores record (with the defaults filled in). A panel's are each named after their
+    juror."""
     spec = log.log.eval
     role = (spec.model_roles or {}).get((spec.metadata or {}).get("judge_role", ""), [])
     roles = role if isinstance(role, list) else [role]
@@ -36,10 +47,10 @@ def verdict_settings(log: LoadedLog) -> dict[str, str]:
         found = {
             key if len(roles) == 1 else f"{name} {key}": value
             for name, model in zip(names, roles, strict=True)
-            for key, value in model.config.model_dump(exclude_none=True).items()
+            for key, value in graded_with(model.config).items()
         }
     elif log.judge_label == log.model:
-        found = log.log.plan.config.merge(spec.model_generate_config).model_dump(exclude_none=True)
+        found = graded_with(log.log.plan.config.merge(spec.model_generate_config))
     else:
         found = compare.judge_settings(log)
     return {key: str(value) for key, value in found.items() if key.split()[-1] in VERDICT_SETTINGS}

@@ -41,8 +41,9 @@ def test_one_judge_at_two_temperatures_is_two_rows_over_every_task(
 def test_a_repeat_at_the_same_settings_is_numbered(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    for _ in range(2):
-        run(live_qa_judge(), length_judge, "judge", tmp_path, limit=2, temperature=0.5)
+    """A judge left at the default temperature grades at 0: the same settings, a repeat."""
+    run(live_qa_judge(), length_judge, "judge", tmp_path, limit=2)
+    run(live_qa_judge(), length_judge, "judge", tmp_path, limit=2, temperature=0.0)
     _, rows = card_of(capsys, str(tmp_path))
     assert sorted(rows) == ["mockllm/judge", "mockllm/judge#2"]
 
