@@ -154,7 +154,8 @@ def judge_card(
     notes = [
         "unscored: answers whose verdict could not be read, of those graded, over all the judge's "
         "logs; tokens and $ count every judge call as if no reply came from a cache (what the "
-        "judge costs), per 100 answers graded (epochs counted); cached replies: judge calls "
+        "judge costs), per 100 answers graded (epochs counted; a robustness answer counts once "
+        "with all its versions, so a judge that ran it reads dearer); cached replies: judge calls "
         f"answered from a cache, of all its calls; {NO_PRICE}: a model without a price "
         "(--model-cost-config)."
     ]
