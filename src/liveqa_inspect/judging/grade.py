@@ -30,18 +30,24 @@ cap: HELM's 256 tokens starve a judge that thinks before it answers (docs/judge.
 _DEFAULTS = JUDGE_DEFAULTS.model_dump(exclude_none=True)
 
 
-def call_config(
-    juror: Model, prompt: JudgePrompt, attempt: int, epoch: int, repeat: int, user: GenerateConfig
-) -> GenerateConfig:
+def filled(user: GenerateConfig) -> dict[str, Any]:
     """Our defaults where the user set nothing, but no temperature for a reasoning judge (its API
-    refuses or ignores it); the seed moved with each attempt, epoch and repeat of a model, so each
-    is a new draw; the reply's grammar where the judge's provider takes one (providers/)."""
+    refuses or ignores it): what a judge grades with beyond its own settings."""
     reasons = user.reasoning_effort not in (None, "none") or bool(user.reasoning_tokens)
-    fill = {
+    return {
         key: value
         for key, value in _DEFAULTS.items()
         if getattr(user, key) is None and not (key == "temperature" and reasons)
     }
+
+
+def call_config(
+    juror: Model, prompt: JudgePrompt, attempt: int, epoch: int, repeat: int, user: GenerateConfig
+) -> GenerateConfig:
+    """Our defaults where the user set nothing (`filled`); the seed moved with each attempt, epoch
+    and repeat of a model, so each is a new draw; the reply's grammar where the judge's provider
+    takes one (providers/)."""
+    fill = filled(user)
     base = _DEFAULTS["seed"] if user.seed is None else user.seed
     fill["seed"] = base + attempt + JUDGE_ATTEMPTS * (epoch - 1) + REPEAT_SEED_STRIDE * repeat
     return GenerateConfig(**fill, **constrained(juror, user, lambda: gbnf(prompt.scale)))
