@@ -37,7 +37,7 @@ from scipy.stats import rankdata, spearmanr
 from sklearn.metrics import cohen_kappa_score
 
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, fetch
-from liveqa_inspect.judging.prompts import LIVEQA_SCALE
+from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.stats.agreement import (
     Pairs,
     agreement_figures,

@@ -1,4 +1,4 @@
-"""What live_qa_judge costs over Inspect's own floor for the same 581 samples (issue 27).
+"""What live_qa_judge costs over Inspect's own floor for the same 581 samples (issues 27, 37).
 
 Why: with an instant judge, every second of a live_qa_judge run is CPU spent by Inspect or by
 the package, and only the package's share can be cut. One process runs, alternately so that
@@ -20,8 +20,10 @@ same `eval()` settings: display="none", log_realtime=True (Inspect's default), l
 max_connections=50 (so 50 samples in flight), a fresh log_dir each run. It prints each run's
 wall time (the `eval()` call) and this process's CPU time, and the ratio: the median over the
 repetitions of each repetition's own wall ratio (its two runs next to each other in time, so they
-see one load), with the same for CPU; the goal is at most 1.3. On a machine shared with other work, both times move
-with its load, from one minute to the next: read the ratios, not the seconds.
+see one load), with the same for CPU; the goal is at most 1.3. On a machine shared with other
+work, both times move with its load, from one minute to the next: read the ratios, not the
+seconds. The first task built freezes the long-lived objects out of the garbage collector's walks
+(`runtime.settle`), for the whole process: here the floor's runs profit from it as much.
 
 Run by hand from the repository root, with the package installed from this tree (`pip install
 -e .`): Inspect records the distribution that ships a task, and when the imported package is not
@@ -148,6 +150,7 @@ def main() -> None:
         f"ratio live_qa_judge / floor, median of {args.repeats} alternated repetitions: "
         f"wall {statistics.median(walls):.2f}, cpu {statistics.median(cpus):.2f}"
     )
+
 
 if __name__ == "__main__":
     main()

@@ -58,7 +58,9 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def run_live_qa(connections: int, latency: float, limit: int | None) -> Run:
+def run_live_qa(
+    connections: int, latency: float, limit: int | None, max_samples: int | None = None
+) -> Run:
     """One `inspect eval` of live_qa, its defaults, against a fresh server, log and caches."""
     from inspect_ai.log import list_eval_logs, read_eval_log
 
@@ -73,12 +75,18 @@ def run_live_qa(connections: int, latency: float, limit: int | None) -> Run:
         command += ["--max-connections", str(connections), "--display", "none"]
         if limit is not None:
             command += ["--limit", str(limit)]
+        if max_samples is not None:
+            command += ["--max-samples", str(max_samples)]
         cpu, start = children_cpu(), time.monotonic()
         env = eval_env(server.env(), tmp)
-        result = subprocess.run(command, check=False, env=env, cwd=REPO, capture_output=True, text=True)
+        result = subprocess.run(
+            command, check=False, env=env, cwd=REPO, capture_output=True, text=True
+        )
         wall, cpu = time.monotonic() - start, children_cpu() - cpu
         if result.returncode != 0:
-            raise SystemExit(f"inspect eval failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
+            raise SystemExit(
+                f"inspect eval failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}"
+            )
         [info] = list_eval_logs(f"{tmp}/logs")
         log = read_eval_log(info, header_only=True)
         # A record is stamped after the injected latency, so a request arrived `latency` earlier.
@@ -126,6 +134,11 @@ def main() -> None:
     parser.add_argument("--connections", default="10,50", help="comma-separated N values")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each N (median)")
     parser.add_argument("--limit", type=int, default=None, help="samples a run (default all)")
+    parser.add_argument(
+        "--overlap",
+        action="store_true",
+        help="--max-samples 2N (docs/performance.md): the judge's pool busy while the subject's is",
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))  # for tests.openai_server
 
@@ -133,12 +146,14 @@ def main() -> None:
     runs = []
     for repeat in range(args.repeats):
         for n in connections if repeat % 2 == 0 else reversed(connections):
-            runs.append(run_live_qa(n, args.latency, args.limit))
+            runs.append(run_live_qa(n, args.latency, args.limit, 2 * n if args.overlap else None))
             r = runs[-1]
             said = f"wall {r.wall:.1f} s, cpu {r.cpu:.1f} s, first request {r.first_request:.1f} s"
             print(f"  run {repeat + 1} N={n}: {said}, served {r.served:.1f} s", file=sys.stderr)
+    samples = "--max-samples 2N" if args.overlap else "Inspect's default max_samples (N)"
     print(
-        f"live_qa, its defaults; latency L = {args.latency} s a request, subject and judge; "
+        f"live_qa, its defaults, {samples}; latency L = {args.latency} s a request, subject and "
+        f"judge; "
         f"ideal = 2 * L * ceil(samples / N); wall = the whole `inspect eval` process, median of "
         f"{args.repeats}.\n"
     )

@@ -14,9 +14,8 @@ from inspect_ai import Task, task
 from inspect_ai.scorer import model_graded_qa
 from inspect_ai.solver import generate, prompt_template
 
-from liveqa_inspect.judging.task import SUBJECT_CONFIG
 from liveqa_inspect.tasks.live_qa.dataset import live_qa_dataset
-from liveqa_inspect.tasks.live_qa.task import SOLVER_TEMPLATE
+from liveqa_inspect.tasks.live_qa.task import SOLVER_TEMPLATE, SUBJECT_CONFIG
 
 REPO = Path(__file__).resolve().parents[1]
 

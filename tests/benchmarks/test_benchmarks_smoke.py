@@ -175,3 +175,13 @@ def test_bench_speed_runs(run: Callable[..., str]) -> None:
     ]
     [judge] = table_rows(out, "live_qa_judge, instant judge")
     assert judge[1:3] == ["2", "2"] and judge[-1] == "success"
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("evals_in_process")
+def test_bench_live_qa_runs(run: Callable[..., str]) -> None:
+    tiny = ["--latency", "0.05", "--connections", "2", "--limit", "1", "--repeats", "1"]
+    out = run("bench_live_qa.py", *tiny)
+    # N, samples, runs, wall, cpu, first request, served, ideal, wall/ideal, goal, requests, status
+    [row] = table_rows(out, "2")
+    assert row[1:3] == ["1", "1"] and row[7] == "0.1" and row[-2:] == ["2.00", "success"], row

@@ -3,8 +3,6 @@ re-grading (`score()`, `inspect score`). A run with `fail_on_error` off leaves s
 errored and unscored; re-graded, its missing answer would read as an empty one, score 0 and
 count as scored, and the headline would move with nothing to say so (issue 35)."""
 
-from __future__ import annotations
-
 import functools
 from collections.abc import Awaitable, Callable
 

@@ -1,8 +1,6 @@
 """The one judging path (what a judge is sent, each juror asked, the panel's Score): every task
 grades through `grade`, so live_qa_judge measures a judge on the very prompt live_qa grades with."""
 
-from __future__ import annotations
-
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,8 +9,10 @@ from inspect_ai.scorer import Score
 from inspect_ai.util import LimitExceededError, collect
 
 from liveqa_inspect._inspect_private import resolved_config
-from liveqa_inspect.judging.panel import Panel, combine
-from liveqa_inspect.judging.prompts import JudgePrompt, build_judge_prompt, gbnf, parse_verdict
+from liveqa_inspect.judging.grammar import gbnf
+from liveqa_inspect.judging.panel import PanelRule, combine
+from liveqa_inspect.judging.prompts import JudgePrompt, build_judge_prompt
+from liveqa_inspect.judging.reply import parse_verdict
 from liveqa_inspect.providers.llama_cpp import constrained
 from liveqa_inspect.stats.names import level_name
 
@@ -30,21 +30,27 @@ cap: HELM's 256 tokens starve a judge that thinks before it answers (docs/judge.
 _DEFAULTS = JUDGE_DEFAULTS.model_dump(exclude_none=True)
 
 
-def call_config(
-    judge: Model, prompt: JudgePrompt, attempt: int, epoch: int, repeat: int, user: GenerateConfig
-) -> GenerateConfig:
+def filled(user: GenerateConfig) -> dict[str, Any]:
     """Our defaults where the user set nothing, but no temperature for a reasoning judge (its API
-    refuses or ignores it); the seed moved with each attempt, epoch and repeat of a model, so each
-    is a new draw; the reply's grammar where the judge's provider takes one (providers/)."""
+    refuses or ignores it): what a judge grades with beyond its own settings."""
     reasons = user.reasoning_effort not in (None, "none") or bool(user.reasoning_tokens)
-    fill = {
+    return {
         key: value
         for key, value in _DEFAULTS.items()
         if getattr(user, key) is None and not (key == "temperature" and reasons)
     }
+
+
+def call_config(
+    juror: Model, prompt: JudgePrompt, attempt: int, epoch: int, repeat: int, user: GenerateConfig
+) -> GenerateConfig:
+    """Our defaults where the user set nothing (`filled`); the seed moved with each attempt, epoch
+    and repeat of a model, so each is a new draw; the reply's grammar where the judge's provider
+    takes one (providers/)."""
+    fill = filled(user)
     base = _DEFAULTS["seed"] if user.seed is None else user.seed
     fill["seed"] = base + attempt + JUDGE_ATTEMPTS * (epoch - 1) + REPEAT_SEED_STRIDE * repeat
-    return GenerateConfig(**fill, **constrained(judge, user, lambda: gbnf(prompt.scale)))
+    return GenerateConfig(**fill, **constrained(juror, user, lambda: gbnf(prompt.scale)))
 
 
 async def ask_juror(
@@ -98,17 +104,17 @@ def explain(jurors: Sequence[Mapping[str, Any]], level: float | str, prompt: Jud
 
 
 async def grade(
-    judges: Sequence[Model],
+    juror_models: Sequence[Model],
     prompt: JudgePrompt,
     fields: Mapping[str, str | Sequence[str]],
     answer: str,
-    panel: Panel = "mean",
+    panel: PanelRule = "mean",
     cache: bool = True,
     epoch: int = 1,
 ) -> Score:
     """0 with reason no_response for an empty answer; unscored, with the panel's reason, when it
     gives no level. One juror is asked directly: `collect` adds a task group and a span."""
-    names = [str(judge) for judge in judges]
+    names = [str(model) for model in juror_models]
     about = {"judge_models": names, "panel": panel, "prompt": prompt.provenance()}
     if not answer.strip():
         return Score(
@@ -120,8 +126,8 @@ async def grade(
         )
     text = build_judge_prompt(prompt, **fields)
     asks = [
-        ask_juror(judge, prompt, text, cache, epoch, names[:index].count(names[index]))
-        for index, judge in enumerate(judges)
+        ask_juror(model, prompt, text, cache, epoch, names[:index].count(names[index]))
+        for index, model in enumerate(juror_models)
     ]
     jurors = [await asks[0]] if len(asks) == 1 else await collect(*asks)
     level = combine([juror["level"] for juror in jurors], panel)

@@ -1,7 +1,5 @@
 """A panel of jurors: how their levels combine into the panel's one level, or why they do not."""
 
-from __future__ import annotations
-
 import statistics
 from collections import Counter
 from collections.abc import Sequence
@@ -12,11 +10,11 @@ from liveqa_inspect.arguments import one_of
 LEVEL_DIGITS = 6
 """A panel's or an epoch's mean level is rounded to this: View shows 0.7, not 0.6999999999999998."""
 
-Panel = Literal["mean", "median", "majority"]
+PanelRule = Literal["mean", "median", "majority"]
 GRADER_FAILED, NO_MAJORITY = "grader_failed", "no_majority"
 
 
-def combine(levels: Sequence[float | None], panel: Panel) -> float | str:
+def combine(levels: Sequence[float | None], panel: PanelRule) -> float | str:
     """The panel's level, or the reason it has none: `grader_failed` unless more than half of the
     jurors gave a verdict; under `majority`, `no_majority` unless one level was given by more
     than half of the whole panel (an abstention withholds a vote without lowering the bar)."""
@@ -31,4 +29,4 @@ def combine(levels: Sequence[float | None], panel: Panel) -> float | str:
 
 
 def check_panel(panel: str) -> None:
-    one_of("panel", panel, get_args(Panel))
+    one_of("panel", panel, get_args(PanelRule))

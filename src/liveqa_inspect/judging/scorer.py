@@ -1,7 +1,5 @@
 """The scorer body every judging scorer shares (who judges, resolved), its fields and figures."""
 
-from __future__ import annotations
-
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 
@@ -12,7 +10,7 @@ from inspect_ai.solver import TaskState
 from liveqa_inspect.caveats import grades_itself
 from liveqa_inspect.judging.errored import unless_errored
 from liveqa_inspect.judging.grade import JUDGE_ROLE, grade
-from liveqa_inspect.judging.panel import Panel, check_panel
+from liveqa_inspect.judging.panel import PanelRule, check_panel
 from liveqa_inspect.judging.prompts import JudgePrompt
 from liveqa_inspect.judging.solvers import check_roles
 from liveqa_inspect.stats.agreement import agreement, confusion
@@ -34,7 +32,7 @@ def answer_fields(state: TaskState, target: Target) -> dict[str, str | list[str]
     }
 
 
-def judges(default: str | None) -> list[Model]:
+def juror_models(default: str | None) -> list[Model]:
     """The grader role's models (a panel: all of them), else `default` (None: the evaluated
     model), made without a role as a pinned judge always was; roles bind at eval."""
     check_roles()
@@ -49,7 +47,7 @@ def grading_scorer(
     fields: Fields,
     default: str | None,
     cache: bool,
-    panel: Panel,
+    panel: PanelRule,
     graded: Graded | None = None,
 ) -> Scorer:
     """`default` None judges with the evaluated model (live_qa_judge), a model name with that
@@ -60,15 +58,15 @@ def grading_scorer(
 
     @unless_errored
     async def score(state: TaskState, target: Target) -> Score:
-        resolved = judges(default)
+        models = juror_models(default)
         subject = str(get_model()) if default is not None else None
-        if subject not in warned and subject in [str(judge) for judge in resolved]:
+        if subject not in warned and subject in [str(model) for model in models]:
             warned.add(subject)
             logger.warning(grades_itself(subject))
 
         async def ask(shown: Mapping[str, str | Sequence[str]], answer: str) -> Score:
             return await grade(
-                resolved, prompt, shown, answer=answer, panel=panel, cache=cache, epoch=state.epoch
+                models, prompt, shown, answer=answer, panel=panel, cache=cache, epoch=state.epoch
             )
 
         if graded is None:

@@ -1,7 +1,5 @@
 """The default judge checked before any answer is paid for; a human-judged text as the output."""
 
-from __future__ import annotations
-
 from inspect_ai.model import ModelOutput, get_model, model_roles
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from rich.text import Text

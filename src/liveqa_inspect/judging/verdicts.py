@@ -8,8 +8,6 @@ epochs and how often every epoch agreed; for a panel, each juror over every samp
 the jurors' Krippendorff's alpha. The metric and the report call the same functions.
 """
 
-from __future__ import annotations
-
 import math
 from collections import Counter
 from dataclasses import dataclass
@@ -44,33 +42,33 @@ from liveqa_inspect.stats.values import juror_levels, to_float
 
 
 @dataclass(frozen=True)
-class Epochs:
+class EpochFigures:
     unread: int  # epochs without a level in samples that have one (their mean is of the others)
     agreement: float  # share of samples read in every epoch with one level in all (NaN: none)
 
 
-def epoch_figures(scores: list[SampleScore]) -> Epochs | None:
+def epoch_figures(scores: list[SampleScore]) -> EpochFigures | None:
     """None with one epoch, where there is nothing to count or compare."""
     epochs = [np.asarray((s.score.metadata or {}).get("epoch_levels") or [], float) for s in scores]
     if not any(len(levels) > 1 for levels in epochs):
         return None
     unread = [int(np.isnan(levels).sum()) for levels in epochs]
     stable = [len(set(levels)) == 1 for levels, n in zip(epochs, unread, strict=True) if not n]
-    return Epochs(
+    return EpochFigures(
         unread=sum(n for levels, n in zip(epochs, unread, strict=True) if n < len(levels)),
         agreement=float(np.mean(stable)) if stable else math.nan,
     )
 
 
 @dataclass(frozen=True)
-class Juror:
+class JurorFigures:
     mean: float
     agreement: dict[str, Estimate]  # with the humans where every sample has a human level, or {}
 
 
 @dataclass(frozen=True)
-class Panel:
-    jurors: dict[str, Juror]
+class PanelFigures:
+    jurors: dict[str, JurorFigures]
     alpha: float
 
 
@@ -86,7 +84,7 @@ def jurors_alpha(matrix: np.ndarray) -> float:
     return float(alpha(units)) if units else math.nan  # type: ignore[arg-type]
 
 
-def panel_figures(scores: list[SampleScore]) -> Panel | None:
+def panel_figures(scores: list[SampleScore]) -> PanelFigures | None:
     """Each juror over the samples it gave a verdict on, and the jurors' alpha (None: one judge)."""
     names, matrix = juror_levels(scores)
     if len(names) < 2:
@@ -98,11 +96,11 @@ def panel_figures(scores: list[SampleScore]) -> Panel | None:
     jurors = {}
     for name, column in zip(names, matrix.T, strict=True):
         graded = ~np.isnan(column)
-        jurors[name] = Juror(
+        jurors[name] = JurorFigures(
             mean=float(column[graded].mean()) if graded.any() else math.nan,
             agreement=agreement_figures(column[graded], human[graded], levels) if measured else {},
         )
-    return Panel(jurors, jurors_alpha(matrix))
+    return PanelFigures(jurors, jurors_alpha(matrix))
 
 
 def counts(scores: list[SampleScore]) -> dict[str, float]:

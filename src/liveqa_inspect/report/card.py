@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from liveqa_inspect.report import comparison as compare
+from liveqa_inspect.report.card_names import NAMES, card_names
+from liveqa_inspect.report.caveats import caveat_texts
 from liveqa_inspect.report.cost import NO_PRICE, NOT_RECORDED, judge_spend
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import IntervalChart
@@ -50,8 +52,11 @@ class Card:
 
 
 def judges(logs: Sequence[LoadedLog]) -> dict[str, LoadedLog]:
-    """Each log under its judge's name as the user bound it (`#2` on a repeat), as the task's
-    section labels its rows, so one judge's rows of several tasks meet in one card row."""
+    """Each log under its card row's name (report/card_names.py), so one judge's rows of several
+    tasks meet in one card row only where it graded alike; outside a card, the task's labels."""
+    named = NAMES.get()
+    if all(log.path in named for log in logs):
+        return {named[log.path]: log for log in logs}
     return dict(zip(compare.labels(logs), logs, strict=True))
 
 
@@ -78,11 +83,25 @@ def reference_part(
 
 
 def parts(groups: Sequence[Sequence[LoadedLog]], references: Sequence[str]) -> list[Part]:
-    found = []
-    for logs in groups:
-        hook = getattr(logs[0].section, "card", None)
-        found += hook(logs, references) if hook else []
-    return found
+    """Each hook's parts, its rows named over all the judge logs of the card at once."""
+    hooked = [logs for logs in groups if hasattr(logs[0].section, "card")]
+    token = NAMES.set(card_names([g for g in hooked if compare.row_noun(g) == "judge"]))
+    try:
+        return [part for logs in hooked for part in logs[0].section.card(logs, references)]
+    finally:
+        NAMES.reset(token)
+
+
+def warnings(found: Sequence[Part]) -> list[str]:
+    """The caveats the run printed (report/caveats.py), once a judge and text, naming the judge:
+    the card is what a team pastes, and a figure pasted without them reads as a measurement."""
+    said = (
+        f"WARNING: {name}: {text}"
+        for part in found
+        for name, log in part.logs.items()
+        for text in caveat_texts(log)
+    )
+    return list(dict.fromkeys(said))
 
 
 def spent(logs: Sequence[LoadedLog]) -> list[Cell]:
@@ -118,7 +137,8 @@ def judge_card(
     names = list(dict.fromkeys(name for part in found for name in part.rows))
     # A table a task: one row a judge in each (the card's 19 columns in one table would not fit
     # a terminal), the same judges in the same order, "not run" where a judge did not run it.
-    blocks: list[Block] = [
+    blocks: list[Block] = [*warnings(found)]
+    blocks += [
         Table(
             f"{part.title} (value [95% CI])",
             ["judge", *part.columns],
@@ -134,7 +154,8 @@ def judge_card(
     notes = [
         "unscored: answers whose verdict could not be read, of those graded, over all the judge's "
         "logs; tokens and $ count every judge call as if no reply came from a cache (what the "
-        "judge costs), per 100 answers graded (epochs counted); cached replies: judge calls "
+        "judge costs), per 100 answers graded (epochs counted; a robustness answer counts once "
+        "with all its versions, so a judge that ran it reads dearer); cached replies: judge calls "
         f"answered from a cache, of all its calls; {NO_PRICE}: a model without a price "
         "(--model-cost-config)."
     ]

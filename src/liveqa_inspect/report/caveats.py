@@ -11,11 +11,16 @@ from liveqa_inspect.report.loaded import LoadedLog
 
 
 def caveats(log: LoadedLog) -> list[str]:
-    """A WARNING line for each, naming the log (a comparison holds several): a model log graded
-    by its own model, and each model a SmolLM2-135M file served (its outputs name the file)."""
+    """A WARNING line for each, naming the log (a comparison holds several)."""
+    return [f"WARNING: {log.path.name}: {text}" for text in caveat_texts(log)]
+
+
+def caveat_texts(log: LoadedLog) -> list[str]:
+    """A model log graded by its own model, and each model a SmolLM2-135M file served (its
+    outputs name the file)."""
     judges = {model for _, models in log.judges for model in models}
     found = [grades_itself(log.model)] if log.kind == "model" and log.model in judges else []
     events = (e for s in log.log.samples or [] for e in s.events if isinstance(e, ModelEvent))
     served = {e.model: str((e.output.metadata or {}).get(MODEL_FILE, "")) for e in events}
     found += [too_small(model) for model, file in served.items() if is_smollm2_135m(file)]
-    return [f"WARNING: {log.path.name}: {text}" for text in found]
+    return found

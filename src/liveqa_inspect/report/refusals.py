@@ -9,7 +9,7 @@ from types import ModuleType
 from inspect_ai.log import EvalLog
 
 PACKAGE = "liveqa_inspect"
-PROVENANCE_KEYS = ("data", "data_license")  # judging/task.data_provenance's, in every task's log
+PROVENANCE_KEYS = ("data", "data_license")  # judging/provenance.py's, in every task's log
 
 
 class ReportError(Exception):

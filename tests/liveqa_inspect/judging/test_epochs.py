@@ -8,7 +8,7 @@ from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Score
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 
-from liveqa_inspect.judging.task import judge_epochs
+from liveqa_inspect.judging.reducer import judge_epochs
 from liveqa_inspect.judging.verdicts import verdict_figures
 from liveqa_inspect.tasks.live_qa.task import live_qa_scorer
 from tests.helpers import (

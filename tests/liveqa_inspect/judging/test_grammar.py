@@ -10,22 +10,16 @@ import pytest
 from inspect_ai.model import GenerateConfig, Model, get_model
 
 from liveqa_inspect.judging.grade import call_config
+from liveqa_inspect.judging.grammar import gbnf
 from liveqa_inspect.judging.prompts import (
-    BETWEEN,
     CLAIM_CORRECTNESS_JUDGE,
-    CLAIM_CORRECTNESS_SCALE,
     CLAIM_SUPPORT_JUDGE,
-    CLAIM_SUPPORT_SCALE,
-    CLOSE,
     EXPERT_QA_JUDGE,
     LIVEQA_JUDGE,
-    LIVEQA_SCALE,
-    OPEN,
-    REASONING_CHARS,
     JudgePrompt,
-    gbnf,
-    parse_verdict,
 )
+from liveqa_inspect.judging.reply import BETWEEN, CLOSE, OPEN, REASONING_CHARS, parse_verdict
+from liveqa_inspect.judging.scale import CLAIM_CORRECTNESS_SCALE, CLAIM_SUPPORT_SCALE, LIVEQA_SCALE
 from tests.openai_server import OpenAIServer
 
 PROMPTS = [LIVEQA_JUDGE, EXPERT_QA_JUDGE, CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE]

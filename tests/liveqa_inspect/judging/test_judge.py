@@ -11,12 +11,11 @@ from liveqa_inspect.judging.prompts import (
     CLAIM_SUPPORT_JUDGE,
     EXPERT_QA_JUDGE,
     LIVEQA_JUDGE,
-    LIVEQA_SCALE,
-    Scale,
     build_judge_prompt,
     neutralise,
-    parse_verdict,
 )
+from liveqa_inspect.judging.reply import parse_verdict
+from liveqa_inspect.judging.scale import LIVEQA_SCALE, Scale
 
 
 def read(reply: str) -> float | None:

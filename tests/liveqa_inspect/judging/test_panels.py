@@ -10,8 +10,8 @@ from inspect_ai.model import GenerateConfig, Model
 from inspect_ai.scorer import Score
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 
-from liveqa_inspect.judging.prompts import LIVEQA_SCALE
-from liveqa_inspect.judging.task import judge_epochs
+from liveqa_inspect.judging.reducer import judge_epochs
+from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.judging.verdicts import verdict_figures
 from liveqa_inspect.stats.names import ALPHA
 from tests.helpers import (

@@ -40,9 +40,14 @@ def failing_subject(prompt: str, config: GenerateConfig) -> str:
 def run(scored: bool) -> EvalLog:
     grader = {"grader": scripted_model(judge_script, "judge")} if scored else None
     [log] = eval(
-        live_qa(reference_metrics=False), model=scripted_model(failing_subject, "subject"),
-        model_roles=grader, limit=3, fail_on_error=False, score=scored, **QUIET,
-    )  # fmt: skip
+        live_qa(reference_metrics=False),
+        model=scripted_model(failing_subject, "subject"),
+        model_roles=grader,
+        limit=3,
+        fail_on_error=False,
+        score=scored,
+        **QUIET,
+    )
     assert log.status == "success", log.error
     return log
 
@@ -102,20 +107,18 @@ def answer_or_grade(messages: list[dict], model: str) -> str:
 def test_inspect_score_leaves_an_errored_sample_errored(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    run_args = (
-        "eval", "liveqa_inspect/live_qa", "--model", "openai-api/local/subject", "--limit", "3",
-        "--no-fail-on-error", "--display", "none",
-    )  # fmt: skip
+    subject = "--model openai-api/local/subject --limit 3 --no-fail-on-error --display none"
+    run_args = ("eval", "liveqa_inspect/live_qa", *subject.split())
     grader = ("--model-role", "grader=openai-api/local/judge")
     with OpenAIServer(answer_or_grade) as server:
         env = server.env()
         _, [direct] = inspect_eval_logs(*run_args, *grader, log_dir=tmp_path / "direct", env=env)
         _, [answers] = inspect_eval_logs(*run_args, "--no-score", log_dir=tmp_path / "a", env=env)
         graded = tmp_path / "graded.eval"
+        output = ("--output-file", str(graded), "--display", "none")
         ran, _ = inspect_eval_logs(
-            "score", answers.location, *grader, "--output-file", str(graded), "--display",
-            "none", log_dir=tmp_path / "a", env=env,
-        )  # fmt: skip
+            "score", answers.location, *grader, *output, log_dir=tmp_path / "a", env=env
+        )
         assert ran.returncode == 0, ran.output[-3000:]
     assert direct.status == answers.status == "success"
     graded_log = read_eval_log(str(graded))

@@ -19,8 +19,13 @@ REFUSED = (
 
 def test_a_misspelt_role_is_refused_before_the_model_answers() -> None:
     subject, judge = scripted_model(subject_script), scripted_model(judge_script, "judge")
-    [log] = eval(live_qa(reference_metrics=False), model=subject, model_roles={"grade": judge},
-                 limit=2, **QUIET)  # fmt: skip
+    [log] = eval(
+        live_qa(reference_metrics=False),
+        model=subject,
+        model_roles={"grade": judge},
+        limit=2,
+        **QUIET,
+    )
     assert log.status == "error" and log.error is not None
     assert REFUSED in log.error.message
     assert subject.calls == [] and judge.calls == []  # type: ignore[attr-defined]
@@ -29,18 +34,21 @@ def test_a_misspelt_role_is_refused_before_the_model_answers() -> None:
 def test_a_role_beside_the_grader_is_refused_before_the_judge_is_asked() -> None:
     """live_qa_judge calls no model before its judge: the judge's scorer refuses."""
     judge, other = scripted_model(judge_script, "judge"), scripted_model(judge_script, "other")
-    [log] = eval(live_qa_judge(), model=scripted_model(judge_script, "evaluated"),
-                 model_roles={"grader": judge, "grade": other}, limit=2, **QUIET)  # fmt: skip
+    [log] = eval(
+        live_qa_judge(),
+        model=scripted_model(judge_script, "evaluated"),
+        model_roles={"grader": judge, "grade": other},
+        limit=2,
+        **QUIET,
+    )
     assert log.status == "error" and log.error is not None
     assert REFUSED in log.error.message
     assert judge.calls == [] and other.calls == []  # type: ignore[attr-defined]
 
 
 def test_the_command_refuses_a_misspelt_role_in_one_line(tmp_path: Path) -> None:
-    ran = inspect_command(
-        "eval", "liveqa_inspect/live_qa", "--model", "mockllm/model",
-        "--model-role", "grade=mockllm/judge", "--log-dir", str(tmp_path / "logs"),
-    )  # fmt: skip
+    args = "eval liveqa_inspect/live_qa --model mockllm/model --model-role grade=mockllm/judge"
+    ran = inspect_command(*args.split(), "--log-dir", str(tmp_path / "logs"))
     assert ran.returncode == 1
     assert "".join(ran.output.split()) == "".join(f"ERROR: {REFUSED}".split())
     assert not (tmp_path / "logs").exists()

@@ -26,14 +26,10 @@ from inspect_ai.model import GenerateConfig, get_model
 from liveqa_inspect import live_qa, live_qa_judge
 from liveqa_inspect.caveats import grades_itself, too_small
 from liveqa_inspect.judging.grade import grade
-from liveqa_inspect.judging.prompts import (
-    CLAIM_CORRECTNESS_JUDGE,
-    CLAIM_SUPPORT_JUDGE,
-    LIVEQA_SCALE,
-    REASONING_CHARS,
-    JudgePrompt,
-    gbnf,
-)
+from liveqa_inspect.judging.grammar import gbnf
+from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE, JudgePrompt
+from liveqa_inspect.judging.reply import REASONING_CHARS
+from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.providers.server import DEFAULT_OPTIONS, stop_all
 from liveqa_inspect.report import main
 from liveqa_inspect.stats.names import KAPPA

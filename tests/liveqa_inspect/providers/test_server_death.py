@@ -19,7 +19,7 @@ from typing import TypeVar
 import pytest
 from inspect_ai.log import list_eval_logs, read_eval_log
 
-from liveqa_inspect.judging.prompts import LIVEQA_SCALE
+from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.providers.server import stop_all
 from tests.commands import inspect_eval_logs
 from tests.liveqa_inspect.providers.local import SMOLLM2, needs_llama_cpp, server_of

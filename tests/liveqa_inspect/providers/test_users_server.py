@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 from inspect_ai.model import get_model
 
-from liveqa_inspect.judging.prompts import LIVEQA_SCALE, gbnf
+from liveqa_inspect.judging.grammar import gbnf
+from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.providers import server
 from tests.helpers import run_live_qa, verdict
 from tests.openai_server import OpenAIServer

@@ -18,8 +18,9 @@ from inspect_ai.solver import Generate, TaskState, solver
 
 from liveqa_inspect import expert_qa, live_qa
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
-from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, LIVEQA_SCALE
-from liveqa_inspect.judging.task import provenance
+from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE
+from liveqa_inspect.judging.provenance import provenance
+from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.report import main
 from liveqa_inspect.report.cli import SECTIONS
 from liveqa_inspect.report.loading import load

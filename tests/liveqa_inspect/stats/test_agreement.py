@@ -10,7 +10,7 @@ from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, 
 from scipy.stats import spearmanr
 from sklearn.metrics import cohen_kappa_score
 
-from liveqa_inspect.judging.prompts import LIVEQA_SCALE
+from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.stats.agreement import (
     Pairs,
     agreement,

@@ -14,8 +14,8 @@ import pytest
 from inspect_ai.model import Model
 from pytest_inspect_evals.metrics import run_metrics
 
-from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_SCALE, CLAIM_SUPPORT_SCALE
-from liveqa_inspect.judging.task import judge_epochs
+from liveqa_inspect.judging.reducer import judge_epochs
+from liveqa_inspect.judging.scale import CLAIM_CORRECTNESS_SCALE, CLAIM_SUPPORT_SCALE
 from liveqa_inspect.stats.agreement import agreement, confusion
 from liveqa_inspect.tasks.expert_qa.claims_metrics import wrong_claim_detection
 from tests.helpers import (

@@ -11,7 +11,8 @@ from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.data.own_set_retry import data_tags
-from liveqa_inspect.judging.task import data_provenance, scorer_name
+from liveqa_inspect.judging.provenance import data_provenance
+from liveqa_inspect.judging.task import scorer_name
 from liveqa_inspect.runtime import settle
 from liveqa_inspect.stats.names import DIFFERENCE
 from liveqa_inspect.tasks.contamination.dataset import MIN_SIDE_WORDS, Part, contamination_dataset

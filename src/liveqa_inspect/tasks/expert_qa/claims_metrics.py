@@ -9,7 +9,7 @@ import math
 import numpy as np
 from inspect_ai.scorer import Metric, SampleScore, metric
 
-from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_SCALE
+from liveqa_inspect.judging.scale import CLAIM_CORRECTNESS_SCALE
 from liveqa_inspect.stats.levels import level_index
 from liveqa_inspect.stats.names import DETECTION_FIGURES
 from liveqa_inspect.stats.values import human_levels, score_values

@@ -9,7 +9,7 @@ from inspect_ai.solver import TaskState
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
 from liveqa_inspect.judging.errored import unless_errored
-from liveqa_inspect.judging.panel import Panel
+from liveqa_inspect.judging.panel import PanelRule
 from liveqa_inspect.judging.prompts import CLAIM_CORRECTNESS_JUDGE, CLAIM_SUPPORT_JUDGE
 from liveqa_inspect.judging.scorer import agreement_metrics, grading_scorer
 from liveqa_inspect.judging.solvers import given_answer
@@ -31,13 +31,13 @@ def support_fields(state: TaskState, _: Target) -> dict[str, str | list[str]]:
 
 
 @scorer(metrics=[*agreement_metrics(CORRECTNESS), wrong_claim_detection(), majority_share()])
-def claim_correctness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+def claim_correctness_scorer(cache: bool = True, panel: PanelRule = "mean") -> Scorer:
     """The judge's 1-5 correctness rating of an expert-labelled ExpertQA claim."""
     return grading_scorer(CLAIM_CORRECTNESS_JUDGE, correctness_fields, None, cache, panel)
 
 
 @scorer(metrics=agreement_metrics(list(CLAIM_SUPPORT_JUDGE.scale.levels)))
-def claim_support_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+def claim_support_scorer(cache: bool = True, panel: PanelRule = "mean") -> Scorer:
     """The judge's 1-3 rating of how far a claim's passages support it."""
     return grading_scorer(CLAIM_SUPPORT_JUDGE, support_fields, None, cache, panel)
 
@@ -72,7 +72,7 @@ def expert_qa_claims(
     field: str | list[str] | None = None,
     data: str | None = None,
     judge_cache: bool = True,
-    panel: Panel = "mean",
+    panel: PanelRule = "mean",
 ) -> Task:
     """A judge's claim-level verdicts against ExpertQA's domain experts.
 

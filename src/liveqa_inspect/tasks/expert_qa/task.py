@@ -11,8 +11,8 @@ from inspect_ai.solver import TaskState, generate, prompt_template
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE
-from liveqa_inspect.judging.panel import Panel
-from liveqa_inspect.judging.prompts import EXPERT_QA_JUDGE, LIVEQA_SCALE
+from liveqa_inspect.judging.panel import PanelRule
+from liveqa_inspect.judging.prompts import EXPERT_QA_JUDGE
 from liveqa_inspect.judging.scorer import answer_fields, grading_scorer
 from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.tasks.expert_qa.dataset import Split, Subset, expert_qa_dataset
@@ -32,8 +32,8 @@ def expert_fields(state: TaskState, target: Target) -> dict[str, str | list[str]
     return {**answer_fields(state, target), "field": str(state.metadata["field"])}
 
 
-@scorer(metrics=judge_metrics(list(LIVEQA_SCALE.levels)))
-def expert_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+@scorer(metrics=judge_metrics(list(EXPERT_QA_JUDGE.scale.levels)))
+def expert_qa_scorer(cache: bool = True, panel: PanelRule = "mean") -> Scorer:
     """The pinned judge on ExpertQA, with a rubric worded for experts of the question's field."""
     return grading_scorer(EXPERT_QA_JUDGE, expert_fields, DEFAULT_JUDGE, cache, panel)
 
@@ -46,7 +46,7 @@ def expert_qa(
     question_type: str | list[str] | None = None,
     data: str | None = None,
     judge_cache: bool = True,
-    panel: Panel = "mean",
+    panel: PanelRule = "mean",
 ) -> Task:
     """ExpertQA long-form questions from experts of 32 fields, graded by the same pinned judge.
 

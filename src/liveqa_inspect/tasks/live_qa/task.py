@@ -5,16 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 from inspect_ai import Task, task
+from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Scorer, scorer
 from inspect_ai.solver import generate, prompt_template
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.own_set_retry import data_tags
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE
-from liveqa_inspect.judging.panel import Panel
-from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
+from liveqa_inspect.judging.panel import PanelRule
+from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
 from liveqa_inspect.judging.scorer import answer_fields, grading_scorer
-from liveqa_inspect.judging.task import SUBJECT_CONFIG, judged_task
+from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.overlap.reference import reference_overlap
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField, question_set
 from liveqa_inspect.tasks.live_qa.metrics import judge_metrics
@@ -23,10 +24,12 @@ INSTRUCTION = "Please answer the following consumer health question."
 """The fixed zero-shot instruction of the LiveQA Medical task (as in HELM's live_qa)."""
 
 SOLVER_TEMPLATE = INSTRUCTION + "\n\n{prompt}"
+SUBJECT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=512)
+"""HELM's settings for the model under test; Inspect's --temperature and --max-tokens override."""
 
 
-@scorer(metrics=judge_metrics(list(LIVEQA_SCALE.levels)))
-def live_qa_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+@scorer(metrics=judge_metrics(list(LIVEQA_JUDGE.scale.levels)))
+def live_qa_scorer(cache: bool = True, panel: PanelRule = "mean") -> Scorer:
     """The pinned judge's level on the four LiveQA levels (0, 0.3, 0.7, 1)."""
     return grading_scorer(LIVEQA_JUDGE, answer_fields, DEFAULT_JUDGE, cache, panel)
 
@@ -37,7 +40,7 @@ def live_qa(
     data: str | None = None,
     judge_cache: bool = True,
     reference_metrics: bool = True,
-    panel: Panel = "mean",
+    panel: PanelRule = "mean",
 ) -> Task:
     """TREC-2017 LiveQA Medical: 104 consumer health questions, graded by a pinned judge.
 

@@ -36,7 +36,7 @@ from liveqa_inspect.tasks.live_qa.report import agreement as judges_agreement
 from liveqa_inspect.tasks.live_qa.report import setting as setting
 
 KIND, NOUN, HUMAN_LEVELS = "judge", "answers", True
-HUMANS = ("NIST", "NIST assessors")
+HUMANS = ("NIST", "the NIST assessors")
 """Whom a judge agrees with: the card's noun for them, and its title's."""
 FIELD, RHO, EXACT = "field", "spearman_rho", "exact_agreement"
 JUDGE_TABLE = {KAPPA: "kappa", RHO: "rho", EXACT: "exact", "within_one": "within one"}
@@ -238,7 +238,7 @@ def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Par
         "over the answers both graded (paired bootstrap 95% CI): worse or better where the "
         "interval excludes 0, else tied."
     ] * several
-    title = f"{logs[0].task}: agreement with the {humans}"
+    title = f"{logs[0].task}: agreement with {humans}"
     parts = [frame.Part(title, columns, rows, judges, charted, notes)]
     reference = frame.reference_part(logs, references, judges_agreement, noun)
     return [*parts, *([reference] if reference else [])]

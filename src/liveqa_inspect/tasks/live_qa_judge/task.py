@@ -7,8 +7,8 @@ from inspect_ai.scorer import Scorer, scorer
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
-from liveqa_inspect.judging.panel import Panel
-from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
+from liveqa_inspect.judging.panel import PanelRule
+from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
 from liveqa_inspect.judging.scorer import agreement_metrics, answer_fields, grading_scorer
 from liveqa_inspect.judging.solvers import given_answer
 from liveqa_inspect.judging.task import judged_task
@@ -17,8 +17,8 @@ from liveqa_inspect.tasks.live_qa.dataset import QuestionField
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
 
 
-@scorer(metrics=agreement_metrics(list(LIVEQA_SCALE.levels)))
-def judge_agreement_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+@scorer(metrics=agreement_metrics(list(LIVEQA_JUDGE.scale.levels)))
+def judge_agreement_scorer(cache: bool = True, panel: PanelRule = "mean") -> Scorer:
     """The judge's level for a human-judged answer, on live_qa's very prompt."""
     return grading_scorer(LIVEQA_JUDGE, answer_fields, None, cache, panel)
 
@@ -30,7 +30,7 @@ def live_qa_judge(
     judgments: str | None = None,
     include_junk: bool = True,
     judge_cache: bool = True,
-    panel: Panel = "mean",
+    panel: PanelRule = "mean",
 ) -> Task:
     """A judge against the NIST assessors: the grader role if bound, else the evaluated model.
 

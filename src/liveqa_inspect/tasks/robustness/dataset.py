@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from liveqa_inspect.judging.prompts import LIVEQA_SCALE
+from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
 from liveqa_inspect.versioned import Versioned
 

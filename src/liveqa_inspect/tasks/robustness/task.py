@@ -14,11 +14,12 @@ from inspect_ai.util import collect
 
 from liveqa_inspect.arguments import one_or_more, true_or_false, whole_number
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
-from liveqa_inspect.judging.panel import Panel
-from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
+from liveqa_inspect.judging.panel import PanelRule
+from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
+from liveqa_inspect.judging.reducer import judge_epochs
 from liveqa_inspect.judging.scorer import Ask, answer_fields, grading_scorer
 from liveqa_inspect.judging.solvers import given_answer
-from liveqa_inspect.judging.task import judge_epochs, judged_task
+from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.stats.names import ROBUSTNESS
 from liveqa_inspect.stats.values import to_float
 from liveqa_inspect.tasks.live_qa.dataset import QuestionField
@@ -28,8 +29,8 @@ from liveqa_inspect.tasks.robustness.metrics import robustness
 _SHARED = ("judge_models", "panel", "prompt")  # every version's alike: once, at the metadata's top
 
 
-@scorer(metrics=[robustness(list(LIVEQA_SCALE.levels))])
-def judge_robustness_scorer(cache: bool = True, panel: Panel = "mean") -> Scorer:
+@scorer(metrics=[robustness(list(LIVEQA_JUDGE.scale.levels))])
+def judge_robustness_scorer(cache: bool = True, panel: PanelRule = "mean") -> Scorer:
     """The judge's level for a human-judged answer and for each of its perturbed versions."""
     return grading_scorer(LIVEQA_JUDGE, answer_fields, None, cache, panel, graded=each_version)
 
@@ -98,7 +99,7 @@ def live_qa_judge_robustness(
     data: str | None = None,
     judgments: str | None = None,
     judge_cache: bool = True,
-    panel: Panel = "mean",
+    panel: PanelRule = "mean",
 ) -> Task:
     """A judge's verdicts on human-judged answers as given and perturbed: the grader role if
     bound, else the evaluated model.

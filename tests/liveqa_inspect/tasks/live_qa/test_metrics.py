@@ -9,7 +9,7 @@ import pytest
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 from scipy.stats import bootstrap
 
-from liveqa_inspect.judging.prompts import LIVEQA_SCALE
+from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.stats import bootstrap as one_bootstrap
 from liveqa_inspect.stats.bootstrap import mean_interval
 from liveqa_inspect.tasks.live_qa.metrics import bootstrap_ci, level_share

@@ -24,7 +24,8 @@ from sklearn.metrics import cohen_kappa_score
 from liveqa_inspect import live_qa_judge
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, fetch
 from liveqa_inspect.errors import ArgumentError, DataError
-from liveqa_inspect.judging.prompts import LIVEQA_JUDGE, LIVEQA_SCALE
+from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
+from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.stats.agreement import agreement, agreement_figures, confusion, named
 from liveqa_inspect.tasks.live_qa_judge.dataset import (
     HUMAN_LEVELS,

@@ -10,7 +10,7 @@ import pytest
 from inspect_ai.scorer import Score
 from pytest_inspect_evals.metrics import assert_agreeing_epochs_change_nothing, run_metrics
 
-from liveqa_inspect.judging.prompts import LIVEQA_SCALE
+from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.stats.bootstrap import mean_interval, percentile_interval, resample_rows
 from liveqa_inspect.tasks.robustness.metrics import robustness
 from liveqa_inspect.tasks.robustness.task import robustness_epochs

@@ -1,0 +1,71 @@
+"""The judge card's rows: one judge at two settings is two rows over every task, each task's
+figures in its own judge's row; the run's caveats are on the card, naming the judge."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, get_model
+
+from liveqa_inspect import expert_qa_claims, live_qa_judge
+from liveqa_inspect.caveats import too_small
+from liveqa_inspect.providers.gguf import MODEL_FILE
+from liveqa_inspect.report.card import MARKDOWN, NOT_RUN
+from liveqa_inspect.stats.names import KAPPA
+from tests.helpers import QUIET, figures, length_judge, output, verdict
+from tests.liveqa_inspect.providers.local import SMOLLM2
+from tests.liveqa_inspect.report.test_card import card_of, run, with_interval
+
+COOL, WARM = "mockllm/judge (temperature=0.0)", "mockllm/judge (temperature=1.0)"
+
+
+def test_one_judge_at_two_temperatures_is_two_rows_over_every_task(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The warm judge alone ran expert_qa_claims, where it is the only log: its figures are in
+    its own row, not in the row of the judge's first log of live_qa_judge."""
+    for temperature in (0.0, 1.0):
+        run(live_qa_judge(), length_judge, "judge", tmp_path, limit=3, temperature=temperature)
+    constant = lambda *_: verdict("5")  # noqa: E731
+    claims = run(expert_qa_claims(), constant, "judge", tmp_path, limit=3, temperature=1.0)
+    printed, rows = card_of(capsys, str(tmp_path))
+    assert printed.startswith("== Judge card: 2 judge(s) ==")
+    assert sorted(rows) == [COOL, WARM]
+    assert rows[WARM]["experts kappa"] == with_interval(figures(claims), KAPPA)
+    assert rows[COOL]["experts kappa"] == NOT_RUN
+    assert "#2" not in printed.split("== live_qa_judge")[0]
+
+
+def test_a_repeat_at_the_same_settings_is_numbered(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A judge left at the default temperature grades at 0: the same settings, a repeat."""
+    run(live_qa_judge(), length_judge, "judge", tmp_path, limit=2)
+    run(live_qa_judge(), length_judge, "judge", tmp_path, limit=2, temperature=0.0)
+    _, rows = card_of(capsys, str(tmp_path))
+    assert sorted(rows) == ["mockllm/judge", "mockllm/judge#2"]
+
+
+def test_the_card_says_a_judge_is_served_from_smollm2_135m(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The caveat the run printed, on the card a team pastes: once, naming the judge."""
+
+    def reply(
+        messages: list[ChatMessage], _tools: object, _choice: object, config: GenerateConfig
+    ) -> ModelOutput:
+        said = output(length_judge("\n".join(message.text for message in messages), config))
+        said.metadata = {MODEL_FILE: SMOLLM2}
+        return said
+
+    small = get_model("mockllm/small", custom_outputs=reply, memoize=False)
+    for task in (live_qa_judge(), expert_qa_claims()):
+        [log] = eval(task, model=small, limit=2, log_dir=str(tmp_path), **QUIET)
+        assert log.status == "success", log.error
+    printed, _ = card_of(capsys, str(tmp_path))
+    said = f"WARNING: mockllm/small: {too_small('mockllm/small')}"
+    card = printed.split("== live_qa_judge")[0]
+    assert [line for line in card.splitlines() if line.startswith("WARNING")] == [said]
+    assert said in (tmp_path / MARKDOWN).read_text()
