@@ -8,6 +8,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from liveqa_inspect.judging.grade import DEFAULT_JUDGE
+from liveqa_inspect.report.card import Card, judge_card
+from liveqa_inspect.report.card import write as write_card
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
 from liveqa_inspect.report.directory import logs_by_task
 from liveqa_inspect.report.loading import LoadedLog, ReportError, load_all, section
@@ -40,6 +43,23 @@ def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:
     return paths
 
 
+def show_card(card: Card, out: Path, markdown: bool) -> bool:
+    """The judge card first, as a folder's reader wants it; then its files, written into `out`.
+    Whether they were: a folder they cannot be written to costs the files, not the tables."""
+    print(render([f"== {card.heading} ==", "", *card.blocks], markdown=markdown), flush=True)
+    try:
+        written = write_card(card, out)
+    except OSError as error:
+        print(
+            f"error: cannot write the judge card into {out}: {error.strerror or error}; the card "
+            "above is complete (choose a writable folder with --out)",
+            file=sys.stderr,
+        )
+        return False
+    print("\n" + "\n".join(f"card: {path}" for path in written) + "\n")
+    return True
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the report, then write its PNGs: a folder the figures cannot be written to costs
     the figures, not the tables."""
@@ -62,6 +82,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--model-cost-config", type=Path, metavar="FILE",
         help="prices of models the logs have none for, in Inspect's format (docs/judge-cost.md)",
     )  # fmt: skip
+    parser.add_argument(
+        "--reference-judge",
+        action="append",
+        default=[],
+        metavar="MODEL",
+        help="a judge the judge card measures each candidate against where it graded the same "
+        f"answers, beside the pinned default {DEFAULT_JUDGE} (repeatable)",
+    )
     args = parser.parse_args(argv)
     folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
     try:
@@ -70,9 +98,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not groups:
             raise ReportError(f"no log in {folder} can be reported: " + "; ".join(skipped))
         reports = [build(logs) for logs in groups]
+        card = judge_card(groups, (DEFAULT_JUDGE, *args.reference_judge)) if folder else None
     except ReportError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_REFUSED
+    card_written = show_card(card, args.out or folder, args.markdown) if card and folder else True
     if skipped:
         print(render(skipped, args.markdown) + "\n")
     for logs, (blocks, charts) in zip(groups, reports, strict=True):
@@ -85,4 +115,4 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_NO_FIGURES
         print()
         print(render([figure_line(path, args.markdown) for path in written], args.markdown))
-    return EXIT_OK
+    return EXIT_OK if card_written else EXIT_NO_FIGURES

@@ -1,26 +1,24 @@
-"""What a run's models cost, as Inspect recorded it: a judge is chosen on its price as well as
-on its agreement with humans (docs/judge-cost.md)."""
+"""What a run's models cost, from the calls its log holds (report/calls.py): a judge is chosen
+on its price as well as on its agreement with humans (docs/judge-cost.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from contextvars import ContextVar
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from types import MappingProxyType
 
 import yaml
-from inspect_ai.event import ModelEvent
-from inspect_ai.model import ModelCost, ModelUsage, compute_model_cost
+from inspect_ai.model import ModelCost, ModelUsage
 from pydantic import ValidationError
 
-from liveqa_inspect.judging.grade import JUDGE_ROLE
+from liveqa_inspect.report.calls import PRICES, Used, calls, spent
 from liveqa_inspect.report.comparison import Logs, labels, per_log
-from liveqa_inspect.report.loading import JUDGE_KINDS, LoadedLog, ReportError
+from liveqa_inspect.report.loading import LoadedLog, ReportError
 from liveqa_inspect.report.tables import Cell, Table
 
-Prices = Mapping[str, ModelCost]
-PRICES: ContextVar[Prices] = ContextVar("prices", default=MappingProxyType({}))
-"""`liveqa-report --model-cost-config`'s prices, for the cost table and every section's costs."""
+__all__ = ["PRICES", "JudgeSpend", "cost_table", "judge_spend", "per_judge", "read_prices"]
+
 NO_PRICE = "no price"
 FORMAT = "YAML or JSON: each model's input, output, input_cache_write, input_cache_read $ per 1M"
 HOW_TO_PRICE = (
@@ -28,10 +26,25 @@ HOW_TO_PRICE = (
     f"give one with `--model-cost-config FILE` to `inspect eval` or `liveqa-report` ({FORMAT})"
 )
 NOT_RECORDED = "not recorded"
-COST_NOTE = f"{NOT_RECORDED}: the log holds no usage of the grader role (replies from a cache?)"
+COST_NOTE = f"{NOT_RECORDED}: the log holds no call of its judge"
 COST = "judge cost ($)"
-Used = tuple[ModelUsage, float | None]
-"""Tokens as Inspect recorded them, and their cost (None: no price)."""
+UNCACHED = "their tokens are counted at what they would cost uncached"
+
+
+@dataclass(frozen=True)
+class JudgeSpend:
+    """What a log's judge spent: a judge is chosen on its price as well as on its agreement."""
+
+    usage: ModelUsage
+    """The tokens of all the judge's calls, a reply read from a cache counted as if made."""
+    cost: float | None
+    """Those tokens' dollars; None: a model of the judge has no price."""
+    calls: int
+    cached: int
+    """Calls answered from a cache (counted in `usage` and `cost` all the same)."""
+    graded: int
+    """Answers the judge scored, epochs counted: what a cost per answer divides by (a robustness
+    sample counts once, though its judge grades each of its versions)."""
 
 
 def dollars(cost: float | None) -> str:
@@ -47,42 +60,59 @@ def read_prices(path: Path) -> dict[str, ModelCost]:
         raise ReportError(f"cannot read the prices in {path}: {error}; give {FORMAT}") from error
 
 
+def graded(log: LoadedLog) -> int:
+    """Answers scored, epochs counted: 3 epochs grade each question's answer three times, so a
+    cost per question would read three times the cost of grading an answer."""
+    scored = {sample_id for sample_id, value in log.values.items() if not math.isnan(value)}
+    epochs = sum(sample.id in scored for sample in log.log.samples or [])
+    return epochs - sum(log.left_out.values())  # an unreadable or errored epoch is not graded
+
+
+def judge_spend(log: LoadedLog) -> JudgeSpend | None:
+    """The calls of the log's headline scorer: the grader role's models, or where none is bound
+    the evaluated model (a log measuring a judge) or the pinned default judge. None: no call."""
+    made = [call for call in calls(log) if call.judging]
+    if not made:
+        return None
+    usage, cost = spent(made)
+    cached = sum(call.cached for call in made)
+    return JudgeSpend(usage, cost, len(made), cached, graded(log))
+
+
 def usages(log: LoadedLog) -> tuple[dict[str, Used], dict[str, Used]]:
-    """Each role's usage and cost (the judge's is `grader`), and each model's (a panel's jurors).
-    `inspect score` leaves `log.stats` as the eval made it, so a re-graded log (no grader in it,
-    or other judges) has its grader's from the scoring's events; a model Inspect knows no price
-    for is priced from `--model-cost-config` (PRICES)."""
-    roles, models = log.log.stats.role_usage, log.log.stats.model_usage
-    judges = {model for _, names in log.judges for model in names}
-    if JUDGE_ROLE not in roles or not judges <= set(models):
-        roles = {role: u for role, u in roles.items() if role != JUDGE_ROLE}
-        models = {model: u for model, u in models.items() if model == log.model}
-        for event in (event for sample in log.log.samples or [] for event in sample.events):
-            # Inspect counts no usage for a reply from its cache.
-            if isinstance(event, ModelEvent) and event.role == JUDGE_ROLE and event.cache != "read":
-                usage = event.output.usage or ModelUsage()
-                models[event.model] = models.get(event.model, ModelUsage()) + usage
-                roles[JUDGE_ROLE] = roles.get(JUDGE_ROLE, ModelUsage()) + usage
-    prices, costs = PRICES.get(), {m: u.total_cost for m, u in models.items()}
-    for m in [m for m, cost in costs.items() if cost is None and m in prices]:
-        costs[m] = compute_model_cost(prices[m], models[m])
-    priced = {}
-    for role, u in roles.items():
-        # Inspect's role total adds its priced models only: a model priced here adds its own
-        # cost (it serves that role alone), one priced nowhere leaves no price.
-        served = (judges if role == JUDGE_ROLE else set()) or set(models)
-        extra = [costs[m] for m in served & set(models) if models[m].total_cost is None]
-        total = None if None in extra else (u.total_cost or 0.0) + sum(filter(None, extra))
-        priced[role] = u, total
-    return priced, {model: (u, costs[model]) for model, u in models.items()}
+    """Each role's usage and cost (the judge's is `grader`; the evaluated model has no role), and
+    each model's (a panel's jurors), from the calls themselves: a model serving two roles is
+    charged each role's calls in its row, and its own row adds them once."""
+    made = calls(log)
+    roles = sorted({call.role for call in made if call.role is not None})
+    models = sorted({call.model for call in made}, key=lambda model: (model != log.model, model))
+    return (
+        {role: spent(call for call in made if call.role == role) for role in roles},
+        {model: spent(call for call in made if call.model == model) for model in models},
+    )
 
 
 def judge_cost(log: LoadedLog) -> str:
-    """The grader role's cost; where none is bound, a log measuring a judge measures the
-    evaluated model, so its cost is the model's."""
-    roles, models = usages(log)
-    found = roles.get(JUDGE_ROLE) or (models.get(log.model) if log.kind in JUDGE_KINDS else None)
-    return NOT_RECORDED if found is None else dollars(found[1])
+    found = judge_spend(log)
+    return NOT_RECORDED if found is None else dollars(found.cost)
+
+
+def cached(found: int, made: int, noun: str) -> str:
+    return f"{found} of {made} {noun} replies read from the cache"
+
+
+def cached_note(run: str, log: LoadedLog) -> str | None:
+    """A re-run whose judge replies all came from the cache would otherwise look free."""
+    made = calls(log)
+    parts = [
+        cached(sum(call.cached for call in found), len(found), noun)
+        for noun, found in (
+            ("judge", [call for call in made if call.judging]),
+            ("other", [call for call in made if not call.judging]),
+        )
+        if any(call.cached for call in found)
+    ]
+    return f"{run}: {' and '.join(parts)}; {UNCACHED}" if parts else None
 
 
 def per_judge(
@@ -90,8 +120,11 @@ def per_judge(
 ) -> Table:
     """`per_log`'s table with each judge's cost beside its figures: a judge is chosen on both."""
     table = per_log(logs, title, [*headers, COST], lambda log: [*cells(log), judge_cost(log)])
-    unrecorded = any(NOT_RECORDED in row for row in table.rows)
-    return Table(table.title, table.headers, table.rows, [COST_NOTE] if unrecorded else [])
+    notes = [COST_NOTE] if any(NOT_RECORDED in row for row in table.rows) else []
+    for run, log in zip(labels(logs), logs, strict=True):
+        if (spend := judge_spend(log)) and spend.cached:
+            notes.append(f"{run}: {cached(spend.cached, spend.calls, 'judge')}; {UNCACHED}")
+    return Table(table.title, table.headers, table.rows, notes)
 
 
 def usage_row(
@@ -124,14 +157,16 @@ def cost_table(logs: Logs) -> Table:
     notes = []
     for run, log in zip(labels(logs), logs, strict=True):
         roles, models = usages(log)
-        if not models:  # every reply read from a cache, say: no cost, and none to project
+        if not models:  # nothing called: no cost, and none to project
             rows.append(usage_row(run, "no model call recorded", ModelUsage(), 0.0, 0))
             continue
-        rows += [usage_row(run, f"role {role}", *used, log.scored) for role, used in roles.items()]
-        rows += [usage_row(run, f"model {m}", *used, log.scored) for m, used in models.items()]
+        answers = graded(log)
+        rows += [usage_row(run, f"role {role}", *used, answers) for role, used in roles.items()]
+        rows += [usage_row(run, f"model {m}", *used, answers) for m, used in models.items()]
+        notes += [line] if (line := cached_note(run, log)) else []
         notes += [line] if (line := projection(log, run, [c for _, c in models.values()])) else []
     if any(row[-1] == NO_PRICE for row in rows):
         notes.append(HOW_TO_PRICE)
     headers = ["run", "used by", "input", "output", "cached", "reasoning", "cost ($)"]
     headers.append("per scored answer ($)")
-    return Table("Tokens and cost, as Inspect recorded them", headers, rows, notes)
+    return Table("Tokens and cost of the model calls in the log", headers, rows, notes)

@@ -37,7 +37,8 @@ class ReportError(Exception):
 
 def section(task: str) -> ModuleType:
     """A task's report section (`TASKS`): `KIND`, `report(logs)`; optionally `HEADLINE` (the key of
-    a multi-figure value the counts read) and `settings(log)`, the settings beyond the frame's."""
+    a multi-figure value the counts read), `settings(log)`, the settings beyond the frame's, and
+    `card(logs, references)`, its columns of the judge card (report/card.py)."""
     return importlib.import_module(f"liveqa_inspect.tasks.{TASKS[task][1]}")
 
 

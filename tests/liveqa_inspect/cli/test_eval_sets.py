@@ -17,7 +17,7 @@ from inspect_ai.model import GenerateConfig
 
 import liveqa_inspect
 from liveqa_inspect import TASKS
-from liveqa_inspect.report import cli, main
+from liveqa_inspect.report import card, cli, main
 from liveqa_inspect.report.cli import build
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart
@@ -79,6 +79,8 @@ def assert_reported_task_by_task(
     assert set(built) == set(TASKS)
     for block in printed.split("== ")[1:]:
         task = block.split(":", 1)[0]
+        if task == card.TITLE:  # the judge card, before the tasks (tests/.../test_judge_card.py)
+            continue
         assert block.startswith(f"{task}: 2 log(s) ==")
         listed = re.findall(r"^\d\. \S+ \(([^;)]+)", block, re.MULTILINE)
         # One judge measured twice: the second log is its `#2`.

@@ -194,7 +194,6 @@ def test_lifetime_shuts_an_idle_server_down() -> None:
         {"always": {"judge": 200}},
     ],
 )
-
 def test_bad_faults_are_refused(faults: dict) -> None:
     with pytest.raises(ValueError):
         Faults(**faults)

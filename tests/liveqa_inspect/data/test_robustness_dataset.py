@@ -46,6 +46,7 @@ def test_the_same_seed_draws_the_same_answers_and_versions(liveqa_data_dir: Path
 
 def test_a_grade_s_draw_does_not_depend_on_the_others(liveqa_data_dir: Path) -> None:
     """Fewer answers a grade keep a grade-4 draw that takes all 25 unchanged."""
+
     def fours(per_grade: int) -> set[str]:
         samples = robustness_dataset(["padding"], per_grade, data=liveqa_data_dir)
         return {str(s.id) for s in samples if s.metadata["human_grade"] == 4}

@@ -97,8 +97,11 @@ def test_formatting_keeps_every_sentence_word_for_word() -> None:
         ({"references": 1}, "reference_order", "one reference answer"),
         ({"human_level": 0.3}, "truncation", "the human level 0.3 is below 0.7"),
         ({"text": "Rest. Drink water."}, "truncation", "2 sentence(s), fewer than 3"),
-        ({"text": "Rest well for as long as it takes, and longer. Drink. Eat."}, "truncation",
-         "its first sentence is over 50% of the answer"),  # fmt: skip
+        (
+            {"text": "Rest well for as long as it takes, and longer. Drink. Eat."},
+            "truncation",
+            "its first sentence is over 50% of the answer",
+        ),  # fmt: skip
         ({"human_level": 0.0}, "swap", "already the lowest (0)"),
         ({"excellent": EXCELLENT[1:2]}, "swap", "no answer in the judgments is graded excellent"),
     ],

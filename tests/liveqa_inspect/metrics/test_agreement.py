@@ -115,7 +115,9 @@ def test_vectorised_kappa_and_rho_are_sklearns_and_scipys_on_random_data(n: int)
         if len(set(j) | set(h)) > 1:
             index = {level: k for k, level in enumerate(LEVELS)}
             expected = cohen_kappa_score(
-                [index[v] for v in h], [index[v] for v in j], weights="quadratic",
+                [index[v] for v in h],
+                [index[v] for v in j],
+                weights="quadratic",
                 labels=list(range(len(LEVELS))),
             )
             assert kappa == pytest.approx(expected, abs=1e-12)

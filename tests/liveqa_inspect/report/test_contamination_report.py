@@ -116,8 +116,10 @@ def test_one_contamination_log(
     for cell, text in zip(runs.rows[0][4:], (top.input, top.target, top.target), strict=True):
         assert len(cell) <= SHOWN_CHARS
         flat = " ".join(text.split())
-        assert (cell.removeprefix("… ") in flat) if cell.startswith("…") else flat.startswith(
-            cell.removesuffix(" …")
+        assert (
+            (cell.removeprefix("… ") in flat)
+            if cell.startswith("…")
+            else flat.startswith(cell.removesuffix(" …"))
         )
 
     [chart] = charts

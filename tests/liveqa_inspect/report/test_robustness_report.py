@@ -89,8 +89,7 @@ def assert_the_report_states_the_metrics(out: str, m: dict[str, float]) -> None:
         assert "Each juror alone" not in out
         return
     by_juror = [
-        side_by_side_rows({k.removeprefix(f"juror/{j}/"): v for k, v in m.items()})
-        for j in jurors
+        side_by_side_rows({k.removeprefix(f"juror/{j}/"): v for k, v in m.items()}) for j in jurors
     ]
     table = {row[0]: row[1:] for row in section(out, "Each juror alone")}
     assert table == {
@@ -220,9 +219,10 @@ def test_judges_side_by_side_with_paired_differences(
     assert "2 robustness logs, compared with the first:" in out and "WARNING" not in out
     rows = {row[0]: row[1:] for row in section(out, "Judges")}
     held, lowered = (int(figures(reader, SCORER)[f"{s}_n"]) for s in ("robustness", "sensitivity"))
-    assert rows["robustness (unchanged where it should hold)"] == [
-        f"1.000 [1.000, 1.000] n={held}"
-    ] * 2
+    assert (
+        rows["robustness (unchanged where it should hold)"]
+        == [f"1.000 [1.000, 1.000] n={held}"] * 2
+    )
     assert rows["sensitivity (lowered where it should lower)"] == [
         f"1.000 [1.000, 1.000] n={lowered}", f"0.000 [0.000, 0.000] n={lowered}"
     ]  # fmt: skip

@@ -23,9 +23,7 @@ def test_expert_qa_scorer_through_eval() -> None:
 
     grader = scripted_model(judge, "judge")
     model = scripted_model(subject)
-    [log] = eval(
-        expert_qa(), model=model, model_roles={"grader": grader}, limit=3, **QUIET
-    )
+    [log] = eval(expert_qa(), model=model, model_roles={"grader": grader}, limit=3, **QUIET)
     assert log.status == "success", log.error
     prompt, config = model.calls[0]
     assert prompt.startswith("Please answer the following question from an expert in Business.")

@@ -20,9 +20,7 @@ from tests.helpers import QUIET, figures, judge_script, scripted_model, subject_
 
 def run(subject: Model, judge: Model | None, limit: int = 4, **args: object) -> EvalLog:
     roles = {"grader": judge} if judge is not None else {}
-    [log] = eval(
-        live_qa(**args), model=subject, model_roles=roles, limit=limit, **QUIET
-    )
+    [log] = eval(live_qa(**args), model=subject, model_roles=roles, limit=limit, **QUIET)
     return log
 
 

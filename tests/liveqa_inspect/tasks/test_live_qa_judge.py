@@ -207,9 +207,7 @@ def test_the_headline_is_the_judge_s_kappa(caplog: pytest.LogCaptureFixture) -> 
 def test_an_evaluated_reasoning_judge_gets_no_token_cap_or_temperature_of_ours() -> None:
     """`--reasoning-effort high` on the evaluated judge: the provider fixes its temperature."""
     judge = scripted_model(lambda *_: verdict("1"), "judge")
-    [log] = eval(
-        live_qa_judge(), model=judge, limit=1, **QUIET, reasoning_effort="high"
-    )
+    [log] = eval(live_qa_judge(), model=judge, limit=1, **QUIET, reasoning_effort="high")
     [(_, config)] = judge.calls
     assert config.max_tokens is None and config.temperature is None
     assert config.reasoning_effort == "high" and config.seed == 42

@@ -11,12 +11,13 @@ from dataclasses import replace
 import numpy as np
 
 from liveqa_inspect.judging.verdicts import panel_figures
+from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
-from liveqa_inspect.report.tables import Block, Cell, Table, fmt, interval
+from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, fmt, interval
 from liveqa_inspect.stats.agreement import agreement_figures
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
 from liveqa_inspect.stats.names import KAPPA, VERDICTS, level_name
@@ -159,3 +160,15 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         name = f"{log.path.stem}-{key}.png"
         charts.append(chart(name, f"{log.task} {log.model}: {title.lower()} (95% CI)", rows))
     return [*blocks, *other_scorers(log)], charts
+
+
+def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Part]:
+    """The judge card's columns of one run's answers graded by several judges (none for models
+    compared): each judge's mean level on them, and its agreement with a reference judge."""
+    if not compare.same_answers(logs):
+        return []
+    judges, noun = frame.judges(logs), f"{logs[0].task} (same answers)"
+    rows = {name: [estimate_cell(headline(log))] for name, log in judges.items()}
+    reference = frame.reference_part(logs, references, agreement, noun)
+    mean = frame.Part([f"{noun} mean level"], rows, judges)
+    return [mean, *([reference] if reference else [])]

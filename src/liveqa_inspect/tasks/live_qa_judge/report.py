@@ -10,17 +10,26 @@ import numpy as np
 from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect.judging.verdicts import epoch_figures, panel_figures
+from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
 from liveqa_inspect.report.loading import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_members
-from liveqa_inspect.report.tables import Block, Table, figure_cells, figure_table, fmt
+from liveqa_inspect.report.tables import (
+    Block,
+    Table,
+    estimate_cell,
+    figure_cells,
+    figure_table,
+    fmt,
+)
 from liveqa_inspect.stats import agreement as agree
 from liveqa_inspect.stats.bootstrap import Estimate, tallied_estimates
 from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1, KAPPA, level_name
 from liveqa_inspect.stats.values import human_levels, score_values
 from liveqa_inspect.tasks.expert_qa.claims_metrics import detection, majority
+from liveqa_inspect.tasks.live_qa.report import agreement as judges_agreement
 
 KIND = "judge"
 FIELD, RHO, EXACT = "field", "spearman_rho", "exact_agreement"
@@ -31,6 +40,9 @@ FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
 """The scorers whose `reference_spearman` metric states each reference metric's rho."""
 
 Figures = dict[str, Estimate]
+CARD_NOUN = {"live_qa_judge": "NIST", "expert_qa_claims": "experts"}
+"""Whom a judge agrees with, in the card's column names: the task's human levels."""
+CARD_FLOOR = "rouge_l"
 
 
 def agreement(log: LoadedLog, scores: list[SampleScore] | None = None) -> Figures:
@@ -71,14 +83,22 @@ def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
     return tallied_estimates(difference, *columns)[KAPPA] if shared else Estimate(math.nan)
 
 
-def floor_table(log: LoadedLog, judge: Figures) -> Table | None:
-    """The no-model floors beside the judge's figure they bound: a judge no better than ROUGE-L's
-    rho adds nothing over string overlap; the majority level's share bounds exact agreement."""
+def floors(log: LoadedLog) -> list[tuple[str, str, float]]:
+    """The no-model floors, each with the judge's figure it bounds: a judge no better than
+    ROUGE-L's rho adds nothing over string overlap; the majority level's share bounds exact
+    agreement."""
     rhos = [agree.reference_rhos(log.scores(s)) for s in FLOOR_SCORERS if s in log.reductions]
-    floors = [(name, RHO, rho) for found in rhos for name, rho in found.items()]
+    found = [(name, RHO, rho) for each in rhos for name, rho in each.items()]
     if finds_wrong_claims(log):
-        floors.insert(0, ("majority level", EXACT, majority(human_levels(log.scores()))))
-    rows = [[*floor, judge[floor[1]].value, judge[floor[1]].value - floor[2]] for floor in floors]
+        found.insert(0, ("majority level", EXACT, majority(human_levels(log.scores()))))
+    return found
+
+
+def floor_table(log: LoadedLog, judge: Figures) -> Table | None:
+    """The floors beside the judge's figure they bound."""
+    rows = [
+        [*floor, judge[floor[1]].value, judge[floor[1]].value - floor[2]] for floor in floors(log)
+    ]
     title = "No-model floors (what the judge must beat)"
     headers = ["floor", "compared with", "floor value", "judge", "judge - floor"]
     return Table(title, headers, rows) if rows else None
@@ -169,3 +189,48 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     detection = figure_table("Wrong-claim detection", found, list(found)) if found else None
     optional = (floor_table(log, judge), juror_table(log, judge), detection, field_table(log))
     return [*blocks, *(table for table in optional if table), confusions[0][0]], charts
+
+
+def versus(best: str, difference: Estimate) -> str:
+    """A judge's kappa from the best one's, paired over the answers both graded, in words."""
+    if not difference.n:
+        return f"no answer shared with {best}"
+    words = "worse" if difference.high < 0 else "better" if difference.low > 0 else "tied"
+    return f"{estimate_cell(difference)} {words}"
+
+
+def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Part]:
+    """The judge card's columns of these logs: kappa and rho with the humans, ROUGE-L's rho (the
+    floor) beside rho where the log has it, bias; where several judges ran, each one's paired
+    kappa difference from the best; each one's agreement with a reference judge."""
+    judges, noun = frame.judges(logs), CARD_NOUN.get(logs[0].task, logs[0].task)
+    found = {name: agreement(log) for name, log in judges.items()}
+    best = max(found, key=lambda name: np.nan_to_num(found[name][KAPPA].value, nan=-np.inf))
+    floor_of = {
+        name: next((v for f, _, v in floors(log) if f == CARD_FLOOR), math.nan)
+        for name, log in judges.items()
+    }
+    shown, several = not all(map(math.isnan, floor_of.values())), len(judges) > 1
+    rows, charted = {}, {}
+    for name, log in judges.items():
+        judge, floor = found[name], floor_of[name]
+        cells = [estimate_cell(judge[KAPPA]), estimate_cell(judge[RHO])]
+        cells += [fmt(floor), frame.is_beyond(judge[RHO].low, floor)] if shown else []
+        cells.append(estimate_cell(judge["bias"]))
+        if several:
+            paired = "best" if name == best else versus(best, kappa_difference(judges[best], log))
+            cells.append(paired)
+        rows[name] = cells
+        charted |= {f"{name}: {noun} kappa": judge[KAPPA], f"{name}: {noun} rho": judge[RHO]}
+        charted |= {f"{name}: {noun} ROUGE-L floor": Estimate(floor)} if shown else {}
+    columns = [f"{noun} kappa", f"{noun} rho"]
+    columns += [f"{noun} ROUGE-L floor", f"{noun} rho vs floor"] if shown else []
+    columns += [f"{noun} bias", *([f"{noun} kappa vs best (paired)"] if several else [])]
+    notes = [
+        f"{noun} kappa vs best: a judge's quadratic kappa minus that of {best} (the highest), "
+        "over the answers both graded (paired bootstrap 95% CI): worse or better where the "
+        "interval excludes 0, else tied."
+    ] * several
+    parts = [frame.Part(columns, rows, judges, charted, notes)]
+    reference = frame.reference_part(logs, references, judges_agreement, noun)
+    return [*parts, *([reference] if reference else [])]

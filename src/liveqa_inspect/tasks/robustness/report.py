@@ -11,13 +11,14 @@ from functools import partial
 
 import numpy as np
 
+from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.loading import LoadedLog, SampleId
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, interval
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
 from liveqa_inspect.tasks.robustness import metrics
-from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, expected
+from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, Expect, expected
 from liveqa_inspect.versioned import label as text_label
 
 KIND = "robustness"
@@ -26,6 +27,7 @@ MOVED_ROWS = 10
 EXCERPT_CHARS = 60
 
 Figures = dict[str, metrics.Pooled]
+CARD_COLUMNS = {"hold": "most moved (should hold)", "lower": "most not lowered (should lower)"}
 
 
 def label(name: str) -> str:
@@ -77,8 +79,10 @@ def summary_table(found: Figures) -> Table:
         "Robustness and sensitivity (95% CI: answers resampled, each with all its pairs)",
         ["figure", "value", "95% CI", "pairs", "left out"],
         [[name, *shown(s.share), s.n, s.left_out] for name, s in found.items() if not s.shift],
-        ["A constant judge is fully robust and has sensitivity 0: read the two together, and "
-         "beside the judge's agreement with the humans (live_qa_judge)."],  # fmt: skip
+        [
+            "A constant judge is fully robust and has sensitivity 0: read the two together, and "
+            "beside the judge's agreement with the humans (live_qa_judge)."
+        ],  # fmt: skip
     )
 
 
@@ -88,13 +92,34 @@ def perturbation_table(log: LoadedLog, found: Figures) -> Table:
     errored = f" The {sum(lost)} pairs of the {len(lost)} errored answers are in neither count."
     return Table(
         "Perturbations (95% CI: the log's seeded paired bootstrap)",
-        ["perturbation", "should", "pairs", "left out", "as expected", "95% CI", "mean shift",
-         "shift 95% CI"],  # fmt: skip
-        [[name, f"{expected(name)} ({metrics.SHARE[expected(name)]})", p.n, p.left_out,
-          *shown(p.share), *shown(p.shift)] for name, p in found.items() if p.shift],  # fmt: skip
-        ["left out: pairs with a verdict unreadable on either side." + (errored if lost else "")
-         + " Mean shift: perturbed level minus the original's, above 0 where the perturbation "
-         "pleased the judge."],  # fmt: skip
+        [
+            "perturbation",
+            "should",
+            "pairs",
+            "left out",
+            "as expected",
+            "95% CI",
+            "mean shift",
+            "shift 95% CI",
+        ],  # fmt: skip
+        [
+            [
+                name,
+                f"{expected(name)} ({metrics.SHARE[expected(name)]})",
+                p.n,
+                p.left_out,
+                *shown(p.share),
+                *shown(p.shift),
+            ]
+            for name, p in found.items()
+            if p.shift
+        ],  # fmt: skip
+        [
+            "left out: pairs with a verdict unreadable on either side."
+            + (errored if lost else "")
+            + " Mean shift: perturbed level minus the original's, above 0 where the perturbation "
+            "pleased the judge."
+        ],  # fmt: skip
     )
 
 
@@ -114,8 +139,10 @@ def moved_table(log: LoadedLog) -> Table:
         f"Pairs that moved most against expectation ({min(len(rows), MOVED_ROWS)} of {len(rows)})",
         ["answer", "perturbation", "human", "original", "perturbed", "shift", "answer (start)"],
         rows[:MOVED_ROWS],
-        ["Against expectation: the level moved where it should have held, or rose where it "
-         "should have fallen. Each answer's versions are in its sample's metadata."],  # fmt: skip
+        [
+            "Against expectation: the level moved where it should have held, or rose where it "
+            "should have fallen. Each answer's versions are in its sample's metadata."
+        ],  # fmt: skip
     )
 
 
@@ -191,3 +218,27 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     title = f"{log.task}: {log.judge_label}, share as expected (95% CI)"
     shares = {label(name): pooled.share for name, pooled in one.items()}
     return [*blocks, moved_table(log)], [chart(log, "robustness", title, shares)]
+
+
+def worst(found: Figures, way: Expect) -> str:
+    """The perturbation expected to `way` whose pairs went most against it, named, with the share
+    that did: its share as expected, from the log's own figure, turned the other way."""
+    shares = {n: p.share for n, p in found.items() if p.shift and expected(n) == way}
+    shares = {n: share for n, share in shares.items() if not math.isnan(share.value)}
+    if not shares:
+        return "none read"
+    name = min(shares, key=lambda n: shares[n].value)
+    share = shares[name]
+    against = Estimate(1 - share.value, 1 - share.high, 1 - share.low, share.n)
+    return f"{name} {estimate_cell(against)}"
+
+
+def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Part]:
+    """The judge card's columns: the largest share of pairs moved by a perturbation that should
+    hold the level, and the largest share not lowered by one that should lower it."""
+    judges = frame.judges(logs)
+    rows = {}
+    for name, log in judges.items():
+        found = metrics.robustness_figures(log.scores(), log.scale)
+        rows[name] = [worst(found, way) for way in CARD_COLUMNS]
+    return [frame.Part(list(CARD_COLUMNS.values()), rows, judges)]

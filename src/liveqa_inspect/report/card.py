@@ -1,0 +1,157 @@
+"""The judge card: every candidate judge of a folder in one row, to choose the judge to pin. Each
+task's report section contributes its own columns through its `card(logs, references)` hook (found
+as the frame finds its `report`), computed by the functions its own tables call; the frame names no
+task, and adds what every judge log has: the verdicts it could not read and what its calls cost.
+docs/report.md (The judge card) says where each column comes from."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from liveqa_inspect import TASKS
+from liveqa_inspect.report import comparison as compare
+from liveqa_inspect.report.cost import NO_PRICE, NOT_RECORDED, judge_spend
+from liveqa_inspect.report.loading import JUDGE_KINDS, LoadedLog, section
+from liveqa_inspect.report.plots import IntervalChart
+from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, fmt, render
+from liveqa_inspect.stats.bootstrap import Estimate
+
+TITLE = "Judge card"
+MARKDOWN, PNG = "judge-card.md", "judge-card.png"
+NOT_RUN = "not run"
+REFERENCE = "reference"
+SPENT = ["unscored", "tokens / 100 graded", "$ / 100 graded", "cached replies"]
+Agreement = Callable[[LoadedLog, LoadedLog], Mapping[str, Estimate]]
+"""Two judges' agreement on the answers both graded, the first standing for the humans."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """One task's columns: a row of cells for each judge that ran it (keyed as `judges` names
+    them), the log behind each row (for what the frame counts), and figures for the chart."""
+
+    columns: Sequence[str]
+    rows: Mapping[str, Sequence[Cell]]
+    logs: Mapping[str, LoadedLog]
+    charted: Mapping[str, Estimate] = field(default_factory=dict)
+    notes: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class Card:
+    heading: str
+    blocks: list[Block]
+    chart: IntervalChart | None
+
+
+def judges(logs: Sequence[LoadedLog]) -> dict[str, LoadedLog]:
+    """Each log under its judge's name as the user bound it (`#2` on a repeat), as the task's
+    section labels its rows, so one judge's rows of several tasks meet in one card row."""
+    return dict(zip(compare.labels(logs), logs, strict=True))
+
+
+def reference_part(
+    logs: Sequence[LoadedLog], references: Sequence[str], agreement: Agreement, noun: str
+) -> Part | None:
+    """Each judge's agreement with a reference judge (the pinned default, or one named with
+    `--reference-judge`) that graded the same answers: whether a successor keeps the scores of
+    the judge it replaces comparable. None where no reference judge graded them."""
+    named = judges(logs)
+    found = [name for name in named if name in references]
+    columns, rows = [], {name: list[Cell]() for name in named}
+    for reference in found:
+        columns += [f"{noun} kappa with {reference}", f"{noun} exact with {reference}"]
+        for name, log in named.items():
+            if name == reference:
+                rows[name] += [REFERENCE, REFERENCE]
+                continue
+            figures = agreement(named[reference], log)
+            kappa, exact = figures["kappa"], figures["exact"]
+            rows[name] += [estimate_cell(kappa), f"{estimate_cell(exact)} n={exact.n}"]
+    return Part(columns, rows, named) if found else None
+
+
+def parts(groups: Sequence[Sequence[LoadedLog]], references: Sequence[str]) -> list[Part]:
+    found = []
+    for logs in groups:
+        hook = getattr(section(logs[0].task), "card", None)
+        found += hook(logs, references) if hook else []
+    return found
+
+
+def spent(logs: Sequence[LoadedLog]) -> list[Cell]:
+    """A judge's unscored share over all its logs, then its calls' tokens and dollars per 100
+    answers graded as if no reply came from a cache (what the judge costs), and the cached ones."""
+    unscored, total = sum(log.unscored for log in logs), sum(len(log.values) for log in logs)
+    share = f"{fmt(unscored / total)} ({unscored} of {total})" if total else "n/a"
+    spends = [found for log in logs if (found := judge_spend(log))]
+    graded = sum(s.graded for s in spends)
+    if not spends or not graded:
+        return [share, NOT_RECORDED, NOT_RECORDED, NOT_RECORDED]
+    tokens = sum(s.usage.total_tokens for s in spends)
+    costs = [s.cost for s in spends]
+    dollars = NO_PRICE if None in costs else f"{100 * sum(filter(None, costs)) / graded:.4f}"
+    cached = f"{sum(s.cached for s in spends)} of {sum(s.calls for s in spends)} calls"
+    return [share, f"{100 * tokens / graded:.0f}", dollars, cached]
+
+
+def absent(groups: Sequence[Sequence[LoadedLog]]) -> list[str]:
+    """The judge tasks with a card hook that no log of the folder ran: said, not left out."""
+    ran = {logs[0].task for logs in groups}
+    hooked = [task for task in TASKS if hasattr(section(task), "card")]
+    return [t for t in hooked if t not in ran and section(t).KIND in JUDGE_KINDS]
+
+
+def judge_card(groups: Sequence[Sequence[LoadedLog]], references: Sequence[str]) -> Card | None:
+    """The card of the folder's judges, None where no section contributes a column."""
+    found = parts(groups, references)
+    if not found:
+        return None
+    names = list(dict.fromkeys(name for part in found for name in part.rows))
+    rows: list[list[Cell]] = []
+    for name in names:
+        cells: list[Cell] = [name]
+        for part in found:
+            cells += part.rows.get(name) or [NOT_RUN] * len(part.columns)
+        logs = {p.logs[name].path: p.logs[name] for p in found if name in p.logs}  # each once
+        rows.append([*cells, *spent(list(logs.values()))])
+    headers = ["judge", *(column for part in found for column in part.columns), *SPENT]
+    notes = [note for part in found for note in part.notes]
+    notes.append(
+        "unscored: answers whose verdict could not be read, of those graded, over all the judge's "
+        "logs; tokens and $ count every judge call as if no reply came from a cache (what the "
+        "judge costs), per 100 answers graded (epochs counted); cached replies: judge calls "
+        f"answered from a cache, of all its calls; {NO_PRICE}: a model without a price "
+        "(--model-cost-config)."
+    )
+    if missing := absent(groups):
+        notes.append(f"No log of {', '.join(missing)} in the folder: its columns are not shown.")
+    blocks: list[Block] = [Table(f"{TITLE} (value [95% CI])", headers, rows, notes)]
+    charted = {label: e for part in found for label, e in part.charted.items()}
+    title = f"{TITLE}: agreement with the humans (95% CI)"
+    axis = "figure (kappa, rho; floor: ROUGE-L's rho)"
+    chart = IntervalChart(PNG, title, axis, list(charted), list(charted.values()))
+    return Card(f"{TITLE}: {len(names)} judge(s)", blocks, chart if charted else None)
+
+
+def write(card: Card, out: Path) -> list[Path]:
+    """The card as Markdown, its chart beside it; the caller says what a failure costs."""
+    out.mkdir(parents=True, exist_ok=True)
+    text = f"# {card.heading}\n\n" + render(card.blocks, markdown=True)
+    written = [out / MARKDOWN]
+    if card.chart:
+        card.chart.draw(out / PNG)
+        written.append(out / PNG)
+        text += f"\n\n![{PNG}]({PNG})"
+    (out / MARKDOWN).write_text(text + "\n", encoding="utf-8")
+    return written
+
+
+def is_beyond(low: float, floor: float) -> str:
+    """Whether a figure's interval lies wholly above a floor: `above` only beyond noise."""
+    if math.isnan(low) or math.isnan(floor):
+        return "n/a"
+    return "above" if low > floor else "not beyond CI"
