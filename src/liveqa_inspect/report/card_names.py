@@ -35,9 +35,10 @@ def graded_with(config: GenerateConfig) -> dict[str, Any]:
 
 def verdict_settings(log: LoadedLog) -> dict[str, str]:
     """The judge's settings as the log records them: the grader role's where bound to its judge;
-    the eval's where the judge is the evaluated model; else (a log re-graded by `inspect score`)
-    those its scores record (with the defaults filled in). A panel's are each named after their
-    juror."""
+    else those its scores record as sent (a log re-graded by `inspect score`, whose judge may be
+    the evaluated model bound at other settings); else, where the scores record none (the
+    robustness task's), the eval's, its judge being the evaluated model. A panel's are each named
+    after their juror."""
     spec = log.log.eval
     role = (spec.model_roles or {}).get((spec.metadata or {}).get("judge_role", ""), [])
     roles = role if isinstance(role, list) else [role]
@@ -49,10 +50,10 @@ def verdict_settings(log: LoadedLog) -> dict[str, str]:
             for name, model in zip(names, roles, strict=True)
             for key, value in graded_with(model.config).items()
         }
-    elif log.judge_label == log.model:
+    elif found := compare.judge_settings(log):
+        pass
+    else:  # a robustness log's scores record no settings: its judge is the evaluated model
         found = graded_with(log.log.plan.config.merge(spec.model_generate_config))
-    else:
-        found = compare.judge_settings(log)
     return {key: str(value) for key, value in found.items() if key.split()[-1] in VERDICT_SETTINGS}
 
 

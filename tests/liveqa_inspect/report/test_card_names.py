@@ -6,15 +6,26 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from inspect_ai import eval
+from inspect_ai import eval, score
+from inspect_ai.log import write_eval_log
 from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, get_model
 
-from liveqa_inspect import expert_qa_claims, live_qa_judge
+from liveqa_inspect import expert_qa_claims, live_qa, live_qa_judge
 from liveqa_inspect.caveats import too_small
 from liveqa_inspect.providers.gguf import MODEL_FILE
 from liveqa_inspect.report.card import MARKDOWN, NOT_RUN
 from liveqa_inspect.stats.names import KAPPA
-from tests.helpers import QUIET, figures, length_judge, output, verdict
+from liveqa_inspect.tasks.live_qa.task import live_qa_scorer
+from tests.helpers import (
+    QUIET,
+    figures,
+    judge_script,
+    length_judge,
+    output,
+    scripted_model,
+    subject_script,
+    verdict,
+)
 from tests.liveqa_inspect.providers.local import SMOLLM2
 from tests.liveqa_inspect.report.test_card import card_of, run, with_interval
 
@@ -69,3 +80,29 @@ def test_the_card_says_a_judge_is_served_from_smollm2_135m(
     card = printed.split("== live_qa_judge")[0]
     assert [line for line in card.splitlines() if line.startswith("WARNING")] == [said]
     assert said in (tmp_path / MARKDOWN).read_text()
+
+
+def test_a_model_regrading_its_own_answers_at_two_temperatures_is_two_rows(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The README's shape (the model grades its own answers), generated once and graded by
+    `inspect score` at two temperatures: the judge is the evaluated model, but the settings it
+    graded with are its scores', not those the answers were generated with."""
+
+    def both(prompt: str, config: GenerateConfig) -> str:
+        return (judge_script if "<answer>" in prompt else subject_script)(prompt, config)
+
+    [answers] = eval(
+        live_qa(reference_metrics=False),
+        model=scripted_model(both, "judge"),
+        score=False,
+        limit=3,
+        **QUIET,
+    )
+    assert answers.status == "success", answers.error
+    for temperature in (0.0, 1.0):
+        judge = scripted_model(both, "judge", temperature=temperature)
+        graded = score(answers, [live_qa_scorer(cache=False)], model_roles={"grader": judge})
+        write_eval_log(graded, str(tmp_path / f"t{temperature:g}.eval"))
+    _, rows = card_of(capsys, str(tmp_path))
+    assert sorted(rows) == [COOL, WARM]
