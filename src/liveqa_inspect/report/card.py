@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from liveqa_inspect.judging.grade import DEFAULT_JUDGE
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.card_names import NAMES, card_names
 from liveqa_inspect.report.caveats import caveat_texts
@@ -159,8 +160,14 @@ def judge_card(
         f"answered from a cache, of all its calls; {NO_PRICE}: a model without a price "
         "(--model-cost-config)."
     ]
+    for reference in (r for r in references if r != DEFAULT_JUDGE):
+        if reference not in names:
+            notes.append(
+                f"--reference-judge {reference}: no row of the card is that judge (name it as its "
+                f"row is: {', '.join(names)}), so no agreement with it is shown."
+            )
     if missing := absent(groups, sections):
-        notes.append(f"No log of {', '.join(missing)} in the folder: its columns are not shown.")
+        notes.append(f"No log of {', '.join(missing)} in the folder: their columns are not shown.")
     blocks.append(Table("What each judge left unread and cost", ["judge", *SPENT], rows, notes))
     charted = {label: e for part in found for label, e in part.charted.items()}
     title = f"{TITLE}: agreement with the humans (95% CI)"

@@ -103,6 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
+    if args.reference_judge and not folder:
+        parser.error("--reference-judge is a column of the judge card, which is made of a folder "
+                     "of logs: give the folder (liveqa-report DIR --reference-judge MODEL)")
     try:
         PRICES.set(read_prices(args.model_cost_config) if args.model_cost_config else {})
         found = logs_by_task(folder, SECTIONS) if folder else ([load_all(args.logs, SECTIONS)], [])

@@ -13,6 +13,7 @@ from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, get_model
 from liveqa_inspect import expert_qa_claims, live_qa, live_qa_judge
 from liveqa_inspect.caveats import too_small
 from liveqa_inspect.providers.gguf import MODEL_FILE
+from liveqa_inspect.report import cli
 from liveqa_inspect.report.card import MARKDOWN, NOT_RUN
 from liveqa_inspect.stats.names import KAPPA
 from liveqa_inspect.tasks.live_qa.task import live_qa_scorer
@@ -106,3 +107,28 @@ def test_a_model_regrading_its_own_answers_at_two_temperatures_is_two_rows(
         write_eval_log(graded, str(tmp_path / f"t{temperature:g}.eval"))
     _, rows = card_of(capsys, str(tmp_path))
     assert sorted(rows) == [COOL, WARM]
+
+
+def test_a_reference_judge_named_as_no_row_is_said(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A judge at two settings is two rows: a reference named by the model alone matches neither,
+    and the card says so, naming the rows, rather than leaving its columns out in silence."""
+    for temperature in (0.0, 1.0):
+        run(live_qa_judge(), length_judge, "judge", tmp_path, limit=2, temperature=temperature)
+    printed, rows = card_of(capsys, str(tmp_path), "--reference-judge", "mockllm/judge")
+    assert f"--reference-judge mockllm/judge: no row of the card is that judge (name it as its " \
+        f"row is: {COOL}, {WARM})" in printed
+    assert not any("with mockllm/judge" in column for row in rows.values() for column in row)
+    _, rows = card_of(capsys, str(tmp_path), "--reference-judge", COOL)
+    assert rows[COOL][f"NIST kappa with {COOL}"] == "reference"
+
+
+def test_a_reference_judge_needs_a_folder(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    log = run(live_qa_judge(), length_judge, "judge", tmp_path, limit=2)
+    with pytest.raises(SystemExit) as stopped:
+        cli.main([log.location, "--reference-judge", "mockllm/judge"])
+    assert stopped.value.code == 2
+    assert "--reference-judge is a column of the judge card" in capsys.readouterr().err
