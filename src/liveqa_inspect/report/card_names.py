@@ -44,17 +44,12 @@ def verdict_settings(log: LoadedLog) -> dict[str, str]:
     roles = role if isinstance(role, list) else [role]
     judges = {model for _, models in log.judges for model in models} or {log.model}
     if roles and {model.model for model in roles} <= judges:
-        names = juror_names(model.model for model in roles)
-        found = {
-            key if len(roles) == 1 else f"{name} {key}": value
-            for name, model in zip(names, roles, strict=True)
-            for key, value in graded_with(model.config).items()
-        }
-    elif found := compare.judge_settings(log):
-        pass
-    else:  # a robustness log's scores record no settings: its judge is the evaluated model
-        found = graded_with(log.log.plan.config.merge(spec.model_generate_config))
-    return {key: str(value) for key, value in found.items() if key.split()[-1] in VERDICT_SETTINGS}
+        found = compare.jurors_settings([(m.model, graded_with(m.config)) for m in roles])
+    elif not (found := compare.judge_settings(log)):
+        # a robustness log's scores record no settings: its judge is the evaluated model
+        config = log.log.plan.config.merge(spec.model_generate_config)
+        found = compare.jurors_settings([(log.model, graded_with(config))])
+    return {key: value for key, value in found.items() if key.split()[-1] in VERDICT_SETTINGS}
 
 
 def card_names(groups: Sequence[Sequence[LoadedLog]]) -> dict[Path, str]:
@@ -62,14 +57,10 @@ def card_names(groups: Sequence[Sequence[LoadedLog]]) -> dict[Path, str]:
     (`unset` where one has none) over all the groups, so its rows of two tasks meet only where
     it graded alike; `#2` only on a true repeat within one group (same judge, same settings)."""
     logs = [log for group in groups for log in group]
-    each = {log.path: verdict_settings(log) for log in logs}
-    named: dict[Path, str] = {}
-    for log in logs:
-        same = [each[other.path] for other in logs if other.judge_label == log.judge_label]
-        keys = dict.fromkeys(key for found in same for key in found)
-        differ = [k for k in keys if len({found.get(k, "unset") for found in same}) > 1]
-        shown = ", ".join(f"{key}={each[log.path].get(key, 'unset')}" for key in differ)
-        named[log.path] = log.judge_label + (f" ({shown})" if shown else "")
+    differ = compare.judge_settings_differing(logs, verdict_settings)
+    named = {
+        log.path: compare.with_settings(log, found) for log, found in zip(logs, differ, strict=True)
+    }
     for group in groups:
         paths = [log.path for log in group]
         named |= dict(zip(paths, juror_names(named[path] for path in paths), strict=True))

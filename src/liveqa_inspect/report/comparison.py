@@ -4,7 +4,8 @@ compares them; their row labels; and each log's paired difference from the first
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -46,10 +47,7 @@ def labels(logs: Logs) -> list[str]:
         return purpose[0]
     if same_answers(logs):
         differ = judge_settings_differing(logs)
-        return juror_names(
-            log.judge_label + (f" ({', '.join(map('='.join, found.items()))})" if found else "")
-            for log, found in zip(logs, differ, strict=True)
-        )
+        return juror_names(map(with_settings, logs, differ))
     judges = logs[0].section.HUMAN_LEVELS
     return juror_names(log.judge_label if judges else log.model for log in logs)
 
@@ -68,28 +66,41 @@ def same_answers(logs: Logs) -> bool:
     return all(found == answers[0] for found in answers)
 
 
+def jurors_settings(jurors: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, str]:
+    """Each (model, settings) of a judge's jurors as one mapping: for a panel, each setting named
+    after its juror."""
+    names = juror_names(model for model, _ in jurors)
+    return {
+        key if len(jurors) == 1 else f"{name} {key}": str(value)
+        for name, (_, found) in zip(names, jurors, strict=True)
+        for key, value in found.items()
+    }
+
+
 def judge_settings(log: LoadedLog) -> dict[str, str]:
     """The settings each juror graded with, as its scores record them: a log re-graded by
-    `inspect score` records no grader role. The first epoch's (the seed moves with each epoch);
-    for a panel, each setting named after its juror."""
+    `inspect score` records no grader role. The first epoch's (the seed moves with each epoch)."""
     for sample in log.log.samples or []:
         score = (sample.scores or {}).get(log.scorer)
         jurors = ((score.metadata or {}).get("jurors") if score else None) or []
         if sample.epoch == 1 and jurors:
-            names = juror_names(str(juror["model"]) for juror in jurors)
-            return {
-                key if len(jurors) == 1 else f"{name} {key}": str(value)
-                for name, juror in zip(names, jurors, strict=True)
-                for key, value in (juror.get("config") or {}).items()
-            }
+            return jurors_settings([(str(j["model"]), j.get("config") or {}) for j in jurors])
     return {}
 
 
-def judge_settings_differing(logs: Logs) -> list[dict[str, str]]:
-    """Each log's judge settings that differ between the logs of its judge (`unset` where one has
-    none): another judge is told apart by its name, and its settings (a llama.cpp judge's grammar,
-    say) would only crowd its label."""
-    each = {log.path: judge_settings(log) for log in logs}
+def with_settings(log: LoadedLog, settings: Mapping[str, str]) -> str:
+    """A judge's label with the settings that tell its logs apart, if any."""
+    shown = ", ".join(f"{key}={value}" for key, value in settings.items())
+    return log.judge_label + (f" ({shown})" if shown else "")
+
+
+def judge_settings_differing(
+    logs: Logs, read: Callable[[LoadedLog], Mapping[str, str]] = judge_settings
+) -> list[dict[str, str]]:
+    """Each log's judge settings (as `read` reads them) that differ between the logs of its judge
+    (`unset` where one has none): another judge is told apart by its name, and its settings (a
+    llama.cpp judge's grammar, say) would only crowd its label."""
+    each = {log.path: read(log) for log in logs}
     differing = []
     for log in logs:
         same = [each[other.path] for other in logs if other.judge_label == log.judge_label]
