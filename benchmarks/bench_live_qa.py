@@ -25,83 +25,20 @@ from __future__ import annotations
 
 import argparse
 import math
-import resource
 import statistics
-import subprocess
 import sys
-import tempfile
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_throughput import JUDGE, REPO, SUBJECT, eval_env, respond  # noqa: E402
+from bench_overlap import Run, run_eval  # noqa: E402
+from bench_throughput import REPO  # noqa: E402
 
 GOALS = {10: 1.3, 50: 2.5}
 """Wall time over the ideal that issue 37 asks for, by connections."""
 
 
-@dataclass
-class Run:
-    connections: int
-    samples: int
-    wall: float
-    cpu: float
-    first_request: float
-    served: float
-    requests: int
-    status: str
-
-
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def run_live_qa(
-    connections: int, latency: float, limit: int | None, max_samples: int | None = None
-) -> Run:
-    """One `inspect eval` of live_qa, its defaults, against a fresh server, log and caches."""
-    from inspect_ai.log import list_eval_logs, read_eval_log
-
-    from tests.openai_server import Faults, OpenAIServer
-
-    with (
-        tempfile.TemporaryDirectory() as tmp,
-        OpenAIServer(respond, faults=Faults(latency=latency), backlog=256, lifetime=3600) as server,
-    ):
-        command = [sys.executable, "-m", "inspect_ai", "eval", "liveqa_inspect/live_qa"]
-        command += ["--model", f"openai/{SUBJECT}", "--model-role", f"grader=openai/{JUDGE}"]
-        command += ["--max-connections", str(connections), "--display", "none"]
-        if limit is not None:
-            command += ["--limit", str(limit)]
-        if max_samples is not None:
-            command += ["--max-samples", str(max_samples)]
-        cpu, start = children_cpu(), time.monotonic()
-        env = eval_env(server.env(), tmp)
-        result = subprocess.run(
-            command, check=False, env=env, cwd=REPO, capture_output=True, text=True
-        )
-        wall, cpu = time.monotonic() - start, children_cpu() - cpu
-        if result.returncode != 0:
-            raise SystemExit(
-                f"inspect eval failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}"
-            )
-        [info] = list_eval_logs(f"{tmp}/logs")
-        log = read_eval_log(info, header_only=True)
-        # A record is stamped after the injected latency, so a request arrived `latency` earlier.
-        stamps = [r.at for r in server.requests]
-        first = min(stamps) - latency if stamps else math.nan
-        return Run(
-            connections=connections,
-            samples=log.results.total_samples if log.results else 0,
-            wall=wall,
-            cpu=cpu,
-            first_request=first - start,
-            served=max(stamps) - first if stamps else math.nan,
-            requests=len(stamps),
-            status=log.status,
-        )
+def requests(run: Run) -> int:
+    return run.subject_requests + run.judge_requests
 
 
 def table(runs: list[Run], latency: float) -> str:
@@ -123,7 +60,7 @@ def table(runs: list[Run], latency: float) -> str:
             f"| {n} | {samples} | {len(mine)} | {median['wall']:.1f} | {median['cpu']:.1f} | "
             f"{median['first_request']:.1f} | {median['served']:.1f} | {ideal:.1f} | "
             f"{median['wall'] / ideal:.2f} | {goal} | "
-            f"{mine[0].requests / max(samples, 1):.2f} | {', '.join({r.status for r in mine})} |"
+            f"{requests(mine[0]) / max(samples, 1):.2f} | {', '.join({r.status for r in mine})} |"
         )
     return "\n".join(lines)
 
@@ -146,7 +83,8 @@ def main() -> None:
     runs = []
     for repeat in range(args.repeats):
         for n in connections if repeat % 2 == 0 else reversed(connections):
-            runs.append(run_live_qa(n, args.latency, args.limit, 2 * n if args.overlap else None))
+            overlap = 2 * n if args.overlap else None
+            runs.append(run_eval(n, overlap, args.latency, args.limit, reference_metrics=True))
             r = runs[-1]
             said = f"wall {r.wall:.1f} s, cpu {r.cpu:.1f} s, first request {r.first_request:.1f} s"
             print(f"  run {repeat + 1} N={n}: {said}, served {r.served:.1f} s", file=sys.stderr)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import argparse
 import math
-import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -33,8 +33,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from bench_throughput import JUDGE, REPO, SUBJECT, respond
-from peer_task import data_path
+from bench_throughput import JUDGE, REPO, SUBJECT, eval_env, respond
 
 
 @dataclass
@@ -45,6 +44,8 @@ class Run:
     latency: float
     samples: int
     wall: float
+    cpu: float
+    """The `inspect eval` process's own CPU time, its children included (the overlap worker)."""
     first_request: float
     served: float
     subject_requests: int
@@ -76,8 +77,20 @@ def peak_in_flight(ends: list[float], latency: float) -> int:
     return peak
 
 
-def run_eval(connections: int, max_samples: int | None, latency: float, limit: int | None) -> Run:
-    """One `inspect eval` of live_qa against a fresh server, log dir and cache."""
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_eval(
+    connections: int,
+    max_samples: int | None,
+    latency: float,
+    limit: int | None,
+    reference_metrics: bool = False,
+) -> Run:
+    """One `inspect eval` of live_qa against a fresh server, log dir and caches; HELM's reference
+    metrics off unless asked for (they add CPU work, not requests)."""
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     from tests.openai_server import Faults, OpenAIServer
@@ -86,29 +99,20 @@ def run_eval(connections: int, max_samples: int | None, latency: float, limit: i
         tempfile.TemporaryDirectory() as tmp,
         OpenAIServer(respond, faults=Faults(latency=latency), backlog=256) as server,
     ):
-        env = {
-            **os.environ,
-            **server.env(),
-            "INSPECT_LOG_DIR": f"{tmp}/logs",
-            "INSPECT_CACHE_DIR": f"{tmp}/cache",
-        }
-        if data_path() is not None:
-            env["LIVEQA_DATA"] = str(data_path())
-        command = [
-            sys.executable, "-m", "inspect_ai", "eval", "liveqa_inspect/live_qa",
-            "--model", f"openai/{SUBJECT}", "--model-role", f"grader=openai/{JUDGE}",
-            "-T", "reference_metrics=false",
-            "--max-connections", str(connections), "--display", "none",
-        ]  # fmt: skip
+        env = eval_env(server.env(), tmp)
+        command = [sys.executable, "-m", "inspect_ai", "eval", "liveqa_inspect/live_qa"]
+        command += ["--model", f"openai/{SUBJECT}", "--model-role", f"grader=openai/{JUDGE}"]
+        command += ["-T", f"reference_metrics={str(reference_metrics).lower()}"]
+        command += ["--max-connections", str(connections), "--display", "none"]
         if max_samples is not None:
             command += ["--max-samples", str(max_samples)]
         if limit is not None:
             command += ["--limit", str(limit)]
-        start = time.monotonic()
+        cpu, start = children_cpu(), time.monotonic()
         result = subprocess.run(
             command, check=False, env=env, cwd=REPO, capture_output=True, text=True
         )
-        wall = time.monotonic() - start
+        wall, cpu = time.monotonic() - start, children_cpu() - cpu
         if result.returncode != 0:
             output = result.stdout[-3000:] + result.stderr[-3000:]
             raise SystemExit(f"inspect eval failed:\n{output}")
@@ -125,6 +129,7 @@ def run_eval(connections: int, max_samples: int | None, latency: float, limit: i
             latency=latency,
             samples=log.results.total_samples if log.results else 0,
             wall=wall,
+            cpu=cpu,
             first_request=first - start,
             served=max(stamps) - first if stamps else math.nan,
             subject_requests=len(subject),
