@@ -4,9 +4,6 @@ Markdown teams paste) say the same; a bare figure would drop the caveat."""
 
 from __future__ import annotations
 
-SMOLLM2_135M = "smollm2-135m"
-
-
 def grades_itself(model: str) -> str:
     return (
         f"The judge ({model}) is the model under test: it grades its own answers, which biases "
@@ -16,7 +13,7 @@ def grades_itself(model: str) -> str:
 
 def is_smollm2_135m(filename: str) -> bool:
     """The embedded model's file, or another copy or quantisation of it: too small to mean much."""
-    return SMOLLM2_135M in filename.lower()
+    return "smollm2-135m" in filename.lower()
 
 
 def too_small(model: str) -> str:

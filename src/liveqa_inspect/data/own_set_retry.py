@@ -39,8 +39,7 @@ class ChangedSetError(ChangedFileError, LimitExceededError):
             "the set anew with `inspect eval`."
         )
         ChangedFileError.__init__(self, filename, then, now, consequence)
-        self.type, self.value, self.limit, self.source = "custom", 1, 0, None
-        self.value_str, self.limit_str, self.message = "1", "0", self.args[0]
+        LimitExceededError.__init__(self, "custom", value=1, limit=0, message=self.args[0])
 
 
 @cache
