@@ -99,13 +99,10 @@ def _jsonl_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 def _csv_records(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
-    rows = read_csv(path, ("id", "question", "reference"))
-    first = next(rows, None)
-    if first is not None:
-        if ours := [name for name in _OURS if name in first[1]]:
+    for line, row in read_csv(path, ("id", "question", "reference")):
+        if ours := [name for name in _OURS if name in row]:  # a column: said on the header's line
             raise DataError(f"{path} line 1: {_ours(ours[0], 'column')}")
-        yield first
-    yield from rows
+        yield line, row
 
 
 def _ours(name: str, kind: str) -> str:

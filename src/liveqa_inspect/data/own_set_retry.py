@@ -2,8 +2,7 @@
 against other questions and references than those it keeps: refused, as a `gguf/` judge's changed
 file is (providers/gguf.py), by the digest the log recorded. A retry hands back the log's tags, not
 its task's metadata (which the rebuilt task overwrites): each run on an own set is tagged with its
-file's identity, and a run whose tags name another digest of that file is a retry of a changed set.
-"""
+file's identity, and a run whose tags name another digest of that file retries a changed set."""
 
 from __future__ import annotations
 

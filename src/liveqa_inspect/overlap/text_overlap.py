@@ -6,8 +6,7 @@ each word stemmed once, by the libraries' own tokenizers, the LCS is rapidfuzz's
 `LCSseq` over token ids, and BLEU counts only the orders HELM weighs. What follows the counting is
 the libraries' own arithmetic, so each value is the same float (`tests/liveqa_inspect/overlap/
 test_text_overlap.py` holds every metric to rouge-score and nltk). nltk loads with this module:
-the scorers run it in the worker process of `overlap/worker.py`.
-"""
+the scorers run it in the worker process of `overlap/worker.py`."""
 
 from __future__ import annotations
 
