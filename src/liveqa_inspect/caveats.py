@@ -4,6 +4,7 @@ Markdown teams paste) say the same; a bare figure would drop the caveat."""
 
 from __future__ import annotations
 
+
 def grades_itself(model: str) -> str:
     return (
         f"The judge ({model}) is the model under test: it grades its own answers, which biases "

@@ -101,8 +101,7 @@ class Verified(NamedTuple):
 def fetch(asset: Asset, local: str | Path | None = None) -> Verified:
     """A verified copy of `asset`: `local` or the asset's environment variable (a folder holding
     the file, or the file itself), else the cache, else a download."""
-    override = local if local is not None else os.environ.get(asset.env_var)
-    if override:
+    if override := local if local is not None else os.environ.get(asset.env_var):
         path = Path(override).expanduser()
         return _verified(asset, path / asset.filename if path.is_dir() else path, cached=False)
     dest = cached_path(asset)

@@ -105,8 +105,7 @@ class GGUFAPI(OpenAICompatibleAPI):
 
     @override
     async def generate(self, *args: Any, **kwargs: Any) -> Any:
-        server = self.server
-        if server is None:
+        if (server := self.server) is None:
             return await super().generate(*args, **kwargs)
         async with server.turn():
             if not server.alive():  # died during an earlier request: no need to knock
