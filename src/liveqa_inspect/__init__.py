@@ -2,8 +2,6 @@
 a folder under `tasks/` and a line of `TASKS` (tasks/__init__.py), loaded on first use (PEP 562):
 else a module run on its own (the llama.cpp server's wrapper) would import Inspect and them all."""
 
-from __future__ import annotations
-
 import importlib
 from typing import TYPE_CHECKING
 

@@ -2,8 +2,6 @@
 mean what it seems to. Each text is written here once, so the run and `liveqa-report` (and the
 Markdown teams paste) say the same; a bare figure would drop the caveat."""
 
-from __future__ import annotations
-
 
 def grades_itself(model: str) -> str:
     return (

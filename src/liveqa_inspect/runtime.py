@@ -5,8 +5,6 @@ Python's full collections walk again several times a run and once more at exit: 
 104-sample live_qa run here, more under load (benchmarks/RESULTS.md). Frozen, they are left out;
 a cycle already unreachable when frozen is kept to the end (nothing is freed at exit anyway)."""
 
-from __future__ import annotations
-
 import atexit
 import gc
 from functools import cache

@@ -2,8 +2,6 @@
 broken file is refused holding one limited line in memory, by a DataError naming its line), under
 one rule: a key or a column given twice is refused, as reading it would drop one of its values."""
 
-from __future__ import annotations
-
 import csv
 import io
 import json

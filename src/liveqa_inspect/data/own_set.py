@@ -2,13 +2,11 @@
 each record its line and refuse a key or a column given twice) and checked row by row: a bad row
 stops the run before any sample, named by its line, so nothing is skipped, replaced or half-run."""
 
-from __future__ import annotations
-
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
@@ -43,7 +41,7 @@ class OwnSet:
         return f"{self.filename}: {OWN_SET}, sha256 {self.sha256[:12]}"
 
     @classmethod
-    def of_log(cls, metadata: dict[str, Any] | None) -> OwnSet | None:
+    def of_log(cls, metadata: dict[str, Any] | None) -> Self | None:
         for name, source in ((metadata or {}).get("data") or {}).items():
             if isinstance(source, dict) and source.get("question_set") == OWN_SET:
                 return cls(name, source["sha256"], source["rows"], source["questions"])

@@ -4,8 +4,6 @@ file is (providers/gguf.py), by the digest the log recorded. A retry hands back 
 its task's metadata (which the rebuilt task overwrites): each run on an own set is tagged with its
 file's identity, and a run whose tags name another digest of that file retries a changed set."""
 
-from __future__ import annotations
-
 from functools import cache
 
 from inspect_ai.hooks import Hooks, TaskStart, hooks

@@ -1,8 +1,6 @@
 """Pinned upstream data files: where they come from, and how a run gets a verified copy (never
 an altered one: docs/data.md, "Source and integrity")."""
 
-from __future__ import annotations
-
 import contextlib
 import hashlib
 import os

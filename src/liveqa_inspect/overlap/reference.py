@@ -4,8 +4,6 @@ on human-judged answers, the no-model floor a judge must beat. As crfm-helm's
 `pred` the stripped completion (docs/scoring.md), computed in the worker of `overlap/worker.py`
 once for each answer and its references, then read from the package's cache folder."""
 
-from __future__ import annotations
-
 import contextlib
 import hashlib
 import json

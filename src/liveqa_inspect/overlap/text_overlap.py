@@ -8,8 +8,6 @@ the libraries' own arithmetic, so each value is the same float (`tests/liveqa_in
 test_text_overlap.py` holds every metric to rouge-score and nltk). nltk loads with this module:
 the scorers run it in the worker process of `overlap/worker.py`."""
 
-from __future__ import annotations
-
 import math
 import re
 import string
@@ -18,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import Self
 
 from nltk.metrics.scores import f_measure
 from nltk.stem.porter import PorterStemmer
@@ -68,7 +67,7 @@ class _Ngrams:
             n: Counter(zip(*(tokens[i:] for i in range(n)), strict=False)) for n in _BLEU_ORDERS
         }
 
-    def precision(self, reference: _Ngrams, order: int) -> tuple[int, int]:
+    def precision(self, reference: Self, order: int) -> tuple[int, int]:
         """(clipped matches, n-grams) of one order against one reference; at least 1 n-gram."""
         own, ref = self.counts[order], reference.counts[order]
         matches = sum(min(own[gram], ref[gram]) for gram in own.keys() & ref.keys())

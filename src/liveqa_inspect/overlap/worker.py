@@ -3,8 +3,6 @@ metrics cost milliseconds of CPU an answer and nltk a second to import, all hold
 Inspect's event loop needs. The worker starts and imports them when the first task that needs it
 is built; its caches (stems, references) last for the run."""
 
-from __future__ import annotations
-
 import asyncio
 import importlib
 from collections.abc import Callable

@@ -3,8 +3,6 @@ server's `base_url` is `local-gguf:FILE#sha256=...`, not its port: Inspect's cac
 the weights, and `inspect eval-retry` hands a role's back here, where a changed file is refused.
 The evaluated model's is not logged, so a log answered by two files is named at its end."""
 
-from __future__ import annotations
-
 import logging
 import os
 from collections import Counter, defaultdict

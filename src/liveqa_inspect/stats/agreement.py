@@ -2,8 +2,6 @@
 and the functions the report calls for them. Figures that count levels count a value between
 levels (a panel's or an epoch mean) at `stats.levels.level_index`; the others use the values."""
 
-from __future__ import annotations
-
 import math
 from collections.abc import Callable, Sequence
 

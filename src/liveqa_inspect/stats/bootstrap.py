@@ -2,8 +2,6 @@
 for all resamples at once: over rows of drawn item indices (for a mean, exactly scipy's percentile
 bootstrap with the same generator: tested) or, for a few distinct pairs, their drawn counts."""
 
-from __future__ import annotations
-
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
