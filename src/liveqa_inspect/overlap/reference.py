@@ -45,8 +45,7 @@ async def _values(answer: str, references: list[str]) -> dict[str, float]:
 
 
 def _reference_scorer() -> Scorer:
-    """Both scorers' body, a new function for each: Inspect tags the function a scorer returns
-    with that scorer's name."""
+    """A new body for each scorer: Inspect tags the function a scorer returns with its name."""
     worker.started()
 
     @unless_errored

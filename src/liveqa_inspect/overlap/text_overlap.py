@@ -69,8 +69,7 @@ class _Ngrams:
 
     def precision(self, reference: Self, order: int) -> tuple[int, int]:
         """(clipped matches, n-grams) of one order against one reference; at least 1 n-gram."""
-        own, ref = self.counts[order], reference.counts[order]
-        matches = sum(min(own[gram], ref[gram]) for gram in own.keys() & ref.keys())
+        matches = sum((self.counts[order] & reference.counts[order]).values())  # the least of each
         return matches, max(1, self.length - order + 1)
 
 

@@ -21,7 +21,6 @@ from importlib import metadata
 from importlib.util import find_spec
 from pathlib import Path
 
-import anyio
 import anyio.lowlevel
 import httpx
 

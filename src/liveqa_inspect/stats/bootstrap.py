@@ -12,8 +12,7 @@ from liveqa_inspect.stats.names import ci_keys
 
 RESAMPLES = 10_000
 SEED = 20170
-"""Every interval is seeded: the same log always reports, and the report always prints, the same
-interval."""
+"""Every interval is seeded: a log always reports, and its report prints, the same interval."""
 
 
 @dataclass(frozen=True)
