@@ -15,11 +15,10 @@ from inspect_ai.solver import TaskState
 def unless_errored(
     score: Callable[[TaskState, Target], Awaitable[Score]],
 ) -> Callable[[TaskState, Target], Awaitable[Score | None]]:
-    """No score (None, which Inspect leaves out of the sample's scores and every metric) for a
-    sample that errored, so the log counts it errored, as the run that made it did. Inspect hands
-    a scorer no sample's error, but its transcript holds the sample's events: re-grading loads the
-    logged ones, and a sample that errored has its `ErrorEvent` there (only a final error: a
-    sample retried on error logs none for the attempts before)."""
+    """None (which Inspect leaves out of the sample's scores and every metric) for a sample that
+    errored. Inspect hands a scorer no sample's error, but its transcript holds the sample's events:
+    re-grading loads the logged ones, and a sample that errored has its `ErrorEvent` there (only a
+    final error: a sample retried on error logs none for the attempts before)."""
 
     @functools.wraps(score)
     async def scored(state: TaskState, target: Target) -> Score | None:

@@ -1,12 +1,11 @@
-"""HELM's reference-overlap metrics, with exactly the values rouge-score and nltk give.
+"""HELM's reference-overlap metrics, with exactly the values rouge-score and nltk give (tested).
 
 Those libraries redo work on every call: rouge-score fills a pure-Python LCS table and stems every
 word again, nltk tokenizes each text again for each BLEU order. Here each text is tokenized and
 each word stemmed once, by the libraries' own tokenizers, the LCS is rapidfuzz's bit-parallel
 `LCSseq` over token ids, and BLEU counts only the orders HELM weighs. What follows the counting is
-the libraries' own arithmetic, so each value is the same float (`tests/liveqa_inspect/overlap/
-test_text_overlap.py` holds every metric to rouge-score and nltk). nltk loads with this module:
-the scorers run it in the worker process of `overlap/worker.py`."""
+the libraries' own arithmetic, so each value is the same float. nltk loads with this module: the
+scorers run it in the worker process of `overlap/worker.py`."""
 
 import math
 import re
