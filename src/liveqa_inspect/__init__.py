@@ -1,11 +1,6 @@
-"""Inspect AI evaluation of the TREC-2017 LiveQA Medical task, graded by a pinned judge.
-
-A task is a folder under `tasks/` and a line of `TASKS` (tasks/__init__.py). Tasks load on first
-use (PEP 562), or a module run on its own (the llama.cpp server's wrapper) would first import
-Inspect and them all.
-"""
-
-from __future__ import annotations
+"""Inspect AI evaluation of the TREC-2017 LiveQA Medical task, graded by a pinned judge. A task is
+a folder under `tasks/` and a line of `TASKS` (tasks/__init__.py), loaded on first use (PEP 562):
+else a module run on its own (the llama.cpp server's wrapper) would import Inspect and them all."""
 
 import importlib
 from typing import TYPE_CHECKING

@@ -7,8 +7,6 @@ prints it as its message alone, no traceback, in every mode (its exception hook;
 `MODEL_NONE`: the model a run without `--model` logs (a judge log measuring a bound grader),
 which the report leaves unnamed as the evaluated model."""
 
-from __future__ import annotations
-
 import sys
 from types import TracebackType
 

@@ -2,8 +2,6 @@
 `-M` values arrive parsed as YAML (`=maybe` a string, `=5` an int, `=a,b` a list), and each check
 refuses in one line what Python would take on a guess or fail on with a traceback."""
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Sequence
 from typing import Literal
 

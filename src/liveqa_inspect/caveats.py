@@ -2,10 +2,6 @@
 mean what it seems to. Each text is written here once, so the run and `liveqa-report` (and the
 Markdown teams paste) say the same; a bare figure would drop the caveat."""
 
-from __future__ import annotations
-
-SMOLLM2_135M = "smollm2-135m"
-
 
 def grades_itself(model: str) -> str:
     return (
@@ -16,7 +12,7 @@ def grades_itself(model: str) -> str:
 
 def is_smollm2_135m(filename: str) -> bool:
     """The embedded model's file, or another copy or quantisation of it: too small to mean much."""
-    return SMOLLM2_135M in filename.lower()
+    return "smollm2-135m" in filename.lower()
 
 
 def too_small(model: str) -> str:

@@ -1,8 +1,6 @@
 """The errors a user can fix: every module that refuses data or an argument raises one, so the
 message alone, never a traceback, says what went wrong and how to fix it."""
 
-from __future__ import annotations
-
 import reprlib
 
 from rich.markup import escape

@@ -1,14 +1,9 @@
-"""The garbage collector kept off the objects a run never frees, once a process (issue 37).
-
-Why: when a task is built, Inspect, the package and their libraries (openai's and pydantic's
-classes, Inspect's control server) hold some 300,000 objects that live as long as the process.
-Python's full collections walk them all again, several times a run, and its last collection at
-exit once more: about 2 s of a 104-sample live_qa run on this project's machine, more under load
-(benchmarks/RESULTS.md). Frozen, they are left out; a reference cycle already unreachable when
-they are frozen is kept to the end (Python frees no memory at exit either way).
-"""
-
-from __future__ import annotations
+"""The garbage collector kept off the objects a run never frees, once a process (issue 37): when
+a task is built, Inspect, the package and their libraries (openai's and pydantic's classes,
+Inspect's control server) hold some 300,000 objects that live as long as the process, which
+Python's full collections walk again several times a run and once more at exit: about 2 s of a
+104-sample live_qa run here, more under load (benchmarks/RESULTS.md). Frozen, they are left out;
+a cycle already unreachable when frozen is kept to the end (nothing is freed at exit anyway)."""
 
 import atexit
 import gc

@@ -1,8 +1,6 @@
 """A text logged under a name, a version and a sha256 of all it can say, so a reader tells which
 wording produced a log: a rewording without a new version shows as a new digest (tests pin it)."""
 
-from __future__ import annotations
-
 import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass

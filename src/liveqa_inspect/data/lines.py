@@ -1,9 +1,6 @@
-"""Data files read a line at a time within a byte limit: a hostile or broken file is refused
-holding at most one limited line in memory, with a DataError naming the file and the line. Every
-JSONL and CSV file a user gives is read here, under one rule: a key or a column given twice is
-refused, as reading it would keep one value and drop the other."""
-
-from __future__ import annotations
+"""Every JSONL and CSV file a user gives, read a line at a time within a byte limit (a hostile or
+broken file is refused holding one limited line in memory, by a DataError naming its line), under
+one rule: a key or a column given twice is refused, as reading it would drop one of its values."""
 
 import csv
 import io
@@ -23,8 +20,8 @@ def normalise(text: str | None) -> str:
 def read_lines(
     path: Path, max_bytes: int | None = None, content: bytes | None = None
 ) -> Iterator[tuple[int, str]]:
-    """(line number, text) of each line of a UTF-8 file, or of its `content` as already read and
-    verified; a byte order mark at the start is dropped, as editors on Windows write one."""
+    """Each line, numbered, of a UTF-8 file or its `content` already read and verified; a byte
+    order mark at the start is dropped, as editors on Windows write one."""
     limit = -1 if max_bytes is None else max_bytes + 2
     with io.BytesIO(content) if content is not None else path.open("rb") as f:
         for number, raw in enumerate(iter(lambda: f.readline(limit), b""), start=1):
@@ -71,7 +68,6 @@ def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
 def read_jsonl(
     path: Path, max_line_bytes: int | None = None, content: bytes | None = None
 ) -> Iterator[tuple[int, object]]:
-    """(line number, value) for each non-blank line, read as `read_lines` reads them."""
     for number, line in read_lines(path, max_line_bytes, content):
         if not line.strip():
             continue
@@ -92,9 +88,9 @@ def read_jsonl(
 
 
 def read_csv(path: Path, columns: Sequence[str]) -> Iterator[tuple[int, dict[str, str]]]:
-    """(line the row starts on, its cells by column) for each row of a UTF-8 CSV file with a
-    header naming `columns` among others; a row of blank cells only is skipped, as Inspect's
-    csv_dataset skips it. A header that lacks a column is said as such, not as each row's fault."""
+    """Each row by the line it starts on, its header naming `columns` among others (a header that
+    lacks one is said once, not as each row's fault); a row of blank cells only is skipped, as
+    Inspect's csv_dataset skips it."""
     try:
         with path.open(encoding="utf-8-sig", newline="") as f:
             reader = csv.reader(f, dialect="unix")
@@ -116,8 +112,8 @@ def read_csv(path: Path, columns: Sequence[str]) -> Iterator[tuple[int, dict[str
 
 
 def _header(path: Path, header: list[str], columns: Sequence[str]) -> list[str]:
-    has = ", ".join(shown(name) for name in header) or "nothing"
     if lacks := [name for name in columns if name not in header]:
+        has = ", ".join(shown(name) for name in header) or "nothing"
         raise DataError(
             f"{path} line 1: the header lacks the column{'s' if len(lacks) > 1 else ''} "
             f"{', '.join(lacks)}; it has {has}. Name the columns {', '.join(columns)} (lower "

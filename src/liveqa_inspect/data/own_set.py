@@ -2,13 +2,11 @@
 each record its line and refuse a key or a column given twice) and checked row by row: a bad row
 stops the run before any sample, named by its line, so nothing is skipped, replaced or half-run."""
 
-from __future__ import annotations
-
 import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
@@ -43,7 +41,7 @@ class OwnSet:
         return f"{self.filename}: {OWN_SET}, sha256 {self.sha256[:12]}"
 
     @classmethod
-    def of_log(cls, metadata: dict[str, Any] | None) -> OwnSet | None:
+    def of_log(cls, metadata: dict[str, Any] | None) -> Self | None:
         for name, source in ((metadata or {}).get("data") or {}).items():
             if isinstance(source, dict) and source.get("question_set") == OWN_SET:
                 return cls(name, source["sha256"], source["rows"], source["questions"])
@@ -99,13 +97,10 @@ def _jsonl_records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 def _csv_records(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
-    rows = read_csv(path, ("id", "question", "reference"))
-    first = next(rows, None)
-    if first is not None:
-        if ours := [name for name in _OURS if name in first[1]]:
+    for line, row in read_csv(path, ("id", "question", "reference")):
+        if ours := [name for name in _OURS if name in row]:  # a column: said on the header's line
             raise DataError(f"{path} line 1: {_ours(ours[0], 'column')}")
-        yield first
-    yield from rows
+        yield line, row
 
 
 def _ours(name: str, kind: str) -> str:

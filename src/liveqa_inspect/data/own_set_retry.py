@@ -2,10 +2,7 @@
 against other questions and references than those it keeps: refused, as a `gguf/` judge's changed
 file is (providers/gguf.py), by the digest the log recorded. A retry hands back the log's tags, not
 its task's metadata (which the rebuilt task overwrites): each run on an own set is tagged with its
-file's identity, and a run whose tags name another digest of that file is a retry of a changed set.
-"""
-
-from __future__ import annotations
+file's identity, and a run whose tags name another digest of that file retries a changed set."""
 
 from functools import cache
 
@@ -39,8 +36,7 @@ class ChangedSetError(ChangedFileError, LimitExceededError):
             "the set anew with `inspect eval`."
         )
         ChangedFileError.__init__(self, filename, then, now, consequence)
-        self.type, self.value, self.limit, self.source = "custom", 1, 0, None
-        self.value_str, self.limit_str, self.message = "1", "0", self.args[0]
+        LimitExceededError.__init__(self, "custom", value=1, limit=0, message=self.args[0])
 
 
 @cache

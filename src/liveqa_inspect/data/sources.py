@@ -1,8 +1,6 @@
 """Pinned upstream data files: where they come from, and how a run gets a verified copy (never
 an altered one: docs/data.md, "Source and integrity")."""
 
-from __future__ import annotations
-
 import contextlib
 import hashlib
 import os
@@ -60,31 +58,25 @@ LIVEQA_JUDGMENTS = _liveqa(
 
 # MIT (Copyright (c) 2023 Chaitanya Malaviya, the repository's LICENSE); downloaded, never shipped.
 _EXPERT_QA = ("chaitanyamalaviya/ExpertQA", "1aa7ba81bd4c083c12ef1aa2fee338f6cb60fa87")
-_expert_qa = partial(Asset, *_EXPERT_QA, env_var=EXPERT_QA_DATA_ENV, license="MIT")
+
+
+def _expert_qa(name: str, sha256: str) -> Asset:
+    return Asset(*_EXPERT_QA, f"data/lfqa/{name}.jsonl", sha256, EXPERT_QA_DATA_ENV, "MIT")
+
+
 EXPERT_QA_FILES: dict[tuple[str, str], Asset] = {
-    key: _expert_qa(f"data/lfqa/{name}", sha256)
-    for key, name, sha256 in (
-        (
-            ("domain", "test"),
-            "domain_test.jsonl",
-            "7a1895dbcf16c4fc135116996d1bdb22412b8d791e620241ac9e80729d55ea6b",
-        ),
-        (
-            ("random", "test"),
-            "rand_test.jsonl",
-            "022d6c19bdd91fb33c3185ef59f9c18510655c15598061e631c434487aa07b28",
-        ),
-        (
-            ("domain", "validation"),
-            "domain_val.jsonl",
-            "876fac217bbee9c33b50105e6a62feb60344e66c7e1998b99dcc4a45f8433f0b",
-        ),
-        (
-            ("random", "validation"),
-            "rand_val.jsonl",
-            "4da2b2e637104fb816716eaa4c60898c6892395d596c03b7d1f9a72c6327069c",
-        ),
-    )
+    ("domain", "test"): _expert_qa(
+        "domain_test", "7a1895dbcf16c4fc135116996d1bdb22412b8d791e620241ac9e80729d55ea6b"
+    ),
+    ("random", "test"): _expert_qa(
+        "rand_test", "022d6c19bdd91fb33c3185ef59f9c18510655c15598061e631c434487aa07b28"
+    ),
+    ("domain", "validation"): _expert_qa(
+        "domain_val", "876fac217bbee9c33b50105e6a62feb60344e66c7e1998b99dcc4a45f8433f0b"
+    ),
+    ("random", "validation"): _expert_qa(
+        "rand_val", "4da2b2e637104fb816716eaa4c60898c6892395d596c03b7d1f9a72c6327069c"
+    ),
 }
 
 
@@ -107,8 +99,7 @@ class Verified(NamedTuple):
 def fetch(asset: Asset, local: str | Path | None = None) -> Verified:
     """A verified copy of `asset`: `local` or the asset's environment variable (a folder holding
     the file, or the file itself), else the cache, else a download."""
-    override = local if local is not None else os.environ.get(asset.env_var)
-    if override:
+    if override := local if local is not None else os.environ.get(asset.env_var):
         path = Path(override).expanduser()
         return _verified(asset, path / asset.filename if path.is_dir() else path, cached=False)
     dest = cached_path(asset)

@@ -11,22 +11,18 @@ from inspect_ai.log import transcript
 from inspect_ai.scorer import Score, Target
 from inspect_ai.solver import TaskState
 
-ScoreFunction = Callable[[TaskState, Target], Awaitable[Score]]
 
-
-def sample_errored() -> bool:
-    """Inspect hands a scorer no sample's error, but its transcript holds the sample's events:
-    re-grading loads the logged ones, and a sample that errored has its `ErrorEvent` there (only
-    a final error: a sample retried on error logs none for the attempts before)."""
-    return any(isinstance(event, ErrorEvent) for event in transcript().events)
-
-
-def unless_errored(score: ScoreFunction) -> Callable[[TaskState, Target], Awaitable[Score | None]]:
-    """No score (None, which Inspect leaves out of the sample's scores and every metric) for a
-    sample that errored, so the log counts it errored, as the run that made it did."""
+def unless_errored(
+    score: Callable[[TaskState, Target], Awaitable[Score]],
+) -> Callable[[TaskState, Target], Awaitable[Score | None]]:
+    """None (which Inspect leaves out of the sample's scores and every metric) for a sample that
+    errored. Inspect hands a scorer no sample's error, but its transcript holds the sample's events:
+    re-grading loads the logged ones, and a sample that errored has its `ErrorEvent` there (only a
+    final error: a sample retried on error logs none for the attempts before)."""
 
     @functools.wraps(score)
     async def scored(state: TaskState, target: Target) -> Score | None:
-        return None if sample_errored() else await score(state, target)
+        errored = any(isinstance(event, ErrorEvent) for event in transcript().events)
+        return None if errored else await score(state, target)
 
     return scored

@@ -12,8 +12,7 @@ from liveqa_inspect.judging.grade import JUDGE_ROLE
 def check_roles() -> None:
     """A role no task reads (a misspelt `--model-role grade=...`) would leave the default judge,
     a paid one, grading in silence: refused, before any model is called."""
-    unread = sorted(model_roles().keys() - {JUDGE_ROLE})
-    if unread:
+    if unread := sorted(model_roles().keys() - {JUDGE_ROLE}):
         raise ArgumentError(
             f"--model-role {', '.join(unread)}: no task of liveqa_inspect reads "
             f"{'this role' if len(unread) == 1 else 'these roles'}. The one role read is "

@@ -2,10 +2,7 @@
 on human-judged answers, the no-model floor a judge must beat. As crfm-helm's
 `evaluate_reference_metrics.py`, each is the best over the references of `score(gold, pred)`,
 `pred` the stripped completion (docs/scoring.md), computed in the worker of `overlap/worker.py`
-once for each answer and its references, then read from the package's cache folder.
-"""
-
-from __future__ import annotations
+once for each answer and its references, then read from the package's cache folder."""
 
 import contextlib
 import hashlib
@@ -48,23 +45,17 @@ async def _values(answer: str, references: list[str]) -> dict[str, float]:
 
 
 def _reference_scorer() -> Scorer:
-    """Both scorers' body, a new function for each: Inspect tags the function a scorer returns
-    with that scorer's name."""
+    """A new body for each scorer: Inspect tags the function a scorer returns with its name."""
     worker.started()
 
     @unless_errored
     async def score(state: TaskState, target: Target) -> Score:
-        # target.target keeps the references apart; Target.text would join them into one.
-        completion, references = state.output.completion, list(target.target)
-        values = await _values(completion, references)
+        references = list(target.target)  # apart: Target.text would join them into one
+        values = await _values(state.output.completion, references)
         figures = ", ".join(f"{name} {value:.3g}" for name, value in values.items())
-        return Score(
-            value=values,
-            explanation=(
-                f"HELM's overlap of the answer with the references, each the best of "
-                f"{len(references)} references: {figures}."
-            ),
-        )
+        best = f"each the best of {len(references)} references"
+        explanation = f"HELM's overlap of the answer with the references, {best}: {figures}."
+        return Score(value=values, explanation=explanation)
 
     return score
 

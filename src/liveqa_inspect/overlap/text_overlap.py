@@ -1,15 +1,11 @@
-"""HELM's reference-overlap metrics, with exactly the values rouge-score and nltk give.
+"""HELM's reference-overlap metrics, with exactly the values rouge-score and nltk give (tested).
 
 Those libraries redo work on every call: rouge-score fills a pure-Python LCS table and stems every
 word again, nltk tokenizes each text again for each BLEU order. Here each text is tokenized and
 each word stemmed once, by the libraries' own tokenizers, the LCS is rapidfuzz's bit-parallel
 `LCSseq` over token ids, and BLEU counts only the orders HELM weighs. What follows the counting is
-the libraries' own arithmetic, so each value is the same float (`tests/liveqa_inspect/overlap/
-test_text_overlap.py` holds every metric to rouge-score and nltk). nltk loads with this module:
-the scorers run it in the worker process of `overlap/worker.py`.
-"""
-
-from __future__ import annotations
+the libraries' own arithmetic, so each value is the same float. nltk loads with this module: the
+scorers run it in the worker process of `overlap/worker.py`."""
 
 import math
 import re
@@ -19,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from types import SimpleNamespace
+from typing import Self
 
 from nltk.metrics.scores import f_measure
 from nltk.stem.porter import PorterStemmer
@@ -69,10 +66,9 @@ class _Ngrams:
             n: Counter(zip(*(tokens[i:] for i in range(n)), strict=False)) for n in _BLEU_ORDERS
         }
 
-    def precision(self, reference: _Ngrams, order: int) -> tuple[int, int]:
+    def precision(self, reference: Self, order: int) -> tuple[int, int]:
         """(clipped matches, n-grams) of one order against one reference; at least 1 n-gram."""
-        own, ref = self.counts[order], reference.counts[order]
-        matches = sum(min(own[gram], ref[gram]) for gram in own.keys() & ref.keys())
+        matches = sum((self.counts[order] & reference.counts[order]).values())  # the least of each
         return matches, max(1, self.length - order + 1)
 
 

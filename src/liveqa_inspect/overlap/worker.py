@@ -1,11 +1,7 @@
-"""One worker process for the scorers' CPU-bound work: HELM's reference overlap and the floors.
-
-Why a process: the metrics cost milliseconds of CPU an answer and nltk a second to import, all
-holding the GIL that Inspect's event loop needs. The worker starts and imports them when the
-first task that needs it is built; its caches (stems, references) last for the run.
-"""
-
-from __future__ import annotations
+"""One worker process for the scorers' CPU-bound work (HELM's reference overlap, the floors): the
+metrics cost milliseconds of CPU an answer and nltk a second to import, all holding the GIL that
+Inspect's event loop needs. The worker starts and imports them when the first task that needs it
+is built; its caches (stems, references) last for the run."""
 
 import asyncio
 import importlib

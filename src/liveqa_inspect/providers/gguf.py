@@ -3,8 +3,6 @@ server's `base_url` is `local-gguf:FILE#sha256=...`, not its port: Inspect's cac
 the weights, and `inspect eval-retry` hands a role's back here, where a changed file is refused.
 The evaluated model's is not logged, so a log answered by two files is named at its end."""
 
-from __future__ import annotations
-
 import logging
 import os
 from collections import Counter, defaultdict
@@ -105,8 +103,7 @@ class GGUFAPI(OpenAICompatibleAPI):
 
     @override
     async def generate(self, *args: Any, **kwargs: Any) -> Any:
-        server = self.server
-        if server is None:
+        if (server := self.server) is None:
             return await super().generate(*args, **kwargs)
         async with server.turn():
             if not server.alive():  # died during an earlier request: no need to knock

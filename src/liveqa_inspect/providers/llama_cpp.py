@@ -1,8 +1,6 @@
 """What a llama.cpp server takes beyond OpenAI's API: a GBNF grammar constraining the reply. The
 judging path hands any judge's request here and names no provider."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from typing import Any
 

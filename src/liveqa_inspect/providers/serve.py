@@ -2,8 +2,6 @@
 llama-cpp-python's server, exiting within a second of losing the process that started it (run
 alone, it would outlive a killed eval and hold its model in memory)."""
 
-from __future__ import annotations
-
 import os
 import runpy
 import sys

@@ -3,8 +3,6 @@ llama.cpp server this process starts for it, stopped at exit; not Inspect's priv
 which logs the server's output where an error cannot quote it. The subject and the judge on one
 file share a server: llama.cpp answers one request at a time, a second would split the cores."""
 
-from __future__ import annotations
-
 import atexit
 import contextlib
 import hashlib
@@ -23,7 +21,6 @@ from importlib import metadata
 from importlib.util import find_spec
 from pathlib import Path
 
-import anyio
 import anyio.lowlevel
 import httpx
 

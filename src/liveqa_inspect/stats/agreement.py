@@ -2,8 +2,6 @@
 and the functions the report calls for them. Figures that count levels count a value between
 levels (a panel's or an epoch mean) at `stats.levels.level_index`; the others use the values."""
 
-from __future__ import annotations
-
 import math
 from collections.abc import Callable, Sequence
 
@@ -40,9 +38,8 @@ def mean_of(weights: Array, values: Array) -> Array:
 
 
 def quadratic_kappa(p: Pairs, weights: Array) -> Array:
-    """Cohen's kappa weighted by squared level distance; 0 for a judge that ignores the item.
-
-    On each rating's place on the scale: on levels exactly the weighted kappa of the confusion
+    """Cohen's kappa weighted by squared level distance; 0 for a judge that ignores the item. On
+    each rating's place on the scale: on levels exactly the weighted kappa of the confusion
     matrix, and a value between levels needs no rounding. NaN where judge and human together use
     a single value (a chance disagreement under 1e-18 is a rounding residue of identical ones).
     Hand-written: sklearn's takes one resample a call."""
@@ -54,20 +51,17 @@ def quadratic_kappa(p: Pairs, weights: Array) -> Array:
         return np.where(chance > 1e-18, 1.0 - observed / chance, math.nan)
 
 
-def code_weights(codes: Array, weights: Array) -> Array:
-    """Each row's weight of each value code. One row (a reference metric's hundreds of distinct
-    values) by counting, not through a codes-by-codes matrix: its figures are recomputed at every
-    progress refresh. The weights are whole numbers, so both sums are exact and equal."""
-    size = int(codes.max()) + 1
-    if len(weights) == 1:
-        return np.bincount(codes, weights=weights[0], minlength=size)[None, :]
-    return weights @ np.eye(size)[codes]
-
-
 def centred_ranks(codes: Array, weights: Array) -> Array:
     """Each item's rank in each row, ties at their average, less the mean rank: the weight of the
-    smaller values plus the middle of its ties, from the weight of each distinct value."""
-    counts = code_weights(codes, weights)
+    smaller values plus the middle of its ties, from each row's weight of each value code. One row
+    (a reference metric's hundreds of distinct values) by counting, not through a codes-by-codes
+    matrix: its figures are recomputed at every progress refresh. The weights are whole numbers,
+    so both sums are exact and equal."""
+    size = int(codes.max()) + 1
+    if len(weights) == 1:
+        counts = np.bincount(codes, weights=weights[0], minlength=size)[None, :]
+    else:
+        counts = weights @ np.eye(size)[codes]
     middle = np.cumsum(counts, axis=1) - counts + (counts + 1) / 2
     return middle[:, codes] - (weights.sum(axis=1, keepdims=True) + 1) / 2
 

@@ -2,8 +2,6 @@
 for all resamples at once: over rows of drawn item indices (for a mean, exactly scipy's percentile
 bootstrap with the same generator: tested) or, for a few distinct pairs, their drawn counts."""
 
-from __future__ import annotations
-
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -14,8 +12,7 @@ from liveqa_inspect.stats.names import ci_keys
 
 RESAMPLES = 10_000
 SEED = 20170
-"""Every interval is seeded: the same log always reports, and the report always prints, the same
-interval."""
+"""Every interval is seeded: a log always reports, and its report prints, the same interval."""
 
 
 @dataclass(frozen=True)

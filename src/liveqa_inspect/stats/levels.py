@@ -1,8 +1,6 @@
 """The one rule for a value between two levels (a panel's or epochs' mean): figures that count
 levels count it at its nearest level, the lower one exactly halfway (docs/judge.md)."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 
 import numpy as np

@@ -1,8 +1,6 @@
 """The names the metrics give their figures in a log, each built here and never parsed back: the
 report computes its figures from the samples, so no reader depends on a name."""
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 from functools import partial
 

@@ -1,7 +1,5 @@
 """Reading values out of scores: one conversion, so no two metrics disagree on a sample's value."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np
