@@ -17,12 +17,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from inspect_ai.event import ModelEvent, SpanBeginEvent
+from inspect_ai.log import EvalLog
 from inspect_ai.model import ModelCost, ModelUsage, compute_model_cost
 
-from liveqa_inspect.report.loaded import LoadedLog
-
-Prices = Mapping[str, ModelCost]
-PRICES: ContextVar[Prices] = ContextVar("prices", default=MappingProxyType({}))
+PRICES: ContextVar[Mapping[str, ModelCost]] = ContextVar("prices", default=MappingProxyType({}))
 """`liveqa-report --model-cost-config`'s prices, for the cost table and every section's costs."""
 SCORER_SPAN = "scorer"
 """The type of the span Inspect opens around each scorer, named after it."""
@@ -42,26 +40,22 @@ class Call:
     """Made while the log's headline scorer ran: the judge's call (a juror's, in a panel)."""
 
 
-def calls(log: LoadedLog) -> list[Call]:
+def read_calls(log: EvalLog, scorer: str) -> list[Call]:
+    """Each model event, `judging` where a span of `scorer` holds it (a span begins after its
+    parent's, so one pass over the events knows every span inside the scorer's)."""
     found = []
-    for sample in log.log.samples or []:
-        spans: dict[str, SpanBeginEvent] = {}
+    for sample in log.samples or []:
+        in_scorer: set[str] = set()
         for event in sample.events:
             if isinstance(event, SpanBeginEvent):
-                spans[event.id] = event
+                scoring = event.type == SCORER_SPAN and event.name == scorer
+                if scoring or event.parent_id in in_scorer:
+                    in_scorer.add(event.id)
             elif isinstance(event, ModelEvent):
                 usage = event.output.usage or ModelUsage()
-                judging = in_scorer(spans, event.span_id, log.scorer)
+                judging = event.span_id in in_scorer
                 found.append(Call(event.role, event.model, usage, event.cache == "read", judging))
     return found
-
-
-def in_scorer(spans: Mapping[str, SpanBeginEvent], span_id: str | None, scorer: str) -> bool:
-    while span_id is not None and (span := spans.get(span_id)) is not None:
-        if span.type == SCORER_SPAN and span.name == scorer:
-            return True
-        span_id = span.parent_id
-    return False
 
 
 def price(call: Call) -> float | None:

@@ -10,11 +10,6 @@ from liveqa_inspect.providers.gguf import MODEL_FILE
 from liveqa_inspect.report.loaded import LoadedLog
 
 
-def caveats(log: LoadedLog) -> list[str]:
-    """A WARNING line for each, naming the log (a comparison holds several)."""
-    return [f"WARNING: {log.path.name}: {text}" for text in caveat_texts(log)]
-
-
 def caveat_texts(log: LoadedLog) -> list[str]:
     """A model log graded by its own model, and each model a SmolLM2-135M file served (its
     outputs name the file)."""

@@ -11,7 +11,7 @@ from pathlib import Path
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE
 from liveqa_inspect.report.card import Card, judge_card
 from liveqa_inspect.report.card import write as write_card
-from liveqa_inspect.report.caveats import caveats
+from liveqa_inspect.report.caveats import caveat_texts
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
 from liveqa_inspect.report.directory import heading, logs_by_task
 from liveqa_inspect.report.loaded import LoadedLog
@@ -30,10 +30,10 @@ SECTIONS = Sections({task: section for task, (_, section) in TASKS.items()})
 
 
 def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-    """The caveats the runs printed, the section's report, then what its models cost
-    (report/cost.py), for every kind."""
+    """The caveats the runs printed, each naming its log (a comparison holds several), the
+    section's report, then what its models cost (report/cost.py), for every kind."""
     blocks, charts = logs[0].section.report(logs)
-    warned = [line for log in logs for line in caveats(log)]
+    warned = [f"WARNING: {log.path.name}: {text}" for log in logs for text in caveat_texts(log)]
     return [*warned, *blocks, cost_table(logs)], charts
 
 

@@ -12,13 +12,12 @@ import yaml
 from inspect_ai.model import ModelCost, ModelUsage
 from pydantic import ValidationError
 
-from liveqa_inspect.report.calls import PRICES, Used, calls, spent
+from liveqa_inspect.report.calls import PRICES as PRICES
+from liveqa_inspect.report.calls import Used, spent
 from liveqa_inspect.report.comparison import Logs, labels, per_log
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.refusals import ReportError
 from liveqa_inspect.report.tables import Cell, Table
-
-__all__ = ["PRICES", "JudgeSpend", "cost_table", "judge_spend", "per_judge", "read_prices"]
 
 NO_PRICE = "no price"
 FORMAT = "YAML or JSON: each model's input, output, input_cache_write, input_cache_read $ per 1M"
@@ -28,24 +27,20 @@ HOW_TO_PRICE = (
 )
 NOT_RECORDED = "not recorded"
 COST_NOTE = f"{NOT_RECORDED}: the log holds no call of its judge"
-COST = "judge cost ($)"
 UNCACHED = "their tokens are counted at what they would cost uncached"
 
 
 @dataclass(frozen=True)
 class JudgeSpend:
-    """What a log's judge spent: a judge is chosen on its price as well as on its agreement."""
+    """What a log's judge spent: its calls' tokens and dollars (None: a model of the judge has no
+    price), a reply read from a cache counted as if made; how many of its calls were `cached`;
+    the answers it `graded` (`graded` below), what a cost per answer divides by."""
 
     usage: ModelUsage
-    """The tokens of all the judge's calls, a reply read from a cache counted as if made."""
     cost: float | None
-    """Those tokens' dollars; None: a model of the judge has no price."""
     calls: int
     cached: int
-    """Calls answered from a cache (counted in `usage` and `cost` all the same)."""
     graded: int
-    """Answers the judge scored, epochs counted: what a cost per answer divides by (a robustness
-    sample counts once, though its judge grades each of its versions)."""
 
 
 def dollars(cost: float | None) -> str:
@@ -63,7 +58,8 @@ def read_prices(path: Path) -> dict[str, ModelCost]:
 
 def graded(log: LoadedLog) -> int:
     """Answers scored, epochs counted: 3 epochs grade each question's answer three times, so a
-    cost per question would read three times the cost of grading an answer."""
+    cost per question would read three times the cost of grading an answer (a robustness sample
+    counts once, though its judge grades each of its versions)."""
     scored = {sample_id for sample_id, value in log.values.items() if not math.isnan(value)}
     epochs = sum(sample.id in scored for sample in log.log.samples or [])
     return epochs - sum(log.left_out.values())  # an unreadable or errored epoch is not graded
@@ -72,19 +68,18 @@ def graded(log: LoadedLog) -> int:
 def judge_spend(log: LoadedLog) -> JudgeSpend | None:
     """The calls of the log's headline scorer: the grader role's models, or where none is bound
     the evaluated model (a log measuring a judge) or the pinned default judge. None: no call."""
-    made = [call for call in calls(log) if call.judging]
+    made = [call for call in log.calls if call.judging]
     if not made:
         return None
-    usage, cost = spent(made)
     cached = sum(call.cached for call in made)
-    return JudgeSpend(usage, cost, len(made), cached, graded(log))
+    return JudgeSpend(*spent(made), len(made), cached, graded(log))
 
 
 def usages(log: LoadedLog) -> tuple[dict[str, Used], dict[str, Used]]:
     """Each role's usage and cost (the judge's is `grader`; the evaluated model has no role), and
     each model's (a panel's jurors), from the calls themselves: a model serving two roles is
     charged each role's calls in its row, and its own row adds them once."""
-    made = calls(log)
+    made = log.calls
     roles = sorted({call.role for call in made if call.role is not None})
     models = sorted({call.model for call in made}, key=lambda model: (model != log.model, model))
     return (
@@ -93,26 +88,17 @@ def usages(log: LoadedLog) -> tuple[dict[str, Used], dict[str, Used]]:
     )
 
 
-def judge_cost(log: LoadedLog) -> str:
-    found = judge_spend(log)
-    return NOT_RECORDED if found is None else dollars(found.cost)
-
-
 def cached(found: int, made: int, noun: str) -> str:
     return f"{found} of {made} {noun} replies read from the cache"
 
 
 def cached_note(run: str, log: LoadedLog) -> str | None:
     """A re-run whose judge replies all came from the cache would otherwise look free."""
-    made = calls(log)
-    parts = [
-        cached(sum(call.cached for call in found), len(found), noun)
-        for noun, found in (
-            ("judge", [call for call in made if call.judging]),
-            ("other", [call for call in made if not call.judging]),
-        )
-        if any(call.cached for call in found)
-    ]
+    parts = []
+    for noun, judging in (("judge", True), ("other", False)):
+        found = [call.cached for call in log.calls if call.judging == judging]
+        if any(found):
+            parts.append(cached(sum(found), len(found), noun))
     return f"{run}: {' and '.join(parts)}; {UNCACHED}" if parts else None
 
 
@@ -120,10 +106,16 @@ def per_judge(
     logs: Logs, title: str, headers: Sequence[str], cells: Callable[[LoadedLog], list[Cell]]
 ) -> Table:
     """`per_log`'s table with each judge's cost beside its figures: a judge is chosen on both."""
-    table = per_log(logs, title, [*headers, COST], lambda log: [*cells(log), judge_cost(log)])
-    notes = [COST_NOTE] if any(NOT_RECORDED in row for row in table.rows) else []
-    for run, log in zip(labels(logs), logs, strict=True):
-        if (spend := judge_spend(log)) and spend.cached:
+    spends = {log.path: judge_spend(log) for log in logs}
+
+    def with_cost(log: LoadedLog) -> list[Cell]:
+        spend = spends[log.path]
+        return [*cells(log), NOT_RECORDED if spend is None else dollars(spend.cost)]
+
+    table = per_log(logs, title, [*headers, "judge cost ($)"], with_cost)
+    notes = [COST_NOTE] if None in spends.values() else []
+    for run, spend in zip(labels(logs), spends.values(), strict=True):
+        if spend and spend.cached:
             notes.append(f"{run}: {cached(spend.cached, spend.calls, 'judge')}; {UNCACHED}")
     return Table(table.title, table.headers, table.rows, notes)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore
 
+from liveqa_inspect.report.calls import Call, read_calls
 from liveqa_inspect.stats.names import VERDICTS
 
 SampleId = int | str
@@ -90,6 +92,11 @@ class LoadedLog:
     @property
     def verdicts(self) -> list[SampleScore]:
         return self.scores(VERDICTS) if VERDICTS in self.reductions else []
+
+    @cached_property
+    def calls(self) -> list[Call]:
+        """Its model calls (report/calls.py), read once for every table that counts or prices them."""
+        return read_calls(self.log, self.scorer)
 
     @property
     def errored(self) -> int:
