@@ -13,9 +13,8 @@ from liveqa_inspect.report.card import Card, judge_card
 from liveqa_inspect.report.card import write as write_card
 from liveqa_inspect.report.caveats import caveat_texts
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
-from liveqa_inspect.report.directory import heading, logs_by_task
 from liveqa_inspect.report.loaded import LoadedLog
-from liveqa_inspect.report.loading import load_all
+from liveqa_inspect.report.loading import heading, load_all, logs_by_task
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.refusals import ReportError
 from liveqa_inspect.report.sections import Sections

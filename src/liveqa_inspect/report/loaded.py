@@ -95,7 +95,7 @@ class LoadedLog:
 
     @cached_property
     def calls(self) -> list[Call]:
-        """Its model calls (report/calls.py), read once for every table that counts or prices them."""
+        """Its model calls (report/calls.py), read once for every table that prices them."""
         return read_calls(self.log, self.scorer)
 
     @property
