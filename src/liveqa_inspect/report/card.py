@@ -18,8 +18,8 @@ from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE, filled
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report.caveats import caveat_texts
 from liveqa_inspect.report.cost import NO_PRICE, NOT_RECORDED, judge_spend
+from liveqa_inspect.report.counts import caveat_texts
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import IntervalChart
 from liveqa_inspect.report.sections import Sections
@@ -149,7 +149,7 @@ def parts(groups: Sequence[Sequence[LoadedLog]], references: Sequence[str]) -> l
 
 
 def warnings(found: Sequence[Part]) -> list[str]:
-    """The caveats the run printed (report/caveats.py), once a judge and text, naming the judge:
+    """The caveats the run printed (report/counts.py), once a judge and text, naming the judge:
     the card is what a team pastes, and a figure pasted without them reads as a measurement."""
     said = (
         f"WARNING: {name}: {text}"

@@ -11,8 +11,8 @@ from pathlib import Path
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE
 from liveqa_inspect.report.card import Card, judge_card
 from liveqa_inspect.report.card import write as write_card
-from liveqa_inspect.report.caveats import caveat_texts
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
+from liveqa_inspect.report.counts import caveat_texts
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.loading import heading, load_all, logs_by_task
 from liveqa_inspect.report.plots import Chart

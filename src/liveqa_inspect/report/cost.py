@@ -88,17 +88,13 @@ def usages(log: LoadedLog) -> tuple[dict[str, Used], dict[str, Used]]:
     )
 
 
-def cached(found: int, made: int, noun: str) -> str:
-    return f"{found} of {made} {noun} replies read from the cache"
-
-
-def cached_note(run: str, log: LoadedLog) -> str | None:
+def cached_note(run: str, log: LoadedLog, nouns: Sequence[str] = ("judge", "other")) -> str | None:
     """A re-run whose judge replies all came from the cache would otherwise look free."""
     parts = []
-    for noun, judging in (("judge", True), ("other", False)):
-        found = [call.cached for call in log.calls if call.judging == judging]
+    for noun in nouns:
+        found = [call.cached for call in log.calls if call.judging == (noun == "judge")]
         if any(found):
-            parts.append(cached(sum(found), len(found), noun))
+            parts.append(f"{sum(found)} of {len(found)} {noun} replies read from the cache")
     return f"{run}: {' and '.join(parts)}; {UNCACHED}" if parts else None
 
 
@@ -114,9 +110,8 @@ def per_judge(
 
     table = per_log(logs, title, [*headers, "judge cost ($)"], with_cost)
     notes = [COST_NOTE] if None in spends.values() else []
-    for run, spend in zip(labels(logs), spends.values(), strict=True):
-        if spend and spend.cached:
-            notes.append(f"{run}: {cached(spend.cached, spend.calls, 'judge')}; {UNCACHED}")
+    runs = zip(labels(logs), logs, strict=True)
+    notes += [note for run, log in runs if (note := cached_note(run, log, ["judge"]))]
     return Table(table.title, table.headers, table.rows, notes)
 
 
