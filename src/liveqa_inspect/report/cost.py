@@ -1,24 +1,38 @@
-"""What a run's models cost, from the calls its log holds (report/calls.py): a judge is chosen
-on its price as well as on its agreement with humans (docs/judge-cost.md)."""
+"""What a run's models cost, from the calls its log holds (`LoadedLog.calls`, each priced as if it
+had been made): a judge is chosen on its price as well as on its agreement with humans
+(docs/judge-cost.md).
+
+`log.stats` cannot price a judge: it adds a model's usage over all the roles it serves (a model
+grading its own answers is charged its answering as judging), it counts no reply read from a
+cache (a re-run's judge would look free), and `inspect score` leaves it as the eval made it (a
+re-graded log still holds the old judge's usage). Each model event says which role called,
+which model answered, whether the reply came from the cache (its output keeps the usage of the
+call that made it) and, through its spans, which scorer made it; `inspect score --action
+overwrite` replaces the old scoring's events, so a log's events are the calls of its own scoring.
+"""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 import yaml
-from inspect_ai.model import ModelCost, ModelUsage
+from inspect_ai.model import ModelCost, ModelUsage, compute_model_cost
 from pydantic import ValidationError
 
-from liveqa_inspect.report.calls import PRICES as PRICES
-from liveqa_inspect.report.calls import Used, spent
 from liveqa_inspect.report.comparison import Logs, labels, per_log
-from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loaded import Call, LoadedLog
 from liveqa_inspect.report.refusals import ReportError
 from liveqa_inspect.report.tables import Cell, Table
 
+PRICES: ContextVar[Mapping[str, ModelCost]] = ContextVar("prices", default=MappingProxyType({}))
+"""`liveqa-report --model-cost-config`'s prices, for the cost table and every section's costs."""
+Used = tuple[ModelUsage, float | None]
+"""Tokens of some calls, and their cost (None: a call has no price)."""
 NO_PRICE = "no price"
 FORMAT = "YAML or JSON: each model's input, output, input_cache_write, input_cache_read $ per 1M"
 HOW_TO_PRICE = (
@@ -45,6 +59,23 @@ class JudgeSpend:
 
 def dollars(cost: float | None) -> str:
     return NO_PRICE if cost is None else f"{cost:.4f}"
+
+
+def price(call: Call) -> float | None:
+    """Inspect's price where it priced the call (a cached reply keeps the price of the call that
+    made it), else `--model-cost-config`'s; None where neither has one, never $0."""
+    if call.usage.total_cost is not None:
+        return call.usage.total_cost
+    found = PRICES.get().get(call.model)
+    return None if found is None else compute_model_cost(found, call.usage)
+
+
+def spent(made: Iterable[Call]) -> Used:
+    """The calls' tokens and cost, a cached reply counted at what it would cost uncached."""
+    made = list(made)
+    usage = sum((call.usage for call in made), ModelUsage())
+    costs = [price(call) for call in made]
+    return usage, None if None in costs else sum(cost or 0.0 for cost in costs)
 
 
 def read_prices(path: Path) -> dict[str, ModelCost]:
