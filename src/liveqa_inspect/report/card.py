@@ -46,9 +46,8 @@ NAMES: ContextVar[Mapping[Path, str]] = ContextVar("card_names", default=Mapping
 
 @dataclass(frozen=True)
 class Part:
-    """One task's table of the card: its title, a row of cells for each judge that ran it (keyed
-    as `judges` names them), the log behind each row (for what the frame counts), and figures for
-    the chart."""
+    """One task's table of the card: a row of cells for each judge that ran it (keyed as `judges`
+    names them), the log behind each row (for what the frame counts), figures for the chart."""
 
     title: str
     columns: Sequence[str]
@@ -74,9 +73,8 @@ def graded_with(config: GenerateConfig) -> dict[str, Any]:
 def verdict_settings(log: LoadedLog) -> dict[str, str]:
     """The judge's settings as the log records them: the grader role's where bound to its judge;
     else those its scores record as sent (a log re-graded by `inspect score`, whose judge may be
-    the evaluated model bound at other settings); else, where the scores record none (the
-    robustness task's), the eval's, its judge being the evaluated model. A panel's are each named
-    after their juror."""
+    the evaluated model bound at other settings); else the eval's, its judge being the evaluated
+    model."""
     spec = log.log.eval
     role = (spec.model_roles or {}).get((spec.metadata or {}).get("judge_role", ""), [])
     roles = role if isinstance(role, list) else [role]
@@ -91,11 +89,9 @@ def verdict_settings(log: LoadedLog) -> dict[str, str]:
 
 
 def card_names(groups: Sequence[Sequence[LoadedLog]]) -> dict[Path, str]:
-    """Each log's row name: its judge, and the settings in which that judge's logs differ
-    (`unset` where one has none) over all the groups, so its rows of two tasks meet only where
-    it graded alike (a task's own labels are unique within it only: one judge run at two
-    temperatures, one of which ran a second task, would meet the other's row there); `#2` only
-    on a true repeat within one group (same judge, same settings)."""
+    """Each log's row name: its judge and the settings in which its logs differ over all the groups
+    (a task's own labels are unique within it only: one judge run at two temperatures, one of
+    which ran a second task, would meet the other's row there); `#2` on a true repeat only."""
     logs = [log for group in groups for log in group]
     differ = compare.judge_settings_differing(logs, verdict_settings)
     named = {
@@ -162,25 +158,18 @@ def warnings(found: Sequence[Part]) -> list[str]:
 
 def spent(logs: Sequence[LoadedLog]) -> list[Cell]:
     """A judge's unscored share over all its logs, then its calls' tokens and dollars per 100
-    answers graded as if no reply came from a cache (what the judge costs), and the cached ones."""
+    answers graded, and its cached replies (the card's note says how each is counted)."""
     unscored, total = sum(log.unscored for log in logs), sum(len(log.values) for log in logs)
     share = f"{fmt(unscored / total)} ({unscored} of {total})" if total else "n/a"
     spends = [found for log in logs if (found := judge_spend(log))]
     graded = sum(s.graded for s in spends)
-    if not spends or not graded:
+    if not graded:
         return [share, NOT_RECORDED, NOT_RECORDED, NOT_RECORDED]
     tokens = sum(s.usage.total_tokens for s in spends)
     costs = [s.cost for s in spends]
     dollars = NO_PRICE if None in costs else f"{100 * sum(filter(None, costs)) / graded:.4f}"
     cached = f"{sum(s.cached for s in spends)} of {sum(s.calls for s in spends)} calls"
     return [share, f"{100 * tokens / graded:.0f}", dollars, cached]
-
-
-def absent(groups: Sequence[Sequence[LoadedLog]], sections: Sections) -> list[str]:
-    """The judge tasks with a card hook that no log of the folder ran: said, not left out."""
-    ran = {logs[0].task for logs in groups}
-    hooked = [task for task in sections.tasks if hasattr(sections.of(task), "card")]
-    return [t for t in hooked if t not in ran and sections.of(t).HUMAN_LEVELS]
 
 
 def judge_card(
@@ -221,7 +210,10 @@ def judge_card(
                 f"--reference-judge {reference}: no row of the card is that judge (name it as its "
                 f"row is: {', '.join(names)}), so no agreement with it is shown."
             )
-    if missing := absent(groups, sections):
+    # The judge tasks with a card hook that no log of the folder ran: said, not left out.
+    ran = {logs[0].task for logs in groups}
+    hooked = [task for task in sections.tasks if hasattr(sections.of(task), "card")]
+    if missing := [t for t in hooked if t not in ran and sections.of(t).HUMAN_LEVELS]:
         notes.append(f"No log of {', '.join(missing)} in the folder: their columns are not shown.")
     blocks.append(Table("What each judge left unread and cost", ["judge", *SPENT], rows, notes))
     charted = {label: e for part in found for label, e in part.charted.items()}

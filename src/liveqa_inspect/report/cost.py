@@ -97,8 +97,7 @@ def graded(log: LoadedLog) -> int:
 
 
 def judge_spend(log: LoadedLog) -> JudgeSpend | None:
-    """The calls of the log's headline scorer: the grader role's models, or where none is bound
-    the evaluated model (a log measuring a judge) or the pinned default judge. None: no call."""
+    """The calls of the log's headline scorer (docs/judge-cost.md says whose); None: no call."""
     made = [call for call in log.calls if call.judging]
     if not made:
         return None
@@ -107,15 +106,13 @@ def judge_spend(log: LoadedLog) -> JudgeSpend | None:
 
 
 def usages(log: LoadedLog) -> tuple[dict[str, Used], dict[str, Used]]:
-    """Each role's usage and cost (the judge's is `grader`; the evaluated model has no role), and
-    each model's (a panel's jurors), from the calls themselves: a model serving two roles is
-    charged each role's calls in its row, and its own row adds them once."""
-    made = log.calls
-    roles = sorted({call.role for call in made if call.role is not None})
-    models = sorted({call.model for call in made}, key=lambda model: (model != log.model, model))
+    """Each role's usage and cost, and each model's (a panel's jurors): a model serving two roles
+    is charged each role's calls in its row, and its own row adds them once."""
+    roles = sorted({call.role for call in log.calls if call.role is not None})
+    models = sorted({call.model for call in log.calls}, key=lambda m: (m != log.model, m))
     return (
-        {role: spent(call for call in made if call.role == role) for role in roles},
-        {model: spent(call for call in made if call.model == model) for model in models},
+        {role: spent(call for call in log.calls if call.role == role) for role in roles},
+        {model: spent(call for call in log.calls if call.model == model) for model in models},
     )
 
 

@@ -24,7 +24,7 @@ def load(path: str | Path, sections: Sections) -> LoadedLog:
     except Exception as error:  # missing file, not a zip, not an Inspect log: one message
         raise ReportError(f"cannot read {path} as an Inspect log: {error}") from error
     task = log.eval.task.rsplit("/", 1)[-1]  # a log names it `liveqa_inspect/<task>`
-    if task not in sections:
+    if task not in sections.modules:
         known = ", ".join(sections.tasks)
         raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
     reads = sections.of(task)
@@ -37,10 +37,9 @@ def load_all(paths: Sequence[str | Path], sections: Sections) -> list[LoadedLog]
 
 
 def logs_by_task(folder: Path, sections: Sections) -> tuple[list[list[LoadedLog]], list[str]]:
-    """Each task's logs of each question set, oldest first, and what was left out or read once,
-    and why: a folder holds what a single report would refuse (a failed attempt an eval set
-    retried, a backup copy of a log, runs on LiveQA and on an own set), and one such log must
-    not cost the others their report."""
+    """Each task's logs of each question set, oldest first, and what was left out or read once, and
+    why: one log a single report would refuse (a failed attempt an eval set retried, a backup
+    copy, a run on another question set) must not cost the folder's others their report."""
     found = list_eval_logs(str(folder), descending=False)
     if not found:
         raise ReportError(f"no Inspect logs found in {folder}")
