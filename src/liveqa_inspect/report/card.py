@@ -23,7 +23,7 @@ from liveqa_inspect.report.counts import caveat_texts
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import IntervalChart
 from liveqa_inspect.report.sections import Sections
-from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, fmt, render
+from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, fmt
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import juror_names
 
@@ -221,19 +221,6 @@ def judge_card(
     axis = "figure (kappa, rho; floor: ROUGE-L's rho)"
     chart = IntervalChart(PNG, title, axis, list(charted), list(charted.values()))
     return Card(f"{TITLE}: {len(names)} judge(s)", blocks, chart if charted else None)
-
-
-def write(card: Card, out: Path) -> list[Path]:
-    """The card as Markdown, its chart beside it; the caller says what a failure costs."""
-    out.mkdir(parents=True, exist_ok=True)
-    text = f"# {card.heading}\n\n" + render(card.blocks, markdown=True)
-    written = [out / MARKDOWN]
-    if card.chart:
-        card.chart.draw(out / PNG)
-        written.append(out / PNG)
-        text += f"\n\n![{PNG}]({PNG})"
-    (out / MARKDOWN).write_text(text + "\n", encoding="utf-8")
-    return written
 
 
 def is_beyond(low: float, floor: float) -> str:

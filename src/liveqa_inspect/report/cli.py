@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE
-from liveqa_inspect.report.card import Card, judge_card
-from liveqa_inspect.report.card import write as write_card
+from liveqa_inspect.report.card import MARKDOWN, PNG, Card, judge_card
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
 from liveqa_inspect.report.counts import caveat_texts
 from liveqa_inspect.report.loaded import LoadedLog
@@ -52,11 +51,19 @@ def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:
 
 
 def show_card(card: Card, out: Path, markdown: bool) -> bool:
-    """The judge card first, as a folder's reader wants it; then its files, written into `out`.
-    Whether they were: a folder they cannot be written to costs the files, not the tables."""
+    """The judge card first, as a folder's reader wants it; then written into `out` as Markdown,
+    its chart beside it. Whether it was: a folder it cannot be written to costs the files, not
+    the card."""
     print(render([f"== {card.heading} ==", "", *card.blocks], markdown=markdown), flush=True)
+    text = f"# {card.heading}\n\n" + render(card.blocks, markdown=True)
+    written = [out / MARKDOWN]
     try:
-        written = write_card(card, out)
+        out.mkdir(parents=True, exist_ok=True)
+        if card.chart:
+            card.chart.draw(out / PNG)
+            written.append(out / PNG)
+            text += f"\n\n![{PNG}]({PNG})"
+        (out / MARKDOWN).write_text(text + "\n", encoding="utf-8")
     except OSError as error:
         print(
             f"error: cannot write the judge card into {out}: {error.strerror or error}; the card "

@@ -1,15 +1,10 @@
-"""What a run's models cost, from the calls its log holds (`LoadedLog.calls`, each priced as if it
-had been made): a judge is chosen on its price as well as on its agreement with humans
-(docs/judge-cost.md).
-
-`log.stats` cannot price a judge: it adds a model's usage over all the roles it serves (a model
-grading its own answers is charged its answering as judging), it counts no reply read from a
-cache (a re-run's judge would look free), and `inspect score` leaves it as the eval made it (a
-re-graded log still holds the old judge's usage). Each model event says which role called,
-which model answered, whether the reply came from the cache (its output keeps the usage of the
-call that made it) and, through its spans, which scorer made it; `inspect score --action
-overwrite` replaces the old scoring's events, so a log's events are the calls of its own scoring.
-"""
+"""What a run's models cost, from the calls its log holds (`LoadedLog.calls`), each priced as if
+it had been made: a judge is chosen on its price as well as on its agreement with humans. Not
+from `log.stats`, which misprices a judge (docs/judge-cost.md, What is counted): each model event
+says which role called, which model answered, whether the reply came from the cache (its output
+keeps the usage of the call that made it) and, through its spans, which scorer made it; `inspect
+score --action overwrite` replaces the old scoring's events, so a log's events are the calls of
+its own scoring."""
 
 from __future__ import annotations
 
