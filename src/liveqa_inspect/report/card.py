@@ -157,8 +157,7 @@ def warnings(found: Sequence[Part]) -> list[str]:
 
 
 def spent(logs: Sequence[LoadedLog]) -> list[Cell]:
-    """A judge's unscored share over all its logs, then its calls' tokens and dollars per 100
-    answers graded, and its cached replies (the card's note says how each is counted)."""
+    """A judge's unscored share, tokens and dollars per 100 answers graded, and cached replies."""
     unscored, total = sum(log.unscored for log in logs), sum(len(log.values) for log in logs)
     share = f"{fmt(unscored / total)} ({unscored} of {total})" if total else "n/a"
     spends = [found for log in logs if (found := judge_spend(log))]

@@ -28,8 +28,7 @@ Compared = tuple[list[str], list[str]]
 
 
 def judge_line(log: LoadedLog) -> str:
-    """Who was measured, on which prompt: the grader role when bound (beside the evaluated model,
-    if the run named one), else the evaluated model."""
+    """Who was measured (the grader role when bound, else the evaluated model), on which prompt."""
     judged = "the grader role"
     if log.judge_label == log.model:
         judged = "the evaluated model"
@@ -45,8 +44,7 @@ def labels(logs: Logs) -> list[str]:
     if purpose := on_purpose(logs):
         return purpose[0]
     if same_answers(logs):
-        differ = judge_settings_differing(logs)
-        return juror_names(map(with_settings, logs, differ))
+        return juror_names(map(with_settings, logs, judge_settings_differing(logs)))
     judges = logs[0].section.HUMAN_LEVELS
     return juror_names(log.judge_label if judges else log.model for log in logs)
 

@@ -13,8 +13,7 @@ from liveqa_inspect.report.loaded import LoadedLog
 
 
 def count_lines(log: LoadedLog) -> list[str]:
-    """The samples counted in the section's noun (answers, claims...), then the epochs left out
-    of their sample's mean, if any."""
+    """The samples counted in the section's noun, then the epochs left out of their mean, if any."""
     reasons = ", ".join(f"{reason} {n}" for reason, n in log.reasons.most_common())
     lines = [
         f"{log.section.NOUN}: {log.scored} scored, {log.unscored} unscored"

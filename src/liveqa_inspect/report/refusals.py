@@ -17,8 +17,7 @@ PROVENANCE_KEYS = ("data", "data_license")  # judging/provenance.py's, in every 
 
 
 class ReportError(Exception):
-    """A log this report cannot describe; the message, for the command line, says why and what
-    to do (docs/report.md, Errors)."""
+    """A log this report cannot describe; its message says why and what to do."""
 
 
 def refuse(log: EvalLog, path: Path, task: str, section: ModuleType) -> None:
