@@ -156,8 +156,10 @@ def warnings(found: Sequence[Part]) -> list[str]:
     return list(dict.fromkeys(said))
 
 
-def spent(logs: Sequence[LoadedLog]) -> list[Cell]:
-    """A judge's unscored share, tokens and dollars per 100 answers graded, and cached replies."""
+def spent(found: Sequence[Part], name: str) -> list[Cell]:
+    """A judge's unscored share, tokens and dollars per 100 answers graded, and cached replies,
+    over all its logs (each once: a log may stand behind several parts)."""
+    logs = list({p.logs[name].path: p.logs[name] for p in found if name in p.logs}.values())
     unscored, total = sum(log.unscored for log in logs), sum(len(log.values) for log in logs)
     share = f"{fmt(unscored / total)} ({unscored} of {total})" if total else "n/a"
     spends = [found for log in logs if (found := judge_spend(log))]
@@ -191,10 +193,7 @@ def judge_card(
         )
         for part in found
     ]
-    rows = []
-    for name in names:
-        logs = {p.logs[name].path: p.logs[name] for p in found if name in p.logs}  # each once
-        rows.append([name, *spent(list(logs.values()))])
+    rows = [[name, *spent(found, name)] for name in names]
     notes = [
         "unscored: answers whose verdict could not be read, of those graded, over all the judge's "
         "logs; tokens and $ count every judge call as if no reply came from a cache (what the "
