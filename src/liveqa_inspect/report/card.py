@@ -73,8 +73,7 @@ def graded_with(config: GenerateConfig) -> dict[str, Any]:
 def verdict_settings(log: LoadedLog) -> dict[str, str]:
     """The judge's settings as the log records them: the grader role's where bound to its judge;
     else those its scores record as sent (a log re-graded by `inspect score`, whose judge may be
-    the evaluated model bound at other settings); else the eval's, its judge being the evaluated
-    model."""
+    the evaluated model bound at other settings); else the eval's, its judge the evaluated model."""
     spec = log.log.eval
     role = (spec.model_roles or {}).get((spec.metadata or {}).get("judge_role", ""), [])
     roles = role if isinstance(role, list) else [role]

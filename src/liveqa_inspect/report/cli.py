@@ -35,25 +35,26 @@ def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     return [*warned, *blocks, cost_table(logs)], charts
 
 
-def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:
-    """Each figure into `out`; created if missing, so `--out reports/` just works."""
-    paths = [out / chart.filename for chart in charts]
+def write_charts(charts: Sequence[Chart], out: Path) -> list[Path] | None:
+    """Each figure into `out`, created if missing (so `--out reports/` just works); None, said,
+    where they cannot be written: that costs the figures, not the tables above."""
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for chart, path in zip(charts, paths, strict=True):
-            chart.draw(path)
+        for chart in charts:
+            chart.draw(out / chart.filename)
     except OSError as error:
-        raise ReportError(
-            f"cannot write the figures into {out}: {error.strerror or error}; the tables "
-            "above are complete (choose a writable folder with --out)"
-        ) from error
-    return paths
+        print(
+            f"error: cannot write the figures into {out}: {error.strerror or error}; the tables "
+            "above are complete (choose a writable folder with --out)",
+            file=sys.stderr,
+        )
+        return None
+    return [out / chart.filename for chart in charts]
 
 
 def show_card(card: Card, out: Path, markdown: bool) -> bool:
-    """The judge card first, as a folder's reader wants it; then written into `out` as Markdown,
-    its chart beside it. Whether it was: a folder it cannot be written to costs the files, not
-    the card."""
+    """The judge card first, as a folder's reader wants it, then its Markdown and chart written
+    into `out`: whether they were (a folder they cannot be written to costs the files only)."""
     print(render([f"== {card.heading} ==", "", *card.blocks], markdown=markdown), flush=True)
     text = f"# {card.heading}\n\n" + render(card.blocks, markdown=True)
     written = [out / MARKDOWN]
@@ -128,10 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for logs, (blocks, charts) in zip(groups, reports, strict=True):
         headed = [heading(logs), ""] if folder else []
         print(render([*headed, *blocks], markdown=args.markdown), flush=True)
-        try:
-            written = write_charts(charts, args.out or logs[0].path.parent)
-        except ReportError as error:
-            print(f"error: {error}", file=sys.stderr)
+        written = write_charts(charts, args.out or logs[0].path.parent)
+        if written is None:
             return EXIT_NO_FIGURES
         print()
         print(render([figure_line(path, args.markdown) for path in written], args.markdown))

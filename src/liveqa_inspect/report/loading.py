@@ -24,7 +24,6 @@ from liveqa_inspect.stats.values import to_float
 from liveqa_inspect.versioned import label
 
 Tally = tuple[Counter[str], Counter[str], tuple[Judge, ...], str]
-"""Why ids went unscored, the epochs left out, the judges and the prompts' label."""
 
 
 def rebuild(path: Path, log: EvalLog, task: str, section: ModuleType) -> LoadedLog:
