@@ -8,19 +8,24 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
+from typing import Any
 
-from liveqa_inspect.judging.grade import DEFAULT_JUDGE
+from inspect_ai.model import GenerateConfig
+
+from liveqa_inspect.judging.grade import DEFAULT_JUDGE, filled
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report.card_names import NAMES, card_names
-from liveqa_inspect.report.caveats import caveat_texts
 from liveqa_inspect.report.cost import NO_PRICE, NOT_RECORDED, judge_spend
+from liveqa_inspect.report.counts import caveat_texts
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import IntervalChart
 from liveqa_inspect.report.sections import Sections
-from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, fmt, render
+from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, fmt
 from liveqa_inspect.stats.bootstrap import Estimate
+from liveqa_inspect.stats.names import juror_names
 
 TITLE = "Judge card"
 MARKDOWN, PNG = "judge-card.md", "judge-card.png"
@@ -29,13 +34,20 @@ REFERENCE = "reference"
 SPENT = ["unscored", "tokens / 100 graded", "$ / 100 graded", "cached replies"]
 Agreement = Callable[[LoadedLog, LoadedLog], Mapping[str, Estimate]]
 """Two judges' agreement on the answers both graded, the first standing for the humans."""
+VERDICT_SETTINGS = ("temperature", "top_p", "top_k", "seed", "max_tokens", "stop_seqs")
+VERDICT_SETTINGS += ("frequency_penalty", "presence_penalty", "logit_bias", "system_message")
+VERDICT_SETTINGS += ("reasoning_effort", "reasoning_tokens", "reasoning_summary")
+VERDICT_SETTINGS += ("reasoning_history",)
+"""The generation settings that change a judge's verdicts; not those a task's scale sets
+(max_connections, max_retries, a llama.cpp grammar in extra_body), which would split one judge."""
+NAMES: ContextVar[Mapping[Path, str]] = ContextVar("card_names", default=MappingProxyType({}))
+"""Each judge log's card row name while the card is built (`card.judges` reads it)."""
 
 
 @dataclass(frozen=True)
 class Part:
-    """One task's table of the card: its title, a row of cells for each judge that ran it (keyed
-    as `judges` names them), the log behind each row (for what the frame counts), and figures for
-    the chart."""
+    """One task's table of the card: a row of cells for each judge that ran it (keyed as `judges`
+    names them), the log behind each row (for what the frame counts), figures for the chart."""
 
     title: str
     columns: Sequence[str]
@@ -52,9 +64,47 @@ class Card:
     chart: IntervalChart | None
 
 
+def graded_with(config: GenerateConfig) -> dict[str, Any]:
+    """A judge's settings with the defaults it grades with where they are unset, as its scores
+    record them: a judge left at the default temperature grades as one set to 0, one row."""
+    return filled(config) | config.model_dump(exclude_none=True)
+
+
+def verdict_settings(log: LoadedLog) -> dict[str, str]:
+    """The judge's settings as the log records them: the grader role's where bound to its judge;
+    else those its scores record as sent (a log re-graded by `inspect score`, whose judge may be
+    the evaluated model bound at other settings); else the eval's, its judge the evaluated model."""
+    spec = log.log.eval
+    role = (spec.model_roles or {}).get((spec.metadata or {}).get("judge_role", ""), [])
+    roles = role if isinstance(role, list) else [role]
+    judges = {model for _, models in log.judges for model in models} or {log.model}
+    if roles and {model.model for model in roles} <= judges:
+        found = compare.jurors_settings([(m.model, graded_with(m.config)) for m in roles])
+    elif not (found := compare.judge_settings(log)):
+        # a robustness log's scores record no settings: its judge is the evaluated model
+        config = log.log.plan.config.merge(spec.model_generate_config)
+        found = compare.jurors_settings([(log.model, graded_with(config))])
+    return {key: value for key, value in found.items() if key.split()[-1] in VERDICT_SETTINGS}
+
+
+def card_names(groups: Sequence[Sequence[LoadedLog]]) -> dict[Path, str]:
+    """Each log's row name: its judge and the settings in which its logs differ over all the groups
+    (a task's own labels are unique within it only: one judge run at two temperatures, one of
+    which ran a second task, would meet the other's row there); `#2` on a true repeat only."""
+    logs = [log for group in groups for log in group]
+    differ = compare.judge_settings_differing(logs, verdict_settings)
+    named = {
+        log.path: compare.with_settings(log, found) for log, found in zip(logs, differ, strict=True)
+    }
+    for group in groups:
+        paths = [log.path for log in group]
+        named |= dict(zip(paths, juror_names(named[path] for path in paths), strict=True))
+    return named
+
+
 def judges(logs: Sequence[LoadedLog]) -> dict[str, LoadedLog]:
-    """Each log under its card row's name (report/card_names.py), so one judge's rows of several
-    tasks meet in one card row only where it graded alike; outside a card, the task's labels."""
+    """Each log under its card row's name (`card_names`), so one judge's rows of several tasks
+    meet in one card row only where it graded alike; outside a card, the task's labels."""
     named = NAMES.get()
     if all(log.path in named for log in logs):
         return {named[log.path]: log for log in logs}
@@ -94,7 +144,7 @@ def parts(groups: Sequence[Sequence[LoadedLog]], references: Sequence[str]) -> l
 
 
 def warnings(found: Sequence[Part]) -> list[str]:
-    """The caveats the run printed (report/caveats.py), once a judge and text, naming the judge:
+    """The caveats the run printed (report/counts.py), once a judge and text, naming the judge:
     the card is what a team pastes, and a figure pasted without them reads as a measurement."""
     said = (
         f"WARNING: {name}: {text}"
@@ -105,27 +155,21 @@ def warnings(found: Sequence[Part]) -> list[str]:
     return list(dict.fromkeys(said))
 
 
-def spent(logs: Sequence[LoadedLog]) -> list[Cell]:
-    """A judge's unscored share over all its logs, then its calls' tokens and dollars per 100
-    answers graded as if no reply came from a cache (what the judge costs), and the cached ones."""
+def spent(found: Sequence[Part], name: str) -> list[Cell]:
+    """A judge's unscored share, tokens and dollars per 100 answers graded, and cached replies,
+    over all its logs (each once: a log may stand behind several parts)."""
+    logs = list({p.logs[name].path: p.logs[name] for p in found if name in p.logs}.values())
     unscored, total = sum(log.unscored for log in logs), sum(len(log.values) for log in logs)
     share = f"{fmt(unscored / total)} ({unscored} of {total})" if total else "n/a"
     spends = [found for log in logs if (found := judge_spend(log))]
     graded = sum(s.graded for s in spends)
-    if not spends or not graded:
+    if not graded:
         return [share, NOT_RECORDED, NOT_RECORDED, NOT_RECORDED]
     tokens = sum(s.usage.total_tokens for s in spends)
     costs = [s.cost for s in spends]
     dollars = NO_PRICE if None in costs else f"{100 * sum(filter(None, costs)) / graded:.4f}"
     cached = f"{sum(s.cached for s in spends)} of {sum(s.calls for s in spends)} calls"
     return [share, f"{100 * tokens / graded:.0f}", dollars, cached]
-
-
-def absent(groups: Sequence[Sequence[LoadedLog]], sections: Sections) -> list[str]:
-    """The judge tasks with a card hook that no log of the folder ran: said, not left out."""
-    ran = {logs[0].task for logs in groups}
-    hooked = [task for task in sections.tasks if hasattr(sections.of(task), "card")]
-    return [t for t in hooked if t not in ran and sections.of(t).HUMAN_LEVELS]
 
 
 def judge_card(
@@ -148,10 +192,7 @@ def judge_card(
         )
         for part in found
     ]
-    rows = []
-    for name in names:
-        logs = {p.logs[name].path: p.logs[name] for p in found if name in p.logs}  # each once
-        rows.append([name, *spent(list(logs.values()))])
+    rows = [[name, *spent(found, name)] for name in names]
     notes = [
         "unscored: answers whose verdict could not be read, of those graded, over all the judge's "
         "logs; tokens and $ count every judge call as if no reply came from a cache (what the "
@@ -166,7 +207,10 @@ def judge_card(
                 f"--reference-judge {reference}: no row of the card is that judge (name it as its "
                 f"row is: {', '.join(names)}), so no agreement with it is shown."
             )
-    if missing := absent(groups, sections):
+    # The judge tasks with a card hook that no log of the folder ran: said, not left out.
+    ran = {logs[0].task for logs in groups}
+    hooked = [task for task in sections.tasks if hasattr(sections.of(task), "card")]
+    if missing := [t for t in hooked if t not in ran and sections.of(t).HUMAN_LEVELS]:
         notes.append(f"No log of {', '.join(missing)} in the folder: their columns are not shown.")
     blocks.append(Table("What each judge left unread and cost", ["judge", *SPENT], rows, notes))
     charted = {label: e for part in found for label, e in part.charted.items()}
@@ -174,19 +218,6 @@ def judge_card(
     axis = "figure (kappa, rho; floor: ROUGE-L's rho)"
     chart = IntervalChart(PNG, title, axis, list(charted), list(charted.values()))
     return Card(f"{TITLE}: {len(names)} judge(s)", blocks, chart if charted else None)
-
-
-def write(card: Card, out: Path) -> list[Path]:
-    """The card as Markdown, its chart beside it; the caller says what a failure costs."""
-    out.mkdir(parents=True, exist_ok=True)
-    text = f"# {card.heading}\n\n" + render(card.blocks, markdown=True)
-    written = [out / MARKDOWN]
-    if card.chart:
-        card.chart.draw(out / PNG)
-        written.append(out / PNG)
-        text += f"\n\n![{PNG}]({PNG})"
-    (out / MARKDOWN).write_text(text + "\n", encoding="utf-8")
-    return written
 
 
 def is_beyond(low: float, floor: float) -> str:

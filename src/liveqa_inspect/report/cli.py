@@ -9,13 +9,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from liveqa_inspect.judging.grade import DEFAULT_JUDGE
-from liveqa_inspect.report.card import Card, judge_card
-from liveqa_inspect.report.card import write as write_card
-from liveqa_inspect.report.caveats import caveats
+from liveqa_inspect.report.card import MARKDOWN, PNG, Card, judge_card
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
-from liveqa_inspect.report.directory import heading, logs_by_task
+from liveqa_inspect.report.counts import caveat_texts
 from liveqa_inspect.report.loaded import LoadedLog
-from liveqa_inspect.report.loading import load_all
+from liveqa_inspect.report.loading import heading, load_all, logs_by_task
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.refusals import ReportError
 from liveqa_inspect.report.sections import Sections
@@ -30,34 +28,43 @@ SECTIONS = Sections({task: section for task, (_, section) in TASKS.items()})
 
 
 def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-    """The caveats the runs printed, the section's report, then what its models cost
-    (report/cost.py), for every kind."""
+    """The caveats the runs printed, each naming its log (a comparison holds several), the
+    section's report, then what its models cost (report/cost.py), for every kind."""
     blocks, charts = logs[0].section.report(logs)
-    warned = [line for log in logs for line in caveats(log)]
+    warned = [f"WARNING: {log.path.name}: {text}" for log in logs for text in caveat_texts(log)]
     return [*warned, *blocks, cost_table(logs)], charts
 
 
-def write_charts(charts: Sequence[Chart], out: Path) -> list[Path]:
-    """Each figure into `out`; created if missing, so `--out reports/` just works."""
-    paths = [out / chart.filename for chart in charts]
+def write_charts(charts: Sequence[Chart], out: Path) -> list[Path] | None:
+    """Each figure into `out`, created if missing (so `--out reports/` just works); None, said,
+    where they cannot be written: that costs the figures, not the tables above."""
     try:
         out.mkdir(parents=True, exist_ok=True)
-        for chart, path in zip(charts, paths, strict=True):
-            chart.draw(path)
+        for chart in charts:
+            chart.draw(out / chart.filename)
     except OSError as error:
-        raise ReportError(
-            f"cannot write the figures into {out}: {error.strerror or error}; the tables "
-            "above are complete (choose a writable folder with --out)"
-        ) from error
-    return paths
+        print(
+            f"error: cannot write the figures into {out}: {error.strerror or error}; the tables "
+            "above are complete (choose a writable folder with --out)",
+            file=sys.stderr,
+        )
+        return None
+    return [out / chart.filename for chart in charts]
 
 
 def show_card(card: Card, out: Path, markdown: bool) -> bool:
-    """The judge card first, as a folder's reader wants it; then its files, written into `out`.
-    Whether they were: a folder they cannot be written to costs the files, not the tables."""
+    """The judge card first, as a folder's reader wants it, then its Markdown and chart written
+    into `out`: whether they were (a folder they cannot be written to costs the files only)."""
     print(render([f"== {card.heading} ==", "", *card.blocks], markdown=markdown), flush=True)
+    text = f"# {card.heading}\n\n" + render(card.blocks, markdown=True)
+    written = [out / MARKDOWN]
     try:
-        written = write_card(card, out)
+        out.mkdir(parents=True, exist_ok=True)
+        if card.chart:
+            card.chart.draw(out / PNG)
+            written.append(out / PNG)
+            text += f"\n\n![{PNG}]({PNG})"
+        (out / MARKDOWN).write_text(text + "\n", encoding="utf-8")
     except OSError as error:
         print(
             f"error: cannot write the judge card into {out}: {error.strerror or error}; the card "
@@ -122,10 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for logs, (blocks, charts) in zip(groups, reports, strict=True):
         headed = [heading(logs), ""] if folder else []
         print(render([*headed, *blocks], markdown=args.markdown), flush=True)
-        try:
-            written = write_charts(charts, args.out or logs[0].path.parent)
-        except ReportError as error:
-            print(f"error: {error}", file=sys.stderr)
+        written = write_charts(charts, args.out or logs[0].path.parent)
+        if written is None:
             return EXIT_NO_FIGURES
         print()
         print(render([figure_line(path, args.markdown) for path in written], args.markdown))

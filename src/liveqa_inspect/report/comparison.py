@@ -28,8 +28,7 @@ Compared = tuple[list[str], list[str]]
 
 
 def judge_line(log: LoadedLog) -> str:
-    """Who was measured, on which prompt: the grader role when bound (beside the evaluated model,
-    if the run named one), else the evaluated model."""
+    """Who was measured (the grader role when bound, else the evaluated model), on which prompt."""
     judged = "the grader role"
     if log.judge_label == log.model:
         judged = "the evaluated model"
@@ -39,15 +38,13 @@ def judge_line(log: LoadedLog) -> str:
 
 
 def labels(logs: Logs) -> list[str]:
-    """A unique row label for each log: what it stands for, `#2`, `#3` on repeats (one model
-    under two judges): the judge of a log measuring one; of the same answers, the judge and the
-    settings it graded with where they differ from its other gradings'; else the model; in a
-    comparison its section makes on purpose (a wording comparison), the section's."""
+    """A unique row label for each log (`#2`, `#3` on repeats): the judge of a log measuring one;
+    of the same answers, the judge and the settings it graded with where they differ from its
+    other gradings'; else the model; in a comparison its section makes on purpose, the section's."""
     if purpose := on_purpose(logs):
         return purpose[0]
     if same_answers(logs):
-        differ = judge_settings_differing(logs)
-        return juror_names(map(with_settings, logs, differ))
+        return juror_names(map(with_settings, logs, judge_settings_differing(logs)))
     judges = logs[0].section.HUMAN_LEVELS
     return juror_names(log.judge_label if judges else log.model for log in logs)
 
@@ -67,8 +64,7 @@ def same_answers(logs: Logs) -> bool:
 
 
 def jurors_settings(jurors: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, str]:
-    """Each (model, settings) of a judge's jurors as one mapping: for a panel, each setting named
-    after its juror."""
+    """A judge's jurors' (model, settings) as one mapping, a panel's each named after its juror."""
     names = juror_names(model for model, _ in jurors)
     return {
         key if len(jurors) == 1 else f"{name} {key}": str(value)
@@ -159,9 +155,8 @@ def on_purpose(logs: Logs) -> Compared | None:
 
 
 def warnings(logs: Logs) -> list[str]:
-    """One WARNING line for each setting the logs differ in, else the notes of the section's own
-    comparison; the note of judges compared on the same answers; logs measuring a judge must also
-    put the same human levels on an answer."""
+    """A WARNING line for each setting the logs differ in (else the notes of the section's own
+    comparison), and for judge logs putting other human levels on an answer."""
     if purpose := on_purpose(logs):
         return purpose[1]
     found, differing = [], differing_settings(logs)
@@ -174,8 +169,7 @@ def warnings(logs: Logs) -> list[str]:
         found.append(
             f"WARNING: the logs differ in {name} ({listed}): their scores are not comparable."
         )
-    other = [log.path.name for log in logs[1:] if humans_differ(logs[0], log)]
-    if other:
+    if other := [log.path.name for log in logs[1:] if humans_differ(logs[0], log)]:
         found.append(
             f"WARNING: {', '.join(other)} put other human levels than {logs[0].path.name} "
             "on the same answers: their agreement figures are not comparable."
@@ -220,8 +214,7 @@ def row_noun(logs: Logs) -> str:
 def per_log(
     logs: Logs, title: str, headers: Sequence[str], cells: Callable[..., list[Cell]]
 ) -> Table:
-    """A table of a row per log: its label, its `cells`, and its scored and unscored counts, and
-    its errored and missing ones where a log has any."""
+    """A row per log: its label, its `cells`, its counts (errored and missing where any has one)."""
     counts = ["scored", "unscored"]
     counts += [count for count in ("errored", "missing") if any(getattr(g, count) for g in logs)]
     named = zip(labels(logs), logs, strict=True)
@@ -236,8 +229,8 @@ def difference_table(
     over: str,
     beside: Callable[..., dict[str, Estimate]] | None = None,
 ) -> Table:
-    """Each later log's `difference` from the first over the items both hold (`over`), and
-    `beside` it, figures of the two (judges' agreement with each other)."""
+    """Each later log's `difference` from the first over the items both hold (`over`), and `beside`
+    it, figures of the two (judges' agreement with each other)."""
     names, rows, figures = labels(logs), [], {}
     for name, log in zip(names[1:], logs[1:], strict=True):
         estimate, figures = difference(logs[0], log), beside(logs[0], log) if beside else {}
@@ -268,8 +261,7 @@ def comparison(logs: Logs, noun: str, *tables: Table, notes: Sequence[str] = ())
 
 
 def figure_name(logs: Logs, figure: str) -> str:
-    """A comparison's figure file: its first log's name, then a digest of every log it compares,
-    in order, so two comparisons sharing a first log never write one file, the second replacing
-    the first; the same comparison run again writes its own file anew."""
+    """A comparison's figure file: its first log's name and a digest of every log it compares, in
+    order: two comparisons sharing a first log never write one file, the second over the first."""
     compared = "\n".join(str(log.path.resolve()) for log in logs).encode()
     return f"{logs[0].path.stem}-{figure}-{hashlib.sha256(compared).hexdigest()[:12]}.png"

@@ -1,25 +1,33 @@
-"""What a run's models cost, from the calls its log holds (report/calls.py): a judge is chosen
-on its price as well as on its agreement with humans (docs/judge-cost.md)."""
+"""What a run's models cost, from the calls its log holds (`LoadedLog.calls`), each priced as if
+it had been made: a judge is chosen on its price as well as on its agreement with humans. Not
+from `log.stats`, which misprices a judge (docs/judge-cost.md, What is counted): each model event
+says which role called, which model answered, whether the reply came from the cache (its output
+keeps the usage of the call that made it) and, through its spans, which scorer made it; `inspect
+score --action overwrite` replaces the old scoring's events, so a log's events are the calls of
+its own scoring."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 
 import yaml
-from inspect_ai.model import ModelCost, ModelUsage
+from inspect_ai.model import ModelCost, ModelUsage, compute_model_cost
 from pydantic import ValidationError
 
-from liveqa_inspect.report.calls import PRICES, Used, calls, spent
 from liveqa_inspect.report.comparison import Logs, labels, per_log
-from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loaded import Call, LoadedLog
 from liveqa_inspect.report.refusals import ReportError
 from liveqa_inspect.report.tables import Cell, Table
 
-__all__ = ["PRICES", "JudgeSpend", "cost_table", "judge_spend", "per_judge", "read_prices"]
-
+PRICES: ContextVar[Mapping[str, ModelCost]] = ContextVar("prices", default=MappingProxyType({}))
+"""`liveqa-report --model-cost-config`'s prices, for the cost table and every section's costs."""
+Used = tuple[ModelUsage, float | None]
+"""Tokens of some calls, and their cost (None: a call has no price)."""
 NO_PRICE = "no price"
 FORMAT = "YAML or JSON: each model's input, output, input_cache_write, input_cache_read $ per 1M"
 HOW_TO_PRICE = (
@@ -28,28 +36,41 @@ HOW_TO_PRICE = (
 )
 NOT_RECORDED = "not recorded"
 COST_NOTE = f"{NOT_RECORDED}: the log holds no call of its judge"
-COST = "judge cost ($)"
 UNCACHED = "their tokens are counted at what they would cost uncached"
 
 
 @dataclass(frozen=True)
 class JudgeSpend:
-    """What a log's judge spent: a judge is chosen on its price as well as on its agreement."""
+    """What a log's judge spent: its calls' tokens and dollars (None: a model of the judge has no
+    price), a reply read from a cache counted as if made; how many of its calls were `cached`;
+    the answers it `graded` (`graded` below), what a cost per answer divides by."""
 
     usage: ModelUsage
-    """The tokens of all the judge's calls, a reply read from a cache counted as if made."""
     cost: float | None
-    """Those tokens' dollars; None: a model of the judge has no price."""
     calls: int
     cached: int
-    """Calls answered from a cache (counted in `usage` and `cost` all the same)."""
     graded: int
-    """Answers the judge scored, epochs counted: what a cost per answer divides by (a robustness
-    sample counts once, though its judge grades each of its versions)."""
 
 
 def dollars(cost: float | None) -> str:
     return NO_PRICE if cost is None else f"{cost:.4f}"
+
+
+def price(call: Call) -> float | None:
+    """Inspect's price where it priced the call (a cached reply keeps the price of the call that
+    made it), else `--model-cost-config`'s; None where neither has one, never $0."""
+    if call.usage.total_cost is not None:
+        return call.usage.total_cost
+    found = PRICES.get().get(call.model)
+    return None if found is None else compute_model_cost(found, call.usage)
+
+
+def spent(made: Iterable[Call]) -> Used:
+    """The calls' tokens and cost, a cached reply counted at what it would cost uncached."""
+    made = list(made)
+    usage = sum((call.usage for call in made), ModelUsage())
+    costs = [price(call) for call in made]
+    return usage, None if None in costs else sum(cost or 0.0 for cost in costs)
 
 
 def read_prices(path: Path) -> dict[str, ModelCost]:
@@ -63,56 +84,40 @@ def read_prices(path: Path) -> dict[str, ModelCost]:
 
 def graded(log: LoadedLog) -> int:
     """Answers scored, epochs counted: 3 epochs grade each question's answer three times, so a
-    cost per question would read three times the cost of grading an answer."""
+    cost per question would read three times the cost of grading an answer (a robustness sample
+    counts once, though its judge grades each of its versions)."""
     scored = {sample_id for sample_id, value in log.values.items() if not math.isnan(value)}
     epochs = sum(sample.id in scored for sample in log.log.samples or [])
     return epochs - sum(log.left_out.values())  # an unreadable or errored epoch is not graded
 
 
 def judge_spend(log: LoadedLog) -> JudgeSpend | None:
-    """The calls of the log's headline scorer: the grader role's models, or where none is bound
-    the evaluated model (a log measuring a judge) or the pinned default judge. None: no call."""
-    made = [call for call in calls(log) if call.judging]
+    """The calls of the log's headline scorer (docs/judge-cost.md says whose); None: no call."""
+    made = [call for call in log.calls if call.judging]
     if not made:
         return None
-    usage, cost = spent(made)
     cached = sum(call.cached for call in made)
-    return JudgeSpend(usage, cost, len(made), cached, graded(log))
+    return JudgeSpend(*spent(made), len(made), cached, graded(log))
 
 
 def usages(log: LoadedLog) -> tuple[dict[str, Used], dict[str, Used]]:
-    """Each role's usage and cost (the judge's is `grader`; the evaluated model has no role), and
-    each model's (a panel's jurors), from the calls themselves: a model serving two roles is
-    charged each role's calls in its row, and its own row adds them once."""
-    made = calls(log)
-    roles = sorted({call.role for call in made if call.role is not None})
-    models = sorted({call.model for call in made}, key=lambda model: (model != log.model, model))
+    """Each role's usage and cost, and each model's (a panel's jurors): a model serving two roles
+    is charged each role's calls in its row, and its own row adds them once."""
+    roles = sorted({call.role for call in log.calls if call.role is not None})
+    models = sorted({call.model for call in log.calls}, key=lambda m: (m != log.model, m))
     return (
-        {role: spent(call for call in made if call.role == role) for role in roles},
-        {model: spent(call for call in made if call.model == model) for model in models},
+        {role: spent(call for call in log.calls if call.role == role) for role in roles},
+        {model: spent(call for call in log.calls if call.model == model) for model in models},
     )
 
 
-def judge_cost(log: LoadedLog) -> str:
-    found = judge_spend(log)
-    return NOT_RECORDED if found is None else dollars(found.cost)
-
-
-def cached(found: int, made: int, noun: str) -> str:
-    return f"{found} of {made} {noun} replies read from the cache"
-
-
-def cached_note(run: str, log: LoadedLog) -> str | None:
+def cached_note(run: str, log: LoadedLog, nouns: Sequence[str] = ("judge", "other")) -> str | None:
     """A re-run whose judge replies all came from the cache would otherwise look free."""
-    made = calls(log)
-    parts = [
-        cached(sum(call.cached for call in found), len(found), noun)
-        for noun, found in (
-            ("judge", [call for call in made if call.judging]),
-            ("other", [call for call in made if not call.judging]),
-        )
-        if any(call.cached for call in found)
-    ]
+    parts = []
+    for noun in nouns:
+        found = [call.cached for call in log.calls if call.judging == (noun == "judge")]
+        if any(found):
+            parts.append(f"{sum(found)} of {len(found)} {noun} replies read from the cache")
     return f"{run}: {' and '.join(parts)}; {UNCACHED}" if parts else None
 
 
@@ -120,11 +125,16 @@ def per_judge(
     logs: Logs, title: str, headers: Sequence[str], cells: Callable[[LoadedLog], list[Cell]]
 ) -> Table:
     """`per_log`'s table with each judge's cost beside its figures: a judge is chosen on both."""
-    table = per_log(logs, title, [*headers, COST], lambda log: [*cells(log), judge_cost(log)])
-    notes = [COST_NOTE] if any(NOT_RECORDED in row for row in table.rows) else []
-    for run, log in zip(labels(logs), logs, strict=True):
-        if (spend := judge_spend(log)) and spend.cached:
-            notes.append(f"{run}: {cached(spend.cached, spend.calls, 'judge')}; {UNCACHED}")
+    spends = {log.path: judge_spend(log) for log in logs}
+
+    def with_cost(log: LoadedLog) -> list[Cell]:
+        spend = spends[log.path]
+        return [*cells(log), NOT_RECORDED if spend is None else dollars(spend.cost)]
+
+    table = per_log(logs, title, [*headers, "judge cost ($)"], with_cost)
+    notes = [COST_NOTE] if None in spends.values() else []
+    runs = zip(labels(logs), logs, strict=True)
+    notes += [note for run, log in runs if (note := cached_note(run, log, ["judge"]))]
     return Table(table.title, table.headers, table.rows, notes)
 
 

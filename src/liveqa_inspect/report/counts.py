@@ -1,14 +1,19 @@
-"""What a log's figures rest on, said beside them: a judge that often fails to answer, or a run
-whose samples often fail, can look good on the few it grades."""
+"""What a report says beside a log's figures: what they rest on (a judge that often fails to
+answer, or a run whose samples often fail, can look good on the few it grades), and the caveats
+its run printed as it ran (liveqa_inspect/caveats.py): a figure pasted without them would read as
+a measurement."""
 
 from __future__ import annotations
 
+from inspect_ai.event import ModelEvent
+
+from liveqa_inspect.caveats import grades_itself, is_smollm2_135m, too_small
+from liveqa_inspect.providers.gguf import MODEL_FILE
 from liveqa_inspect.report.loaded import LoadedLog
 
 
 def count_lines(log: LoadedLog) -> list[str]:
-    """The samples counted in the section's noun (answers, claims...), then the epochs left out
-    of their sample's mean, if any."""
+    """The samples counted in the section's noun, then the epochs left out of their mean, if any."""
     reasons = ", ".join(f"{reason} {n}" for reason, n in log.reasons.most_common())
     lines = [
         f"{log.section.NOUN}: {log.scored} scored, {log.unscored} unscored"
@@ -22,3 +27,14 @@ def count_lines(log: LoadedLog) -> list[str]:
             "of its epochs with a readable level; it is unscored when no epoch has one)"
         )
     return lines
+
+
+def caveat_texts(log: LoadedLog) -> list[str]:
+    """A model log graded by its own model, and each model a SmolLM2-135M file served (its
+    outputs name the file)."""
+    judges = {model for _, models in log.judges for model in models}
+    found = [grades_itself(log.model)] if log.kind == "model" and log.model in judges else []
+    events = (e for s in log.log.samples or [] for e in s.events if isinstance(e, ModelEvent))
+    served = {e.model: str((e.output.metadata or {}).get(MODEL_FILE, "")) for e in events}
+    found += [too_small(model) for model, file in served.items() if is_smollm2_135m(file)]
+    return found

@@ -1,15 +1,19 @@
-"""A finished log as every report section reads it (report/loading.py reads it once)."""
+"""A finished log as every report section reads it, and its model calls (report/loading.py reads
+it once)."""
 
 from __future__ import annotations
 
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from inspect_ai.event import ModelEvent, SpanBeginEvent
 from inspect_ai.log import EvalLog
+from inspect_ai.model import ModelUsage
 from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect.stats.names import VERDICTS
@@ -17,6 +21,38 @@ from liveqa_inspect.stats.names import VERDICTS
 SampleId = int | str
 Judge = tuple[str | None, tuple[str, ...]]
 """A panel's rule (None for one model) and its models."""
+SCORER_SPAN = "scorer"
+"""The type of the span Inspect opens around each scorer, named after it."""
+
+
+@dataclass(frozen=True)
+class Call:
+    """One model event: `usage` is the call's own, also for a reply read from the cache."""
+
+    role: str | None
+    model: str
+    usage: ModelUsage
+    cached: bool
+    judging: bool
+    """Made while the log's headline scorer ran: the judge's call (a juror's, in a panel)."""
+
+
+def read_calls(log: EvalLog, scorer: str) -> list[Call]:
+    """Each model event, `judging` where a span of `scorer` holds it (a span begins after its
+    parent's, so one pass over the events knows every span inside the scorer's)."""
+    found = []
+    for sample in log.samples or []:
+        in_scorer: set[str] = set()
+        for event in sample.events:
+            if isinstance(event, SpanBeginEvent):
+                scoring = event.type == SCORER_SPAN and event.name == scorer
+                if scoring or event.parent_id in in_scorer:
+                    in_scorer.add(event.id)
+            elif isinstance(event, ModelEvent):
+                usage = event.output.usage or ModelUsage()
+                judging = event.span_id in in_scorer
+                found.append(Call(event.role, event.model, usage, event.cache == "read", judging))
+    return found
 
 
 def judge_name(judge: Judge) -> str:
@@ -90,6 +126,11 @@ class LoadedLog:
     @property
     def verdicts(self) -> list[SampleScore]:
         return self.scores(VERDICTS) if VERDICTS in self.reductions else []
+
+    @cached_property
+    def calls(self) -> list[Call]:
+        """Its model calls, read once for every table that prices them (report/cost.py)."""
+        return read_calls(self.log, self.scorer)
 
     @property
     def errored(self) -> int:

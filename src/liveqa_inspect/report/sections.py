@@ -25,9 +25,6 @@ class Sections:
     modules: Mapping[str, str]
     """Each task's section, as a module name under `tasks/`."""
 
-    def __contains__(self, task: object) -> bool:
-        return task in self.modules
-
     @property
     def tasks(self) -> list[str]:
         return list(self.modules)
