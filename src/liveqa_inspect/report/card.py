@@ -4,8 +4,6 @@ as the frame finds its `report`), computed by the functions its own tables call;
 task, and adds what every judge log has: the verdicts it could not read and what its calls cost.
 docs/report.md (The judge card) says where each column comes from."""
 
-from __future__ import annotations
-
 import math
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar

@@ -1,8 +1,6 @@
 """`liveqa-report LOG [LOG ...]`: print a report of one or several logs and write its figures.
 Its exit statuses, and the refusals behind them, are listed in docs/report.md (Errors)."""
 
-from __future__ import annotations
-
 import argparse
 import sys
 from collections.abc import Sequence

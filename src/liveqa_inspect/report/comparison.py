@@ -1,8 +1,6 @@
 """Several logs in one report: every setting in which they differ, said before any table that
 compares them; their row labels; and each log's paired difference from the first."""
 
-from __future__ import annotations
-
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any

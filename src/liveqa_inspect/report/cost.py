@@ -6,8 +6,6 @@ keeps the usage of the call that made it) and, through its spans, which scorer m
 score --action overwrite` replaces the old scoring's events, so a log's events are the calls of
 its own scoring."""
 
-from __future__ import annotations
-
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar

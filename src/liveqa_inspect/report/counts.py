@@ -3,8 +3,6 @@ answer, or a run whose samples often fail, can look good on the few it grades), 
 its run printed as it ran (liveqa_inspect/caveats.py): a figure pasted without them would read as
 a measurement."""
 
-from __future__ import annotations
-
 from inspect_ai.event import ModelEvent
 
 from liveqa_inspect.caveats import grades_itself, is_smollm2_135m, too_small

@@ -1,8 +1,6 @@
 """A finished log as every report section reads it, and its model calls (report/loading.py reads
 it once)."""
 
-from __future__ import annotations
-
 import math
 from collections import Counter
 from dataclasses import dataclass, field

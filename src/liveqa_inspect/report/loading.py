@@ -4,8 +4,6 @@ and, within a task, question set by question set. A log's scores are rebuilt as 
 them, from its reductions, beside what its samples say: why some went unscored, who graded, with
 which prompt."""
 
-from __future__ import annotations
-
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence

@@ -1,8 +1,6 @@
 """The logs the report refuses to describe, alone or together, each with one message saying why
 and what to do (docs/report.md, Errors)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from types import ModuleType
 

@@ -1,8 +1,6 @@
 """Which section reads a task's logs. The command hands the registry in (report/cli.py), so the
 frame names no task; a section is imported when a log of its task is read."""
 
-from __future__ import annotations
-
 import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass

@@ -2,8 +2,6 @@
 difference resamples the ids two logs share, each id's pair of scores together: on the same
 questions the paired interval is far narrower than two separate intervals suggest."""
 
-from __future__ import annotations
-
 from collections.abc import Collection
 
 from liveqa_inspect.report.loaded import LoadedLog, SampleId

@@ -2,8 +2,6 @@
 Numbers are formatted here, once: three decimals, `n/a` for NaN (an undefined figure, such as
 the rho of a judge that gives one level to everything, must not read as a number)."""
 
-from __future__ import annotations
-
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
