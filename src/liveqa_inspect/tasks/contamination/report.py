@@ -116,19 +116,19 @@ def overlap_table(found: Overlaps) -> Table:
 
 
 def reproduction_table(counts: dict[str, int], words: int) -> Table:
-    return Table(
+    title = (
         f"Reproduced (a run of {words} words or more shared with the remainder) and refused, "
-        f"of the {counts[names.COMPLETIONS]} completions of each instruction",
-        ["instruction", "reproduced", "refused or empty"],
-        [
-            [name, counts[names.verbatim_key(name)], counts.get(names.refused_key(name), "")]
-            for name in (GUIDED, GENERAL, names.BOTH)
-        ],
-        [
-            f"{counts[names.SHORT]} completions are of a remainder shorter than {words} words: "
-            "none can reproduce it, as a few words repeated whole are often a guess."
-        ],
+        f"of the {counts[names.COMPLETIONS]} completions of each instruction"
     )
+    rows = [
+        [name, counts[names.verbatim_key(name)], counts.get(names.refused_key(name), "")]
+        for name in (GUIDED, GENERAL, names.BOTH)
+    ]
+    note = (
+        f"{counts[names.SHORT]} completions are of a remainder shorter than {words} words: none "
+        "can reproduce it, as a few words repeated whole are often a guess."
+    )
+    return Table(title, ["instruction", "reproduced", "refused or empty"], rows, [note])
 
 
 def runs_table(log: LoadedLog) -> Table:

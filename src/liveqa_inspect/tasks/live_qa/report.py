@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 
@@ -80,10 +81,7 @@ def differences(logs: Sequence[LoadedLog]) -> Table:
     reworded = len({wording(log) for log in logs}) > 1
     flagged = [i for i in logs[0].values if any(m.metadata.get(i, {}).get(FALLBACK) for m in logs)]
     left_out = flagged if reworded else []
-
-    def difference(first: LoadedLog, other: LoadedLog) -> Estimate:
-        return mean_difference(first, other, left_out)
-
+    difference = partial(mean_difference, left_out=left_out)
     beside = agreement if compare.same_answers(logs) else None
     over = "the samples both scored"
     table = compare.difference_table(logs, difference, "difference", over, beside)

@@ -54,13 +54,9 @@ def agreement(log: LoadedLog, scores: list[SampleScore] | None = None) -> Figure
     return agree.agreement_figures(score_values(scores), human_levels(scores), log.scale)
 
 
-def finds_wrong_claims(log: LoadedLog) -> bool:
-    """Whether the log's judge rates claims' correctness (expert_qa_claims' section says)."""
-    return False
-
-
 def detects(log: LoadedLog) -> bool:
-    return bool(log.section.finds_wrong_claims(log))
+    """Whether the log's judge rates claims' correctness (expert_qa_claims' section says)."""
+    return bool(getattr(log.section, "finds_wrong_claims", lambda _: False)(log))
 
 
 def wrong_claims(log: LoadedLog) -> Figures:
@@ -198,8 +194,11 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     return [*blocks, *(table for table in optional if table), confusions[0][0]], charts
 
 
-def versus(best: str, difference: Estimate) -> str:
+def versus(judges: dict[str, LoadedLog], best: str, name: str) -> str:
     """A judge's kappa from the best one's, paired over the answers both graded, in words."""
+    if name == best:
+        return "best"
+    difference = kappa_difference(judges[best], judges[name])
     if not difference.n:
         return f"no answer shared with {best}"
     words = "worse" if difference.high < 0 else "better" if difference.low > 0 else "tied"
@@ -219,15 +218,12 @@ def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Par
     }
     shown, several = not all(map(math.isnan, floor_of.values())), len(judges) > 1
     rows, charted = {}, {}
-    for name, log in judges.items():
+    for name in judges:
         judge, floor = found[name], floor_of[name]
         cells = [estimate_cell(judge[KAPPA]), estimate_cell(judge[RHO])]
         cells += [fmt(floor), frame.is_beyond(judge[RHO].low, floor)] if shown else []
         cells.append(estimate_cell(judge["bias"]))
-        if several:
-            paired = "best" if name == best else versus(best, kappa_difference(judges[best], log))
-            cells.append(paired)
-        rows[name] = cells
+        rows[name] = cells + ([versus(judges, best, name)] if several else [])
         charted |= {f"{name}: {noun} kappa": judge[KAPPA], f"{name}: {noun} rho": judge[RHO]}
         charted |= {f"{name}: {noun} ROUGE-L floor": Estimate(floor)} if shown else {}
     columns = [f"{noun} kappa", f"{noun} rho"]

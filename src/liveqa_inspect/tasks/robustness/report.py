@@ -71,6 +71,10 @@ def header(log: LoadedLog) -> list[str]:
     ]
 
 
+def should(name: str) -> str:
+    return f"{expected(name)} ({metrics.SHARE[expected(name)]})"
+
+
 def shown(figure: Estimate) -> list[Cell]:
     return [figure.value, interval(figure.low, figure.high)]
 
@@ -91,37 +95,20 @@ def perturbation_table(log: LoadedLog, found: metrics.Shares) -> Table:
     # An errored answer has no score: its pairs are neither read nor left out in the log.
     lost = [len(meta["versions"]) for i, meta in log.metadata.items() if i not in log.values]
     errored = f" The {sum(lost)} pairs of the {len(lost)} errored answers are in neither count."
-    return Table(
-        "Perturbations (95% CI: the log's seeded paired bootstrap)",
-        [
-            "perturbation",
-            "should",
-            "pairs",
-            "left out",
-            "as expected",
-            "95% CI",
-            "mean shift",
-            "shift 95% CI",
-        ],
-        [
-            [
-                name,
-                f"{expected(name)} ({metrics.SHARE[expected(name)]})",
-                p.n,
-                p.left_out,
-                *shown(p.share),
-                *shown(p.shift),
-            ]
-            for name, p in found.items()
-            if p.shift
-        ],
-        [
-            "left out: pairs with a verdict unreadable on either side."
-            + (errored if lost else "")
-            + " Mean shift: perturbed level minus the original's, above 0 where the perturbation "
-            "pleased the judge."
-        ],
+    rows = [
+        [name, should(name), p.n, p.left_out, *shown(p.share), *shown(p.shift)]
+        for name, p in found.items()
+        if p.shift
+    ]
+    headers = ["perturbation", "should", "pairs", "left out", "as expected", "95% CI"]
+    note = (
+        "left out: pairs with a verdict unreadable on either side."
+        + (errored if lost else "")
+        + " Mean shift: perturbed level minus the original's, above 0 where the perturbation "
+        "pleased the judge."
     )
+    title = "Perturbations (95% CI: the log's seeded paired bootstrap)"
+    return Table(title, [*headers, "mean shift", "shift 95% CI"], rows, [note])
 
 
 def moved_table(log: LoadedLog) -> Table:
