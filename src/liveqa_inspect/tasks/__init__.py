@@ -1,5 +1,4 @@
-"""The task families: one folder each, holding its dataset, solver, scorer, metrics, report
-section and task, over the shared core (judging, data, stats, overlap, report, providers)."""
+"""The task families, one folder each over the shared core (docs/layout.md)."""
 
 TASKS: dict[str, tuple[str, str]] = {
     # task: (its module under tasks/, the report section reading its logs)

@@ -63,7 +63,6 @@ def counted(log: LoadedLog) -> dict[str, int]:
 
 
 def setting(log: LoadedLog) -> str:
-    """The part shown, of LiveQA's questions or of an own set's."""
     own = OwnSet.of_log(log.log.eval.metadata)
     part = f"part: {log.log.eval.task_args.get('part', 'question')}"
     return f"questions: {own}; {part}" if own else part

@@ -67,11 +67,10 @@ def column(scores: list[SampleScore], key: str) -> np.ndarray:
 def paired_difference(guided: np.ndarray, general: np.ndarray) -> tuple[Estimate, float]:
     """The mean difference with its interval, and the p of the same seeded resamples."""
     differences = guided - general
+    found = bootstrap.mean_estimate(differences)
     if len(differences) < 2:
-        return bootstrap.mean_estimate(differences), math.nan
+        return found, math.nan
     resampled = differences[bootstrap.resample_rows(len(differences))].mean(axis=1)
-    interval = bootstrap.percentile_interval(resampled)
-    found = Estimate(float(differences.mean()), *interval, len(differences))
     return found, bootstrap.one_sided_p(resampled)
 
 
@@ -94,18 +93,15 @@ def completion_figures() -> Metric:
 def reproduced(scores: list[SampleScore]) -> dict[str, int]:
     """Counted per completion: a share of an item's epoch mean would round one epoch of two."""
     guided, general = (column(scores, names.verbatim_key(name)) for name in (GUIDED, GENERAL))
-    refused = {
-        names.refused_key(name): column(scores, names.refused_key(name)).sum()
-        for name in (GUIDED, GENERAL)
-    }
     counted = {
         names.COMPLETIONS: len(scores),
         names.SHORT: column(scores, names.SHORT).sum(),
         names.verbatim_key(GUIDED): guided.sum(),
         names.verbatim_key(GENERAL): general.sum(),
         names.verbatim_key(names.BOTH): (guided * general).sum(),
-        **refused,
     }
+    for name in (GUIDED, GENERAL):
+        counted[names.refused_key(name)] = column(scores, names.refused_key(name)).sum()
     return {key: int(value) for key, value in counted.items()}
 
 
@@ -125,12 +121,10 @@ def completion_overlap() -> Scorer:
     @unless_errored
     async def score(state: TaskState, target: Target) -> Score:
         replies = state.store_as(Replies)
-        found = {
-            name: await worker.run(
-                overlap, target.text, replies.completions[name], replies.stop_reasons[name]
-            )
-            for name in (GUIDED, GENERAL)
-        }
+        found = {}
+        for name in (GUIDED, GENERAL):
+            given = replies.completions[name], replies.stop_reasons[name]
+            found[name] = await worker.run(overlap, target.text, *given)
         value: dict[str, float] = {
             names.DIFFERENCE: found[GUIDED][0] - found[GENERAL][0],
             names.SHORT: int(len(words(target.text)) < VERBATIM_WORDS),

@@ -48,7 +48,6 @@ def wrong_claim_detection() -> Metric:
 
 
 def majority(human: np.ndarray) -> float:
-    """Share of the commonest expert level; NaN with no claim."""
     if not len(human):
         return math.nan
     return float(np.unique(human, return_counts=True)[1].max() / len(human))

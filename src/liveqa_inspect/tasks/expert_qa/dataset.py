@@ -38,7 +38,6 @@ Records = list[tuple[int, Any]]  # (line, object) of a pinned file
 
 
 def _values(metadata: dict[str, Any], name: str) -> list[str]:
-    """A record's values of a filter: its field, or each of its question types."""
     if name == "field":
         return [normalise(metadata["field"])]
     return [kind.strip() for kind in metadata["question_type"].split("|") if kind.strip()]

@@ -1,7 +1,7 @@
 """The report on live_qa logs (and, through tasks/expert_qa/report.py, expert_qa's): the judge's
 mean level for each model, or, on one run's answers graded by several judges (`inspect score` on
 copies of a `--no-score` log), the best-controlled comparison of judges there is
-(docs/judge-cost.md). What is particular to a task its section holds (`log.section`)."""
+(docs/judge-cost.md)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """The report on live_qa_judge logs (and, through tasks/expert_qa/claims_report.py,
 expert_qa_claims'): a judge's agreement with the humans, each figure from the log's scores by the
-function its metric calls, also those the log lacks. What is particular to a task its section
-holds (`log.section`)."""
+function its metric calls, also those the log lacks."""
 
 from __future__ import annotations
 
@@ -98,7 +97,6 @@ def floors(log: LoadedLog) -> list[tuple[str, str, float]]:
 
 
 def floor_table(log: LoadedLog, judge: Figures) -> Table | None:
-    """The floors beside the judge's figure they bound."""
     rows = [
         [*floor, judge[floor[1]].value, judge[floor[1]].value - floor[2]] for floor in floors(log)
     ]

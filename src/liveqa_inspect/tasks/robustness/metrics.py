@@ -36,10 +36,8 @@ class Pooled:
     shift: Estimate | None = None
 
     def named(self, name: str) -> dict[str, float]:
-        counts = {
-            keys.pair_key(name, keys.PAIRS): float(self.n),
-            keys.pair_key(name, keys.UNREADABLE): float(self.left_out),
-        }
+        counts = {keys.PAIRS: float(self.n), keys.UNREADABLE: float(self.left_out)}
+        counts = {keys.pair_key(name, key): value for key, value in counts.items()}
         if self.shift is None:  # a summary, named as itself
             return self.share.named(name) | counts
         share = self.share.named(keys.pair_key(name, SHARE[expected(name)]))
@@ -61,10 +59,7 @@ def pairs(scores: Scores, name: str, scale: Sequence[float]) -> list[np.ndarray]
     original, perturbed = (np.array([level(s, v) for s in scores]) for v in (ORIGINAL, name))
     read = ~np.isnan(original) & ~np.isnan(perturbed)
     made = np.array([name in s.score.value for s in scores], dtype=bool)  # type: ignore[operator]
-    start, end = (
-        level_index(np.nan_to_num(v, nan=scale[0]), scale).astype(int)
-        for v in (original, perturbed)
-    )
+    start, end = (level_index(np.nan_to_num(v, nan=scale[0]), scale) for v in (original, perturbed))
     return [read, made & ~read, np.sign(end - start), perturbed - original]
 
 

@@ -1,7 +1,6 @@
 """live_qa_judge_robustness: does a judge's verdict move when an answer changes in ways that
-should not matter, and when it changes in ways that should? Every version is graded by `grade`,
-the one judging path, on live_qa's prompt, through `judged_task` and `grading_scorer` as every
-judged task; a score holds a level per version, so the headline and epoch reducer are its own."""
+should not matter, and when it changes in ways that should? Every version is graded on live_qa's
+prompt; a score holds a level per version, so the headline and epoch reducer are its own."""
 
 from __future__ import annotations
 
