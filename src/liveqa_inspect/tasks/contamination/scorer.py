@@ -121,21 +121,17 @@ def completion_overlap() -> Scorer:
     @unless_errored
     async def score(state: TaskState, target: Target) -> Score:
         replies = state.store_as(Replies)
-        found = {}
+        value: dict[str, float] = {names.SHORT: int(len(words(target.text)) < VERBATIM_WORDS)}
         for name in (GUIDED, GENERAL):
             given = replies.completions[name], replies.stop_reasons[name]
-            found[name] = await worker.run(overlap, target.text, *given)
-        value: dict[str, float] = {
-            names.DIFFERENCE: found[GUIDED][0] - found[GENERAL][0],
-            names.SHORT: int(len(words(target.text)) < VERBATIM_WORDS),
-        }
-        for name, (rouge_l, run, refused) in found.items():
+            rouge_l, run, refused = await worker.run(overlap, target.text, *given)
             value |= {
                 names.overlap_key(name): rouge_l,
                 names.run_key(name): run,
                 names.verbatim_key(name): int(run >= VERBATIM_WORDS),
                 names.refused_key(name): int(refused),
             }
-        return Score(value=value)
+        difference = value[names.overlap_key(GUIDED)] - value[names.overlap_key(GENERAL)]
+        return Score(value={names.DIFFERENCE: difference, **value})
 
     return score

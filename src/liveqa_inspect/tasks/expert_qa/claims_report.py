@@ -20,6 +20,5 @@ def setting(log: LoadedLog) -> str:
 
 
 def finds_wrong_claims(log: LoadedLog) -> bool:
-    """A correctness judge's wrong-claim detection, which kappa hides when nearly every claim is
-    correct (tasks/expert_qa/claims_metrics.py)."""
+    """A correctness judge's, whose wrong-claim detection its report shows."""
     return log.log.eval.task_args.get("aspect", "correctness") == "correctness"

@@ -36,8 +36,6 @@ SEVERAL_TYPES = (
     "questions."
 )
 FALLBACK = "question_fallback"
-SCALE = (0.0, 1.0)
-"""The axis of the mean charts: the judges' levels of both model tasks run from 0 to 1."""
 
 
 def wording(log: LoadedLog) -> str:
@@ -158,8 +156,9 @@ def mean_cells(log: LoadedLog) -> list[Cell]:
 
 
 def chart(filename: str, title: str, rows: Sequence[tuple[str, Estimate]]) -> IntervalChart:
+    """On an axis from 0 to 1, where the judges' levels of both model tasks run."""
     labels, estimates = [label for label, _ in rows], [estimate for _, estimate in rows]
-    return IntervalChart(filename, title, "mean judge level", labels, estimates, SCALE)
+    return IntervalChart(filename, title, "mean judge level", labels, estimates, (0.0, 1.0))
 
 
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
