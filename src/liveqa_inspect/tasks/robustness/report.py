@@ -218,8 +218,7 @@ def worst(found: metrics.Shares, way: Expect) -> str:
     shares = {n: share for n, share in shares.items() if not math.isnan(share.value)}
     if not shares:
         return "none read"
-    name = min(shares, key=lambda n: shares[n].value)
-    share = shares[name]
+    name, share = min(shares.items(), key=lambda item: item[1].value)
     against = Estimate(1 - share.value, 1 - share.high, 1 - share.low, share.n)
     return f"{name} {estimate_cell(against)}"
 
