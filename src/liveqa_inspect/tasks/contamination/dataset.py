@@ -1,8 +1,6 @@
 """The LiveQA texts a contamination probe shows in part, each split at one fixed point, the same in
 every run. Texts too short to split are left out and counted, never silently dropped."""
 
-from __future__ import annotations
-
 import re
 from pathlib import Path
 from typing import Literal, get_args

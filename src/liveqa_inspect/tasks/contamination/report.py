@@ -1,8 +1,6 @@
 """The report on live_qa_contamination logs: the log's figures, by its metrics' own functions (of
 the reduced scores, and of every epoch's for the counts), and the intervals of the two means."""
 
-from __future__ import annotations
-
 import math
 import textwrap
 from collections.abc import Sequence

@@ -5,8 +5,6 @@ stopped, or one that opens as refusals do ("I'm sorry") and its remainder does n
 once for the log's metrics and the report: of each item's epoch mean, the overlaps and their
 paired difference (the headline) with its p; of every completion, the counts."""
 
-from __future__ import annotations
-
 import math
 import re
 from difflib import SequenceMatcher

@@ -4,8 +4,6 @@ span named for it (for Inspect View). The general one is the control, and never 
 one: a model that completes a text better when told where it comes from (the guided one names the
 test set and the item) has most likely seen it there."""
 
-from __future__ import annotations
-
 import json
 from dataclasses import dataclass
 from importlib.resources import files

@@ -2,8 +2,6 @@
 found wrong, and `majority_share`, the exact agreement of the best constant judge (most claims are
 Definitely correct), the floor a judge's exact agreement must beat."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

@@ -1,8 +1,6 @@
 """The report on expert_qa_claims logs: live_qa_judge's (tasks/live_qa_judge/report.py), against
 ExpertQA's experts, on claims, and for a correctness judge how well it finds the wrong claims."""
 
-from __future__ import annotations
-
 from liveqa_inspect.report.comparison import own_questions
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.tasks.expert_qa.report import split

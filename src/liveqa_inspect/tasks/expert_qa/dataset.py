@@ -3,8 +3,6 @@ expert-judged claims (docs/expert_qa.md, docs/expert_qa_claims.md). Only bytes t
 pinned sha256 are read (sources.py), so the records' shape is known and not checked again. Quirks
 of the pinned files absorbed here: a few answers have no usefulness label, or an empty revision."""
 
-from __future__ import annotations
-
 import re
 from pathlib import Path
 from typing import Any, Literal, get_args

@@ -1,8 +1,6 @@
 """The LiveQA Medical test questions as Inspect samples, or a team's own (own_set.py). The XML's
 quirks (docs/data.md) are absorbed here and nowhere else."""
 
-from __future__ import annotations
-
 import io
 from pathlib import Path
 from typing import Literal, get_args

@@ -1,8 +1,6 @@
 """The model-grading judge's metrics beyond Inspect's built-ins, over the samples the judge could
 grade (Inspect drops the unscored ones; the `verdicts` scorer counts them)."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

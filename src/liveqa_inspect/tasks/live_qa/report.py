@@ -3,8 +3,6 @@ mean level for each model, or, on one run's answers graded by several judges (`i
 copies of a `--no-score` log), the best-controlled comparison of judges there is
 (docs/judge-cost.md)."""
 
-from __future__ import annotations
-
 import math
 from collections.abc import Sequence
 from dataclasses import replace

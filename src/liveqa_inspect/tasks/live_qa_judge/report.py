@@ -2,8 +2,6 @@
 expert_qa_claims'): a judge's agreement with the humans, each figure from the log's scores by the
 function its metric calls, also those the log lacks."""
 
-from __future__ import annotations
-
 import math
 from collections.abc import Sequence
 

@@ -4,8 +4,6 @@ count at (`level_index`), so it moved or it did not; the shift uses the values. 
 are not independent (a judge that misreads an answer misreads its versions too), so an interval
 resamples answers, each with all its pairs."""
 
-from __future__ import annotations
-
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass

@@ -2,8 +2,6 @@
 log's scores, so a printed figure is the log's; the same functions give what the log does not
 hold: the pairs that moved most against expectation, and each judge's difference from the first."""
 
-from __future__ import annotations
-
 import math
 import textwrap
 from collections.abc import Sequence

@@ -2,8 +2,6 @@
 should not matter, and when it changes in ways that should? Every version is graded on live_qa's
 prompt; a score holds a level per version, so the headline and epoch reducer are its own."""
 
-from __future__ import annotations
-
 import math
 
 from inspect_ai import Task, task
