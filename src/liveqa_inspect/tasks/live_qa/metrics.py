@@ -14,11 +14,10 @@ from liveqa_inspect.stats.values import score_values
 
 def level_shares(values: np.ndarray, levels: list[float]) -> dict[float, float]:
     """A value between levels counts at the one `level_index` gives it: the shares add up to 1."""
+    if not len(values):
+        return dict.fromkeys(levels, math.nan)
     at = level_index(values, levels)
-    return {
-        level: float((at == index).mean()) if len(values) else math.nan
-        for index, level in enumerate(levels)
-    }
+    return {level: float((at == index).mean()) for index, level in enumerate(levels)}
 
 
 @metric
