@@ -138,20 +138,17 @@ def runs_table(log: LoadedLog) -> Table:
             completion = excerpt(sample.store_as(Replies).completions[name])
             texts = [excerpt(str(sample.input), True), completion, excerpt(str(sample.target))]
             runs.append([str(sample.id), sample.epoch, name, run, *texts])
-    return Table(
-        f"The longest runs shared with the remainder (at most {LONGEST_RUNS} completions)",
-        ["id", "epoch", "instruction", "run", "shown (its end)", "completion", "remainder"],
-        sorted(runs, key=lambda row: -row[3])[:LONGEST_RUNS],
-    )
+    title = f"The longest runs shared with the remainder (at most {LONGEST_RUNS} completions)"
+    headers = ["id", "epoch", "instruction", "run", "shown (its end)", "completion", "remainder"]
+    return Table(title, headers, sorted(runs, key=lambda row: -row[3])[:LONGEST_RUNS])
 
 
 def overlap_chart(log: LoadedLog, scores: list[SampleScore]) -> Scatter:
     title = f"{log.task} {log.model} ({setting(log)}): each item's overlap with its remainder"
     axes = [f"{NAMED[name]}: ROUGE-L with the remainder" for name in (GENERAL, GUIDED)]
     x, y = (list(column(scores, names.overlap_key(name))) for name in (GENERAL, GUIDED))
-    return Scatter(
-        f"{log.path.stem}-overlap.png", title, *axes, x, y, "guided higher", "general higher"
-    )
+    name = f"{log.path.stem}-overlap.png"
+    return Scatter(name, title, *axes, x, y, "guided higher", "general higher")
 
 
 def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:

@@ -51,9 +51,7 @@ def overlap(remainder: str, completion: str, stop_reason: str = "stop") -> tuple
 
 
 class Overlaps(NamedTuple):
-    """The guided and general completions' overlaps with the remainder, and their difference."""
-
-    overlaps: Figures  # mean ROUGE-L with the remainder, a refusal counting 0
+    overlaps: Figures  # each instruction's mean ROUGE-L with the remainder, a refusal counting 0
     difference: Estimate
     p: float  # one-sided, of a difference above 0; NaN below two items
 

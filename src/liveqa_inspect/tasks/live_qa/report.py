@@ -140,12 +140,9 @@ def other_scorers(log: LoadedLog) -> list[Table]:
 def group_table(key: str, title: str, means: list[tuple[str, Estimate]]) -> Table:
     rows = [[label, e.n, e.value, interval(e.low, e.high)] for label, e in means]
     notes = [SEVERAL_TYPES] if key == "question_types" else []
-    return Table(
-        f"{title} (mean over each group's scored samples; seeded bootstrap 95% CI)",
-        [key, "n", "mean", "95% CI"],
-        rows,
-        [*notes, "Computed from the samples: the log's metrics hold no per-group figures."],
-    )
+    notes.append("Computed from the samples: the log's metrics hold no per-group figures.")
+    title += " (mean over each group's scored samples; seeded bootstrap 95% CI)"
+    return Table(title, [key, "n", "mean", "95% CI"], rows, notes)
 
 
 def mean_cells(log: LoadedLog) -> list[Cell]:

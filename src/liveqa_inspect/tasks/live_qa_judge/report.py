@@ -126,12 +126,9 @@ def field_table(log: LoadedLog) -> Table | None:
     for label, ids in group_members(log, FIELD).items():
         group = [scored[i] for i in ids if i in scored]
         rows.append([label, len(group), *figure_cells(agreement(log, group), figures)])
-    return Table(
-        "By field (value [seeded bootstrap 95% CI] over each field's graded items)",
-        [FIELD, "n", *figures],
-        rows,
-        ["Computed from the samples: the log's metrics hold no per-field figures."],
-    )
+    title = "By field (value [seeded bootstrap 95% CI] over each field's graded items)"
+    note = "Computed from the samples: the log's metrics hold no per-field figures."
+    return Table(title, [FIELD, "n", *figures], rows, [note])
 
 
 def confusion(log: LoadedLog) -> tuple[Table, Heatmap]:

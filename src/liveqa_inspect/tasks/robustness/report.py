@@ -78,15 +78,13 @@ def shown(figure: Estimate) -> list[Cell]:
 
 
 def summary_table(found: metrics.Shares) -> Table:
-    return Table(
-        "Robustness and sensitivity (95% CI: answers resampled, each with all its pairs)",
-        ["figure", "value", "95% CI", "pairs", "left out"],
-        [[name, *shown(s.share), s.n, s.left_out] for name, s in found.items() if not s.shift],
-        [
-            "A constant judge is fully robust and has sensitivity 0: read the two together, and "
-            "beside the judge's agreement with the humans (live_qa_judge)."
-        ],
+    title = "Robustness and sensitivity (95% CI: answers resampled, each with all its pairs)"
+    rows = [[name, *shown(s.share), s.n, s.left_out] for name, s in found.items() if not s.shift]
+    note = (
+        "A constant judge is fully robust and has sensitivity 0: read the two together, and "
+        "beside the judge's agreement with the humans (live_qa_judge)."
     )
+    return Table(title, ["figure", "value", "95% CI", "pairs", "left out"], rows, [note])
 
 
 def perturbation_table(log: LoadedLog, found: metrics.Shares) -> Table:
