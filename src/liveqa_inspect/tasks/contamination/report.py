@@ -71,19 +71,6 @@ def settings(log: LoadedLog) -> dict[str, str]:
     return {"probe instructions": ", ".join(text_label(instruction) for instruction in given)}
 
 
-def header(log: LoadedLog) -> list[str]:
-    meta = log.log.eval.metadata
-    left_out = ", ".join(meta["left_out"])
-    return [
-        f"{log.task} report: {log.path}",
-        f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
-        f"instructions: {settings(log)['probe instructions']}",
-        *count_lines(log),
-        f"left out of the items: {len(meta['left_out'])} texts shorter than "
-        f"{2 * int(meta['min_side_words'])} words" + (f" ({left_out})" if left_out else ""),
-    ]
-
-
 def verdict(found: Overlaps, counts: dict[str, int]) -> str:
     """Only a difference from the control points at the test set (docs/contamination.md)."""
     p, both = p_value(found.p), counts[names.verbatim_key(names.BOTH)]
@@ -176,10 +163,18 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     if len(logs) > 1:
         return side_by_side(logs)
     [log] = logs
-    scores, counts = log.scores(), counted(log)
-    found = completion_stats(scores)
-    blocks = [*header(log), verdict(found, counts)]
-    blocks += [REFERENCES_NOTE] if log.log.eval.metadata["part"] == "reference" else []
-    words = int(log.log.eval.metadata["verbatim_words"])
+    scores, counts, meta = log.scores(), counted(log), log.log.eval.metadata
+    found, left_out = completion_stats(scores), ", ".join(meta["left_out"])
+    blocks = [
+        f"{log.task} report: {log.path}",
+        f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
+        f"instructions: {settings(log)['probe instructions']}",
+        *count_lines(log),
+        f"left out of the items: {len(meta['left_out'])} texts shorter than "
+        f"{2 * int(meta['min_side_words'])} words" + (f" ({left_out})" if left_out else ""),
+        verdict(found, counts),
+    ]
+    blocks += [REFERENCES_NOTE] if meta["part"] == "reference" else []
+    words = int(meta["verbatim_words"])
     blocks += [overlap_table(found), reproduction_table(counts, words), runs_table(log)]
     return blocks, [overlap_chart(log, scores)]

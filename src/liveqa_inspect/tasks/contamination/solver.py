@@ -44,8 +44,7 @@ class Replies(StoreModel):
 @solver
 def guided_and_general() -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        part = str(state.metadata["part"])
-        replies = state.store_as(Replies)
+        part, replies = str(state.metadata["part"]), state.store_as(Replies)
         ids = {"id": str(state.sample_id), "qid": str(state.metadata["qid"])}
         exchanges: list[ChatMessage] = []
         for instruction in INSTRUCTIONS:

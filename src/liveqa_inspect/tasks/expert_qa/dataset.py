@@ -45,8 +45,7 @@ def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str)
     """The bare question as input: the solver adds the instruction and the field."""
     [(system, answer)] = record["answers"].items()
     revised = normalise(answer.get("revised_answer_string"))
-    question = normalise(record["question"])
-    given = record["metadata"]
+    question, given = normalise(record["question"]), record["metadata"]
     meta = {
         **{key: normalise(given[key]) for key in ("field", "specific_field", "question_type")},
         "question_types": _values(given, "question_type"),

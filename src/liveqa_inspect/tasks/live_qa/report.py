@@ -100,10 +100,12 @@ def mean_table(logs: Sequence[LoadedLog]) -> Table:
     """Judges of the same answers with what each cost: a judge is chosen on both."""
     if compare.same_answers(logs):
         title = "Each judge's mean level on the same answers (95% CI: the log's seeded bootstrap)"
-        return per_judge(logs, title, ["mean", "95% CI"], mean_cells)
+        return per_judge(logs, title, ["mean", "95% CI"], lambda log: cells(headline(log)))
     title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
     headers = ["judge", "mean", "95% CI"]
-    return compare.per_log(logs, title, headers, lambda log: [log.judge_label, *mean_cells(log)])
+    return compare.per_log(
+        logs, title, headers, lambda log: [log.judge_label, *cells(headline(log))]
+    )
 
 
 def level_table(log: LoadedLog) -> Table:
@@ -138,16 +140,15 @@ def other_scorers(log: LoadedLog) -> list[Table]:
 
 
 def group_table(key: str, title: str, means: list[tuple[str, Estimate]]) -> Table:
-    rows = [[label, e.n, e.value, interval(e.low, e.high)] for label, e in means]
+    rows = [[label, e.n, *cells(e)] for label, e in means]
     notes = [SEVERAL_TYPES] if key == "question_types" else []
     notes.append("Computed from the samples: the log's metrics hold no per-group figures.")
     title += " (mean over each group's scored samples; seeded bootstrap 95% CI)"
     return Table(title, [key, "n", "mean", "95% CI"], rows, notes)
 
 
-def mean_cells(log: LoadedLog) -> list[Cell]:
-    mean = headline(log)
-    return [mean.value, interval(mean.low, mean.high)]
+def cells(figure: Estimate) -> list[Cell]:
+    return [figure.value, interval(figure.low, figure.high)]
 
 
 def chart(filename: str, title: str, rows: Sequence[tuple[str, Estimate]]) -> IntervalChart:

@@ -14,9 +14,9 @@ from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.loaded import LoadedLog, SampleId
 from liveqa_inspect.report.plots import Chart, IntervalChart
-from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, interval
+from liveqa_inspect.report.tables import Block, Table, estimate_cell
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
-from liveqa_inspect.tasks.live_qa.report import setting as setting
+from liveqa_inspect.tasks.live_qa.report import cells, setting
 from liveqa_inspect.tasks.robustness import metrics
 from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, Expect, expected
 from liveqa_inspect.versioned import label as text_label
@@ -73,13 +73,9 @@ def should(name: str) -> str:
     return f"{expected(name)} ({metrics.SHARE[expected(name)]})"
 
 
-def shown(figure: Estimate) -> list[Cell]:
-    return [figure.value, interval(figure.low, figure.high)]
-
-
 def summary_table(found: metrics.Shares) -> Table:
     title = "Robustness and sensitivity (95% CI: answers resampled, each with all its pairs)"
-    rows = [[name, *shown(s.share), s.n, s.left_out] for name, s in found.items() if not s.shift]
+    rows = [[name, *cells(s.share), s.n, s.left_out] for name, s in found.items() if not s.shift]
     note = (
         "A constant judge is fully robust and has sensitivity 0: read the two together, and "
         "beside the judge's agreement with the humans (live_qa_judge)."
@@ -92,7 +88,7 @@ def perturbation_table(log: LoadedLog, found: metrics.Shares) -> Table:
     lost = [len(meta["versions"]) for i, meta in log.metadata.items() if i not in log.values]
     errored = f" The {sum(lost)} pairs of the {len(lost)} errored answers are in neither count."
     rows = [
-        [name, should(name), p.n, p.left_out, *shown(p.share), *shown(p.shift)]
+        [name, should(name), p.n, p.left_out, *cells(p.share), *cells(p.shift)]
         for name, p in found.items()
         if p.shift
     ]
@@ -222,8 +218,7 @@ def worst(found: metrics.Shares, way: Expect) -> str:
 def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Part]:
     """The judge card's columns: the largest share of pairs moved by a perturbation that should
     hold the level, and the largest share not lowered by one that should lower it."""
-    judges = frame.judges(logs)
-    rows = {}
+    judges, rows = frame.judges(logs), {}
     for name, log in judges.items():
         found = metrics.robustness_figures(log.scores(), log.scale)
         rows[name] = [worst(found, way) for way in CARD_COLUMNS]
