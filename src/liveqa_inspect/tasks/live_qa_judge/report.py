@@ -38,7 +38,6 @@ HUMANS = ("NIST", "the NIST assessors")
 FIELD, RHO, EXACT = "field", "spearman_rho", "exact_agreement"
 JUDGE_TABLE = {KAPPA: "kappa", RHO: "rho", EXACT: "exact", "within_one": "within one"}
 JUDGE_TABLE |= {"bias": "bias", "mae": "MAE"}
-COMPARED_EXTRAS = (INCORRECT_F1, INCORRECT_AUROC)
 FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
 """The scorers whose `reference_spearman` metric states each reference metric's rho."""
 
@@ -149,7 +148,7 @@ def confusion(log: LoadedLog) -> tuple[Table, Heatmap]:
 def judge_table(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> Table:
     """The judges side by side with their cost; for claims correctness judges, how well each finds
     wrong claims."""
-    names = [*JUDGE_TABLE, *(COMPARED_EXTRAS if all(map(detects, logs)) else ())]
+    names = [*JUDGE_TABLE, *((INCORRECT_F1, INCORRECT_AUROC) if all(map(detects, logs)) else ())]
     found = {log.path: {**j, **wrong_claims(log)} for log, j in zip(logs, judges, strict=True)}
     title = "Judges (value [95% CI: each log's seeded bootstrap]) and what each cost"
     headers = [JUDGE_TABLE.get(name, name) for name in names]

@@ -131,6 +131,5 @@ def live_qa_judge_robustness(
         metadata={"perturbation_texts": dataset.TEXTS.provenance()},
         dataset=dataset.robustness_dataset(names, per_grade, seed, question, data, judgments),
         solver=given_answer(),
-        # No task config, as live_qa_judge: the judge's defaults fill only what the user left
-        # unset, and a task config would read as the user's.
+        # No task config, for live_qa_judge's reason (it would read as the user's own).
     )
