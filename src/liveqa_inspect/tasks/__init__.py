@@ -1,8 +1,6 @@
-"""The task families: one folder each, holding its dataset, solver, scorer, metrics, report
-section and task, over the shared core (judging, data, stats, overlap, report, providers)."""
+"""The task families, one folder each over the shared core (docs/layout.md)."""
 
 TASKS: dict[str, tuple[str, str]] = {
-    # task: (its module under tasks/, the report section reading its logs)
     "live_qa": ("live_qa.task", "live_qa.report"),
     "expert_qa": ("expert_qa.task", "expert_qa.report"),
     "live_qa_judge": ("live_qa_judge.task", "live_qa_judge.report"),
@@ -10,5 +8,5 @@ TASKS: dict[str, tuple[str, str]] = {
     "live_qa_contamination": ("contamination.task", "contamination.report"),
     "live_qa_judge_robustness": ("robustness.task", "robustness.report"),
 }
-"""The registry: the package exports these tasks, and `liveqa-report` hands the sections to its
-frame (report/cli.py)."""
+"""The registry, each task's module and the report section reading its logs: the package exports
+the tasks, and `liveqa-report` hands the sections to its frame (report/cli.py)."""

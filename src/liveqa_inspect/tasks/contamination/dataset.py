@@ -1,8 +1,6 @@
 """The LiveQA texts a contamination probe shows in part, each split at one fixed point, the same in
 every run. Texts too short to split are left out and counted, never silently dropped."""
 
-from __future__ import annotations
-
 import re
 from pathlib import Path
 from typing import Literal, get_args
@@ -37,8 +35,7 @@ def split_text(text: str) -> tuple[str, str] | None:
 def contamination_dataset(
     part: str = "question", data: str | Path | None = None
 ) -> tuple[MemoryDataset, list[str], Asset | OwnSet]:
-    """The split texts of `part` (the consumer's own words of each question, or each expert
-    reference), the ids of those left out as too short, and the file read."""
+    """The split texts of `part`, the ids of those left out as too short, and the file read."""
     one_of("part", part, PARTS)
     questions, source = question_set("original", data)
     samples, left_out = [], []

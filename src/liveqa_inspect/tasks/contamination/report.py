@@ -1,8 +1,6 @@
 """The report on live_qa_contamination logs: the log's figures, by its metrics' own functions (of
 the reduced scores, and of every epoch's for the counts), and the intervals of the two means."""
 
-from __future__ import annotations
-
 import math
 import textwrap
 from collections.abc import Sequence
@@ -63,7 +61,6 @@ def counted(log: LoadedLog) -> dict[str, int]:
 
 
 def setting(log: LoadedLog) -> str:
-    """The part shown, of LiveQA's questions or of an own set's."""
     own = OwnSet.of_log(log.log.eval.metadata)
     part = f"part: {log.log.eval.task_args.get('part', 'question')}"
     return f"questions: {own}; {part}" if own else part
@@ -72,19 +69,6 @@ def setting(log: LoadedLog) -> str:
 def settings(log: LoadedLog) -> dict[str, str]:
     given = log.log.eval.metadata["instructions"]
     return {"probe instructions": ", ".join(text_label(instruction) for instruction in given)}
-
-
-def header(log: LoadedLog) -> list[str]:
-    meta = log.log.eval.metadata
-    left_out = ", ".join(meta["left_out"])
-    return [
-        f"{log.task} report: {log.path}",
-        f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
-        f"instructions: {settings(log)['probe instructions']}",
-        *count_lines(log),
-        f"left out of the items: {len(meta['left_out'])} texts shorter than "
-        f"{2 * int(meta['min_side_words'])} words" + (f" ({left_out})" if left_out else ""),
-    ]
 
 
 def verdict(found: Overlaps, counts: dict[str, int]) -> str:
@@ -116,19 +100,19 @@ def overlap_table(found: Overlaps) -> Table:
 
 
 def reproduction_table(counts: dict[str, int], words: int) -> Table:
-    return Table(
+    title = (
         f"Reproduced (a run of {words} words or more shared with the remainder) and refused, "
-        f"of the {counts[names.COMPLETIONS]} completions of each instruction",
-        ["instruction", "reproduced", "refused or empty"],
-        [
-            [name, counts[names.verbatim_key(name)], counts.get(names.refused_key(name), "")]
-            for name in (GUIDED, GENERAL, names.BOTH)
-        ],
-        [
-            f"{counts[names.SHORT]} completions are of a remainder shorter than {words} words: "
-            "none can reproduce it, as a few words repeated whole are often a guess."
-        ],
+        f"of the {counts[names.COMPLETIONS]} completions of each instruction"
     )
+    rows = [
+        [name, counts[names.verbatim_key(name)], counts.get(names.refused_key(name), "")]
+        for name in (GUIDED, GENERAL, names.BOTH)
+    ]
+    note = (
+        f"{counts[names.SHORT]} completions are of a remainder shorter than {words} words: none "
+        "can reproduce it, as a few words repeated whole are often a guess."
+    )
+    return Table(title, ["instruction", "reproduced", "refused or empty"], rows, [note])
 
 
 def runs_table(log: LoadedLog) -> Table:
@@ -141,20 +125,17 @@ def runs_table(log: LoadedLog) -> Table:
             completion = excerpt(sample.store_as(Replies).completions[name])
             texts = [excerpt(str(sample.input), True), completion, excerpt(str(sample.target))]
             runs.append([str(sample.id), sample.epoch, name, run, *texts])
-    return Table(
-        f"The longest runs shared with the remainder (at most {LONGEST_RUNS} completions)",
-        ["id", "epoch", "instruction", "run", "shown (its end)", "completion", "remainder"],
-        sorted(runs, key=lambda row: -row[3])[:LONGEST_RUNS],
-    )
+    title = f"The longest runs shared with the remainder (at most {LONGEST_RUNS} completions)"
+    headers = ["id", "epoch", "instruction", "run", "shown (its end)", "completion", "remainder"]
+    return Table(title, headers, sorted(runs, key=lambda row: -row[3])[:LONGEST_RUNS])
 
 
 def overlap_chart(log: LoadedLog, scores: list[SampleScore]) -> Scatter:
     title = f"{log.task} {log.model} ({setting(log)}): each item's overlap with its remainder"
     axes = [f"{NAMED[name]}: ROUGE-L with the remainder" for name in (GENERAL, GUIDED)]
     x, y = (list(column(scores, names.overlap_key(name))) for name in (GENERAL, GUIDED))
-    return Scatter(
-        f"{log.path.stem}-overlap.png", title, *axes, x, y, "guided higher", "general higher"
-    )
+    name = f"{log.path.stem}-overlap.png"
+    return Scatter(name, title, *axes, x, y, "guided higher", "general higher")
 
 
 def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
@@ -182,10 +163,18 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     if len(logs) > 1:
         return side_by_side(logs)
     [log] = logs
-    scores, counts = log.scores(), counted(log)
-    found = completion_stats(scores)
-    blocks = [*header(log), verdict(found, counts)]
-    blocks += [REFERENCES_NOTE] if log.log.eval.metadata["part"] == "reference" else []
-    words = int(log.log.eval.metadata["verbatim_words"])
+    scores, counts, meta = log.scores(), counted(log), log.log.eval.metadata
+    found, left_out = completion_stats(scores), ", ".join(meta["left_out"])
+    blocks = [
+        f"{log.task} report: {log.path}",
+        f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
+        f"instructions: {settings(log)['probe instructions']}",
+        *count_lines(log),
+        f"left out of the items: {len(meta['left_out'])} texts shorter than "
+        f"{2 * int(meta['min_side_words'])} words" + (f" ({left_out})" if left_out else ""),
+        verdict(found, counts),
+    ]
+    blocks += [REFERENCES_NOTE] if meta["part"] == "reference" else []
+    words = int(meta["verbatim_words"])
     blocks += [overlap_table(found), reproduction_table(counts, words), runs_table(log)]
     return blocks, [overlap_chart(log, scores)]

@@ -5,8 +5,6 @@ stopped, or one that opens as refusals do ("I'm sorry") and its remainder does n
 once for the log's metrics and the report: of each item's epoch mean, the overlaps and their
 paired difference (the headline) with its p; of every completion, the counts."""
 
-from __future__ import annotations
-
 import math
 import re
 from difflib import SequenceMatcher
@@ -53,9 +51,7 @@ def overlap(remainder: str, completion: str, stop_reason: str = "stop") -> tuple
 
 
 class Overlaps(NamedTuple):
-    """The guided and general completions' overlaps with the remainder, and their difference."""
-
-    overlaps: Figures  # mean ROUGE-L with the remainder, a refusal counting 0
+    overlaps: Figures  # each instruction's mean ROUGE-L with the remainder, a refusal counting 0
     difference: Estimate
     p: float  # one-sided, of a difference above 0; NaN below two items
 
@@ -67,11 +63,10 @@ def column(scores: list[SampleScore], key: str) -> np.ndarray:
 def paired_difference(guided: np.ndarray, general: np.ndarray) -> tuple[Estimate, float]:
     """The mean difference with its interval, and the p of the same seeded resamples."""
     differences = guided - general
+    found = bootstrap.mean_estimate(differences)
     if len(differences) < 2:
-        return bootstrap.mean_estimate(differences), math.nan
+        return found, math.nan
     resampled = differences[bootstrap.resample_rows(len(differences))].mean(axis=1)
-    interval = bootstrap.percentile_interval(resampled)
-    found = Estimate(float(differences.mean()), *interval, len(differences))
     return found, bootstrap.one_sided_p(resampled)
 
 
@@ -94,18 +89,15 @@ def completion_figures() -> Metric:
 def reproduced(scores: list[SampleScore]) -> dict[str, int]:
     """Counted per completion: a share of an item's epoch mean would round one epoch of two."""
     guided, general = (column(scores, names.verbatim_key(name)) for name in (GUIDED, GENERAL))
-    refused = {
-        names.refused_key(name): column(scores, names.refused_key(name)).sum()
-        for name in (GUIDED, GENERAL)
-    }
     counted = {
         names.COMPLETIONS: len(scores),
         names.SHORT: column(scores, names.SHORT).sum(),
         names.verbatim_key(GUIDED): guided.sum(),
         names.verbatim_key(GENERAL): general.sum(),
         names.verbatim_key(names.BOTH): (guided * general).sum(),
-        **refused,
     }
+    for name in (GUIDED, GENERAL):
+        counted[names.refused_key(name)] = column(scores, names.refused_key(name)).sum()
     return {key: int(value) for key, value in counted.items()}
 
 
@@ -125,23 +117,17 @@ def completion_overlap() -> Scorer:
     @unless_errored
     async def score(state: TaskState, target: Target) -> Score:
         replies = state.store_as(Replies)
-        found = {
-            name: await worker.run(
-                overlap, target.text, replies.completions[name], replies.stop_reasons[name]
-            )
-            for name in (GUIDED, GENERAL)
-        }
-        value: dict[str, float] = {
-            names.DIFFERENCE: found[GUIDED][0] - found[GENERAL][0],
-            names.SHORT: int(len(words(target.text)) < VERBATIM_WORDS),
-        }
-        for name, (rouge_l, run, refused) in found.items():
+        value: dict[str, float] = {names.SHORT: int(len(words(target.text)) < VERBATIM_WORDS)}
+        for name in (GUIDED, GENERAL):
+            given = replies.completions[name], replies.stop_reasons[name]
+            rouge_l, run, refused = await worker.run(overlap, target.text, *given)
             value |= {
                 names.overlap_key(name): rouge_l,
                 names.run_key(name): run,
                 names.verbatim_key(name): int(run >= VERBATIM_WORDS),
                 names.refused_key(name): int(refused),
             }
-        return Score(value=value)
+        difference = value[names.overlap_key(GUIDED)] - value[names.overlap_key(GENERAL)]
+        return Score(value={names.DIFFERENCE: difference, **value})
 
     return score

@@ -4,8 +4,6 @@ span named for it (for Inspect View). The general one is the control, and never 
 one: a model that completes a text better when told where it comes from (the guided one names the
 test set and the item) has most likely seen it there."""
 
-from __future__ import annotations
-
 import json
 from dataclasses import dataclass
 from importlib.resources import files
@@ -46,8 +44,7 @@ class Replies(StoreModel):
 @solver
 def guided_and_general() -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        part = str(state.metadata["part"])
-        replies = state.store_as(Replies)
+        part, replies = str(state.metadata["part"]), state.store_as(Replies)
         ids = {"id": str(state.sample_id), "qid": str(state.metadata["qid"])}
         exchanges: list[ChatMessage] = []
         for instruction in INSTRUCTIONS:

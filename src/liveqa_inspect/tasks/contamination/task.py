@@ -1,8 +1,6 @@
 """live_qa_contamination: does the model under test know the LiveQA test set by heart? No judge:
 its completions of half-shown texts are compared with the true remainders."""
 
-from __future__ import annotations
-
 from pathlib import Path
 
 from inspect_ai import Task, task

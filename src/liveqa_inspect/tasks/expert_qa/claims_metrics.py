@@ -2,8 +2,6 @@
 found wrong, and `majority_share`, the exact agreement of the best constant judge (most claims are
 Definitely correct), the floor a judge's exact agreement must beat."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np
@@ -48,7 +46,6 @@ def wrong_claim_detection() -> Metric:
 
 
 def majority(human: np.ndarray) -> float:
-    """Share of the commonest expert level; NaN with no claim."""
     if not len(human):
         return math.nan
     return float(np.unique(human, return_counts=True)[1].max() / len(human))

@@ -1,8 +1,6 @@
 """The report on expert_qa_claims logs: live_qa_judge's (tasks/live_qa_judge/report.py), against
 ExpertQA's experts, on claims, and for a correctness judge how well it finds the wrong claims."""
 
-from __future__ import annotations
-
 from liveqa_inspect.report.comparison import own_questions
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.tasks.expert_qa.report import split
@@ -20,6 +18,5 @@ def setting(log: LoadedLog) -> str:
 
 
 def finds_wrong_claims(log: LoadedLog) -> bool:
-    """A correctness judge's wrong-claim detection, which kappa hides when nearly every claim is
-    correct (tasks/expert_qa/claims_metrics.py)."""
+    """A correctness judge's, whose wrong-claim detection its report shows."""
     return log.log.eval.task_args.get("aspect", "correctness") == "correctness"

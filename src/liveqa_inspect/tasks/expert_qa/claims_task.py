@@ -1,7 +1,5 @@
 """expert_qa_claims: a judge's claim-level verdicts against ExpertQA's experts."""
 
-from __future__ import annotations
-
 from inspect_ai import Task, task
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState

@@ -3,8 +3,6 @@ expert-judged claims (docs/expert_qa.md, docs/expert_qa_claims.md). Only bytes t
 pinned sha256 are read (sources.py), so the records' shape is known and not checked again. Quirks
 of the pinned files absorbed here: a few answers have no usefulness label, or an empty revision."""
 
-from __future__ import annotations
-
 import re
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -38,7 +36,6 @@ Records = list[tuple[int, Any]]  # (line, object) of a pinned file
 
 
 def _values(metadata: dict[str, Any], name: str) -> list[str]:
-    """A record's values of a filter: its field, or each of its question types."""
     if name == "field":
         return [normalise(metadata["field"])]
     return [kind.strip() for kind in metadata["question_type"].split("|") if kind.strip()]
@@ -48,8 +45,7 @@ def record_to_sample(record: dict[str, Any], line: int, split: str, subset: str)
     """The bare question as input: the solver adds the instruction and the field."""
     [(system, answer)] = record["answers"].items()
     revised = normalise(answer.get("revised_answer_string"))
-    question = normalise(record["question"])
-    given = record["metadata"]
+    question, given = normalise(record["question"]), record["metadata"]
     meta = {
         **{key: normalise(given[key]) for key in ("field", "specific_field", "question_type")},
         "question_types": _values(given, "question_type"),

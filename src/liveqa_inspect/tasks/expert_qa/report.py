@@ -1,8 +1,6 @@
 """The report on expert_qa logs: live_qa's (tasks/live_qa/report.py), over ExpertQA's split and
 subset, by field."""
 
-from __future__ import annotations
-
 from liveqa_inspect.report.comparison import own_questions
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.tasks.live_qa.report import HUMAN_LEVELS, KIND, NOUN, card, report

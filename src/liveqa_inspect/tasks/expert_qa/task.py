@@ -1,8 +1,6 @@
 """expert_qa: ExpertQA's long-form questions, graded by the same pinned judge as live_qa with a
 rubric worded for experts of the question's field."""
 
-from __future__ import annotations
-
 from inspect_ai import Task, task
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Scorer, Target, scorer

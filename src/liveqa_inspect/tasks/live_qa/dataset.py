@@ -1,8 +1,6 @@
 """The LiveQA Medical test questions as Inspect samples, or a team's own (own_set.py). The XML's
 quirks (docs/data.md) are absorbed here and nowhere else."""
 
-from __future__ import annotations
-
 import io
 from pathlib import Path
 from typing import Literal, get_args
@@ -37,11 +35,10 @@ def _text(element: etree._Element | None) -> str:
     return "" if element is None else normalise("".join(element.itertext()))
 
 
-def _annotated(items: list[etree._Element], tag: str, key: str, category: str) -> list[dict]:
+def _annotated(element: etree._Element, tag: str, key: str, category: str) -> list[dict]:
     return [
         {key: a.get(key, ""), "category": a.get(category, ""), "text": _text(a)}
-        for a in items
-        if a.tag == tag
+        for a in element.iterfind(f"ANNOTATIONS/{tag}")
     ]
 
 
@@ -49,8 +46,6 @@ def _sample(element: etree._Element, question: str) -> Sample:
     """One sample a question; every reference is a target so the judge sees them all. HELM asks
     the NLM summary; the other wordings are kept to compare."""
     original = element.find("Original-Question")
-    annotations = element.find("ANNOTATIONS")
-    items = [] if annotations is None else list(annotations)
     wordings = {
         "subject": _text(original.find("SUBJECT")),
         "message": _text(original.find("MESSAGE")),
@@ -62,8 +57,8 @@ def _sample(element: etree._Element, question: str) -> Sample:
         asked = f"{subject}\n\n{message}" if subject else message
     else:  # a few questions have no NIST paraphrase: they are asked as summarised, and flagged
         asked = wordings[question] or wordings["summary"]
-    foci = _annotated(items, "FOCUS", "fid", "fcategory")
-    types = [_text(a) for a in items if a.tag == "TYPE"]
+    foci = _annotated(element, "FOCUS", "fid", "fcategory")
+    types = [_text(a) for a in element.iterfind("ANNOTATIONS/TYPE")]
     references = list(element.iter("ReferenceAnswer", "RefAnswer"))
     return Sample(
         id=element.get("qid"),
@@ -79,7 +74,7 @@ def _sample(element: etree._Element, question: str) -> Sample:
             "focus_categories": sorted({focus["category"] for focus in foci}),
             "question_types": types,
             "question_type": types[0] if types else "none",
-            "keywords": _annotated(items, "KEYWORD", "kid", "kcategory"),
+            "keywords": _annotated(element, "KEYWORD", "kid", "kcategory"),
             "references": [
                 {
                     "aid": ref.get("aid") or "",

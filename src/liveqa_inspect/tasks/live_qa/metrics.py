@@ -1,8 +1,6 @@
 """The model-grading judge's metrics beyond Inspect's built-ins, over the samples the judge could
 grade (Inspect drops the unscored ones; the `verdicts` scorer counts them)."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np
@@ -16,11 +14,10 @@ from liveqa_inspect.stats.values import score_values
 
 def level_shares(values: np.ndarray, levels: list[float]) -> dict[float, float]:
     """A value between levels counts at the one `level_index` gives it: the shares add up to 1."""
+    if not len(values):
+        return dict.fromkeys(levels, math.nan)
     at = level_index(values, levels)
-    return {
-        level: float((at == index).mean()) if len(values) else math.nan
-        for index, level in enumerate(levels)
-    }
+    return {level: float((at == index).mean()) for index, level in enumerate(levels)}
 
 
 @metric

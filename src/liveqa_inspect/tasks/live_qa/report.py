@@ -1,13 +1,12 @@
 """The report on live_qa logs (and, through tasks/expert_qa/report.py, expert_qa's): the judge's
 mean level for each model, or, on one run's answers graded by several judges (`inspect score` on
 copies of a `--no-score` log), the best-controlled comparison of judges there is
-(docs/judge-cost.md). What is particular to a task its section holds (`log.section`)."""
-
-from __future__ import annotations
+(docs/judge-cost.md)."""
 
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 
@@ -35,8 +34,6 @@ SEVERAL_TYPES = (
     "questions."
 )
 FALLBACK = "question_fallback"
-SCALE = (0.0, 1.0)
-"""The axis of the mean charts: the judges' levels of both model tasks run from 0 to 1."""
 
 
 def wording(log: LoadedLog) -> str:
@@ -80,10 +77,7 @@ def differences(logs: Sequence[LoadedLog]) -> Table:
     reworded = len({wording(log) for log in logs}) > 1
     flagged = [i for i in logs[0].values if any(m.metadata.get(i, {}).get(FALLBACK) for m in logs)]
     left_out = flagged if reworded else []
-
-    def difference(first: LoadedLog, other: LoadedLog) -> Estimate:
-        return mean_difference(first, other, left_out)
-
+    difference = partial(mean_difference, left_out=left_out)
     beside = agreement if compare.same_answers(logs) else None
     over = "the samples both scored"
     table = compare.difference_table(logs, difference, "difference", over, beside)
@@ -106,10 +100,12 @@ def mean_table(logs: Sequence[LoadedLog]) -> Table:
     """Judges of the same answers with what each cost: a judge is chosen on both."""
     if compare.same_answers(logs):
         title = "Each judge's mean level on the same answers (95% CI: the log's seeded bootstrap)"
-        return per_judge(logs, title, ["mean", "95% CI"], mean_cells)
+        return per_judge(logs, title, ["mean", "95% CI"], lambda log: cells(headline(log)))
     title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
     headers = ["judge", "mean", "95% CI"]
-    return compare.per_log(logs, title, headers, lambda log: [log.judge_label, *mean_cells(log)])
+    return compare.per_log(
+        logs, title, headers, lambda log: [log.judge_label, *cells(headline(log))]
+    )
 
 
 def level_table(log: LoadedLog) -> Table:
@@ -144,24 +140,21 @@ def other_scorers(log: LoadedLog) -> list[Table]:
 
 
 def group_table(key: str, title: str, means: list[tuple[str, Estimate]]) -> Table:
-    rows = [[label, e.n, e.value, interval(e.low, e.high)] for label, e in means]
+    rows = [[label, e.n, *cells(e)] for label, e in means]
     notes = [SEVERAL_TYPES] if key == "question_types" else []
-    return Table(
-        f"{title} (mean over each group's scored samples; seeded bootstrap 95% CI)",
-        [key, "n", "mean", "95% CI"],
-        rows,
-        [*notes, "Computed from the samples: the log's metrics hold no per-group figures."],
-    )
+    notes.append("Computed from the samples: the log's metrics hold no per-group figures.")
+    title += " (mean over each group's scored samples; seeded bootstrap 95% CI)"
+    return Table(title, [key, "n", "mean", "95% CI"], rows, notes)
 
 
-def mean_cells(log: LoadedLog) -> list[Cell]:
-    mean = headline(log)
-    return [mean.value, interval(mean.low, mean.high)]
+def cells(figure: Estimate) -> list[Cell]:
+    return [figure.value, interval(figure.low, figure.high)]
 
 
 def chart(filename: str, title: str, rows: Sequence[tuple[str, Estimate]]) -> IntervalChart:
+    """On an axis from 0 to 1, where the judges' levels of both model tasks run."""
     labels, estimates = [label for label, _ in rows], [estimate for _, estimate in rows]
-    return IntervalChart(filename, title, "mean judge level", labels, estimates, SCALE)
+    return IntervalChart(filename, title, "mean judge level", labels, estimates, (0.0, 1.0))
 
 
 def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:

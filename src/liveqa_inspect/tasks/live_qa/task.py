@@ -1,7 +1,5 @@
 """live_qa: the model under test answers the 104 questions; the pinned judge grades them."""
 
-from __future__ import annotations
-
 from pathlib import Path
 
 from inspect_ai import Task, task

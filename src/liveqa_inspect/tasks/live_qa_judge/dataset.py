@@ -3,8 +3,6 @@ NIST's 2017 assessments (docs/live_qa_judge.md) or a team's own JSONL. An exact 
 question, answer and grade) is one judgment, kept at its first line: counting a repeat again would
 weight that answer twice in every agreement figure."""
 
-from __future__ import annotations
-
 import re
 from dataclasses import dataclass, field
 from pathlib import Path

@@ -1,9 +1,6 @@
 """The report on live_qa_judge logs (and, through tasks/expert_qa/claims_report.py,
 expert_qa_claims'): a judge's agreement with the humans, each figure from the log's scores by the
-function its metric calls, also those the log lacks. What is particular to a task its section
-holds (`log.section`)."""
-
-from __future__ import annotations
+function its metric calls, also those the log lacks."""
 
 import math
 from collections.abc import Sequence
@@ -41,7 +38,6 @@ HUMANS = ("NIST", "the NIST assessors")
 FIELD, RHO, EXACT = "field", "spearman_rho", "exact_agreement"
 JUDGE_TABLE = {KAPPA: "kappa", RHO: "rho", EXACT: "exact", "within_one": "within one"}
 JUDGE_TABLE |= {"bias": "bias", "mae": "MAE"}
-COMPARED_EXTRAS = (INCORRECT_F1, INCORRECT_AUROC)
 FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
 """The scorers whose `reference_spearman` metric states each reference metric's rho."""
 
@@ -54,13 +50,9 @@ def agreement(log: LoadedLog, scores: list[SampleScore] | None = None) -> Figure
     return agree.agreement_figures(score_values(scores), human_levels(scores), log.scale)
 
 
-def finds_wrong_claims(log: LoadedLog) -> bool:
-    """Whether the log's judge rates claims' correctness (expert_qa_claims' section says)."""
-    return False
-
-
 def detects(log: LoadedLog) -> bool:
-    return bool(log.section.finds_wrong_claims(log))
+    """Whether the log's judge rates claims' correctness (expert_qa_claims' section says)."""
+    return bool(getattr(log.section, "finds_wrong_claims", lambda _: False)(log))
 
 
 def wrong_claims(log: LoadedLog) -> Figures:
@@ -102,7 +94,6 @@ def floors(log: LoadedLog) -> list[tuple[str, str, float]]:
 
 
 def floor_table(log: LoadedLog, judge: Figures) -> Table | None:
-    """The floors beside the judge's figure they bound."""
     rows = [
         [*floor, judge[floor[1]].value, judge[floor[1]].value - floor[2]] for floor in floors(log)
     ]
@@ -134,12 +125,9 @@ def field_table(log: LoadedLog) -> Table | None:
     for label, ids in group_members(log, FIELD).items():
         group = [scored[i] for i in ids if i in scored]
         rows.append([label, len(group), *figure_cells(agreement(log, group), figures)])
-    return Table(
-        "By field (value [seeded bootstrap 95% CI] over each field's graded items)",
-        [FIELD, "n", *figures],
-        rows,
-        ["Computed from the samples: the log's metrics hold no per-field figures."],
-    )
+    title = "By field (value [seeded bootstrap 95% CI] over each field's graded items)"
+    note = "Computed from the samples: the log's metrics hold no per-field figures."
+    return Table(title, [FIELD, "n", *figures], rows, [note])
 
 
 def confusion(log: LoadedLog) -> tuple[Table, Heatmap]:
@@ -160,7 +148,7 @@ def confusion(log: LoadedLog) -> tuple[Table, Heatmap]:
 def judge_table(logs: Sequence[LoadedLog], judges: Sequence[Figures]) -> Table:
     """The judges side by side with their cost; for claims correctness judges, how well each finds
     wrong claims."""
-    names = [*JUDGE_TABLE, *(COMPARED_EXTRAS if all(map(detects, logs)) else ())]
+    names = [*JUDGE_TABLE, *((INCORRECT_F1, INCORRECT_AUROC) if all(map(detects, logs)) else ())]
     found = {log.path: {**j, **wrong_claims(log)} for log, j in zip(logs, judges, strict=True)}
     title = "Judges (value [95% CI: each log's seeded bootstrap]) and what each cost"
     headers = [JUDGE_TABLE.get(name, name) for name in names]
@@ -198,8 +186,11 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     return [*blocks, *(table for table in optional if table), confusions[0][0]], charts
 
 
-def versus(best: str, difference: Estimate) -> str:
+def versus(judges: dict[str, LoadedLog], best: str, name: str) -> str:
     """A judge's kappa from the best one's, paired over the answers both graded, in words."""
+    if name == best:
+        return "best"
+    difference = kappa_difference(judges[best], judges[name])
     if not difference.n:
         return f"no answer shared with {best}"
     words = "worse" if difference.high < 0 else "better" if difference.low > 0 else "tied"
@@ -219,15 +210,12 @@ def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Par
     }
     shown, several = not all(map(math.isnan, floor_of.values())), len(judges) > 1
     rows, charted = {}, {}
-    for name, log in judges.items():
+    for name in judges:
         judge, floor = found[name], floor_of[name]
         cells = [estimate_cell(judge[KAPPA]), estimate_cell(judge[RHO])]
         cells += [fmt(floor), frame.is_beyond(judge[RHO].low, floor)] if shown else []
         cells.append(estimate_cell(judge["bias"]))
-        if several:
-            paired = "best" if name == best else versus(best, kappa_difference(judges[best], log))
-            cells.append(paired)
-        rows[name] = cells
+        rows[name] = cells + ([versus(judges, best, name)] if several else [])
         charted |= {f"{name}: {noun} kappa": judge[KAPPA], f"{name}: {noun} rho": judge[RHO]}
         charted |= {f"{name}: {noun} ROUGE-L floor": Estimate(floor)} if shown else {}
     columns = [f"{noun} kappa", f"{noun} rho"]

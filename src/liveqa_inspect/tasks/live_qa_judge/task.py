@@ -1,7 +1,5 @@
 """live_qa_judge: a judge graded against the NIST assessors on their judged answers."""
 
-from __future__ import annotations
-
 from inspect_ai import Task, task
 from inspect_ai.scorer import Scorer, scorer
 

@@ -6,8 +6,6 @@ should not move; those expected to `lower` take away what it rests on. Every cho
 a generator seeded by the run's seed, the answer's id and the perturbation's name: the same seed
 gives the same texts, whatever else the run asks for."""
 
-from __future__ import annotations
-
 import json
 import random
 import re
@@ -65,7 +63,7 @@ class Answer:
     text: str
     references: int  # how many reference answers the judge is shown with it
     human_level: float
-    excellent: Sequence[Answer] = ()  # every answer graded excellent in the pool: swap's choices
+    excellent: Sequence["Answer"] = ()  # every answer graded excellent in the pool: swap's choices
 
 
 Outcome = dict[str, Any] | str

@@ -4,8 +4,6 @@ count at (`level_index`), so it moved or it did not; the shift uses the values. 
 are not independent (a judge that misreads an answer misreads its versions too), so an interval
 resamples answers, each with all its pairs."""
 
-from __future__ import annotations
-
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -36,10 +34,8 @@ class Pooled:
     shift: Estimate | None = None
 
     def named(self, name: str) -> dict[str, float]:
-        counts = {
-            keys.pair_key(name, keys.PAIRS): float(self.n),
-            keys.pair_key(name, keys.UNREADABLE): float(self.left_out),
-        }
+        counts = {keys.PAIRS: float(self.n), keys.UNREADABLE: float(self.left_out)}
+        counts = {keys.pair_key(name, key): value for key, value in counts.items()}
         if self.shift is None:  # a summary, named as itself
             return self.share.named(name) | counts
         share = self.share.named(keys.pair_key(name, SHARE[expected(name)]))
@@ -61,10 +57,7 @@ def pairs(scores: Scores, name: str, scale: Sequence[float]) -> list[np.ndarray]
     original, perturbed = (np.array([level(s, v) for s in scores]) for v in (ORIGINAL, name))
     read = ~np.isnan(original) & ~np.isnan(perturbed)
     made = np.array([name in s.score.value for s in scores], dtype=bool)  # type: ignore[operator]
-    start, end = (
-        level_index(np.nan_to_num(v, nan=scale[0]), scale).astype(int)
-        for v in (original, perturbed)
-    )
+    start, end = (level_index(np.nan_to_num(v, nan=scale[0]), scale) for v in (original, perturbed))
     return [read, made & ~read, np.sign(end - start), perturbed - original]
 
 

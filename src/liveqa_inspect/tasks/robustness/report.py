@@ -2,8 +2,6 @@
 log's scores, so a printed figure is the log's; the same functions give what the log does not
 hold: the pairs that moved most against expectation, and each judge's difference from the first."""
 
-from __future__ import annotations
-
 import math
 import textwrap
 from collections.abc import Sequence
@@ -16,9 +14,9 @@ from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.loaded import LoadedLog, SampleId
 from liveqa_inspect.report.plots import Chart, IntervalChart
-from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, interval
+from liveqa_inspect.report.tables import Block, Table, estimate_cell
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
-from liveqa_inspect.tasks.live_qa.report import setting as setting
+from liveqa_inspect.tasks.live_qa.report import cells, setting
 from liveqa_inspect.tasks.robustness import metrics
 from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, Expect, expected
 from liveqa_inspect.versioned import label as text_label
@@ -71,57 +69,38 @@ def header(log: LoadedLog) -> list[str]:
     ]
 
 
-def shown(figure: Estimate) -> list[Cell]:
-    return [figure.value, interval(figure.low, figure.high)]
+def should(name: str) -> str:
+    return f"{expected(name)} ({metrics.SHARE[expected(name)]})"
 
 
 def summary_table(found: metrics.Shares) -> Table:
-    return Table(
-        "Robustness and sensitivity (95% CI: answers resampled, each with all its pairs)",
-        ["figure", "value", "95% CI", "pairs", "left out"],
-        [[name, *shown(s.share), s.n, s.left_out] for name, s in found.items() if not s.shift],
-        [
-            "A constant judge is fully robust and has sensitivity 0: read the two together, and "
-            "beside the judge's agreement with the humans (live_qa_judge)."
-        ],
+    title = "Robustness and sensitivity (95% CI: answers resampled, each with all its pairs)"
+    rows = [[name, *cells(s.share), s.n, s.left_out] for name, s in found.items() if not s.shift]
+    note = (
+        "A constant judge is fully robust and has sensitivity 0: read the two together, and "
+        "beside the judge's agreement with the humans (live_qa_judge)."
     )
+    return Table(title, ["figure", "value", "95% CI", "pairs", "left out"], rows, [note])
 
 
 def perturbation_table(log: LoadedLog, found: metrics.Shares) -> Table:
     # An errored answer has no score: its pairs are neither read nor left out in the log.
     lost = [len(meta["versions"]) for i, meta in log.metadata.items() if i not in log.values]
     errored = f" The {sum(lost)} pairs of the {len(lost)} errored answers are in neither count."
-    return Table(
-        "Perturbations (95% CI: the log's seeded paired bootstrap)",
-        [
-            "perturbation",
-            "should",
-            "pairs",
-            "left out",
-            "as expected",
-            "95% CI",
-            "mean shift",
-            "shift 95% CI",
-        ],
-        [
-            [
-                name,
-                f"{expected(name)} ({metrics.SHARE[expected(name)]})",
-                p.n,
-                p.left_out,
-                *shown(p.share),
-                *shown(p.shift),
-            ]
-            for name, p in found.items()
-            if p.shift
-        ],
-        [
-            "left out: pairs with a verdict unreadable on either side."
-            + (errored if lost else "")
-            + " Mean shift: perturbed level minus the original's, above 0 where the perturbation "
-            "pleased the judge."
-        ],
+    rows = [
+        [name, should(name), p.n, p.left_out, *cells(p.share), *cells(p.shift)]
+        for name, p in found.items()
+        if p.shift
+    ]
+    headers = ["perturbation", "should", "pairs", "left out", "as expected", "95% CI"]
+    note = (
+        "left out: pairs with a verdict unreadable on either side."
+        + (errored if lost else "")
+        + " Mean shift: perturbed level minus the original's, above 0 where the perturbation "
+        "pleased the judge."
     )
+    title = "Perturbations (95% CI: the log's seeded paired bootstrap)"
+    return Table(title, [*headers, "mean shift", "shift 95% CI"], rows, [note])
 
 
 def moved_table(log: LoadedLog) -> Table:
@@ -231,8 +210,7 @@ def worst(found: metrics.Shares, way: Expect) -> str:
     shares = {n: share for n, share in shares.items() if not math.isnan(share.value)}
     if not shares:
         return "none read"
-    name = min(shares, key=lambda n: shares[n].value)
-    share = shares[name]
+    name, share = min(shares.items(), key=lambda item: item[1].value)
     against = Estimate(1 - share.value, 1 - share.high, 1 - share.low, share.n)
     return f"{name} {estimate_cell(against)}"
 
@@ -240,8 +218,7 @@ def worst(found: metrics.Shares, way: Expect) -> str:
 def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Part]:
     """The judge card's columns: the largest share of pairs moved by a perturbation that should
     hold the level, and the largest share not lowered by one that should lower it."""
-    judges = frame.judges(logs)
-    rows = {}
+    judges, rows = frame.judges(logs), {}
     for name, log in judges.items():
         found = metrics.robustness_figures(log.scores(), log.scale)
         rows[name] = [worst(found, way) for way in CARD_COLUMNS]

@@ -1,9 +1,6 @@
 """live_qa_judge_robustness: does a judge's verdict move when an answer changes in ways that
-should not matter, and when it changes in ways that should? Every version is graded by `grade`,
-the one judging path, on live_qa's prompt, through `judged_task` and `grading_scorer` as every
-judged task; a score holds a level per version, so the headline and epoch reducer are its own."""
-
-from __future__ import annotations
+should not matter, and when it changes in ways that should? Every version is graded on live_qa's
+prompt; a score holds a level per version, so the headline and epoch reducer are its own."""
 
 import math
 
@@ -134,6 +131,5 @@ def live_qa_judge_robustness(
         metadata={"perturbation_texts": dataset.TEXTS.provenance()},
         dataset=dataset.robustness_dataset(names, per_grade, seed, question, data, judgments),
         solver=given_answer(),
-        # No task config, as live_qa_judge: the judge's defaults fill only what the user left
-        # unset, and a task config would read as the user's.
+        # No task config, for live_qa_judge's reason (it would read as the user's own).
     )
