@@ -15,8 +15,14 @@ reversed every other repetition so other load on the machine falls on each; the 
 included: the overlap worker); `first request` is from process start to the first request
 reaching the server; `served` from then to the last reply.
 
+Beside each live_qa run, next to it in time, runs Inspect's floor for the same shape
+(inspect_floor.py: the same samples, prompt and settings, two requests a sample, as many scorers,
+no code of the package loaded): what is above the floor is the package's to cut, the floor is
+Inspect's (`--no-floor` leaves it out; `--floor-freeze` gives it the package's garbage-collector
+settings, runtime.py, so that only the package's code and features differ).
+
 Run by hand (not a test), from the repository root, with the package installed from this tree
-(`pip install -e .`), about 3 minutes with the defaults:
+(`pip install -e .`), about 6 minutes with the defaults:
 
     LIVEQA_DATA=/work/shared/data/liveqa .venv/bin/python benchmarks/bench_live_qa.py
 """
@@ -77,7 +83,7 @@ def table(runs: list[Run], latency: float) -> str:
     return "\n".join(lines)
 
 
-def floor_config(folder: Path, limit: int | None) -> Path:
+def floor_config(folder: Path, limit: int | None, freeze: bool) -> Path:
     """inspect_floor.py's task config: live_qa's samples (as its dataset makes them), its subject
     prompt and its number of scorers."""
     samples = folder / "samples.jsonl"
@@ -87,7 +93,7 @@ def floor_config(folder: Path, limit: int | None) -> Path:
             out.write(json.dumps(record) + "\n")
     config = folder / "floor.json"
     arguments = {"samples": str(samples), "template": SOLVER_TEMPLATE}
-    config.write_text(json.dumps({**arguments, "scorers": LIVE_QA_SCORERS}))
+    config.write_text(json.dumps({**arguments, "scorers": LIVE_QA_SCORERS, "freeze": freeze}))
     return config
 
 
@@ -130,6 +136,11 @@ def main() -> None:
         help="--max-samples 2N (docs/performance.md): the judge's pool busy while the subject's is",
     )
     parser.add_argument("--no-floor", action="store_true", help="leave out Inspect's floor")
+    parser.add_argument(
+        "--floor-freeze",
+        action="store_true",
+        help="the floor with the garbage collector kept off as the package's runtime.py does",
+    )
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))  # for tests.openai_server
 
@@ -137,7 +148,7 @@ def main() -> None:
     runs: list[Run] = []
     floors: list[Run] = []
     with tempfile.TemporaryDirectory() as tmp:
-        config = None if args.no_floor else floor_config(Path(tmp), args.limit)
+        config = None if args.no_floor else floor_config(Path(tmp), args.limit, args.floor_freeze)
         for repeat in range(args.repeats):
             for n in connections if repeat % 2 == 0 else reversed(connections):
                 overlap = 2 * n if args.overlap else None
@@ -159,7 +170,9 @@ def main() -> None:
         print(
             "\nInspect's floor (benchmarks/inspect_floor.py): the same samples, prompt and "
             f"settings, `generate()`, Inspect's `model_graded_qa` and {LIVE_QA_SCORERS - 1} "
-            "constant scorers; no code of the package loaded.\n"
+            "constant scorers; no code of the package loaded"
+            f"{'; the garbage collector kept off as runtime.py does' if args.floor_freeze else ''}"
+            ".\n"
         )
         print(floor_table(runs, floors))
 

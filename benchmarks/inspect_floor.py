@@ -11,6 +11,9 @@ imported.
 
 from __future__ import annotations
 
+import atexit
+import gc
+
 from inspect_ai import Task, task
 from inspect_ai.dataset import json_dataset
 from inspect_ai.model import GenerateConfig
@@ -38,8 +41,14 @@ def constant(name: str) -> Scorer:
 
 
 @task
-def inspect_floor(samples: str, template: str, scorers: int = 3) -> Task:
-    """`samples`: the JSONL file; `template`: live_qa's subject prompt; `scorers`: live_qa's."""
+def inspect_floor(samples: str, template: str, scorers: int = 3, freeze: bool = False) -> Task:
+    """`samples`: the JSONL file; `template`: live_qa's subject prompt; `scorers`: live_qa's.
+    `freeze`: what the package's `runtime.settle` does when a task is built, done here (the
+    garbage collector kept off what lives then, and off everything at exit), so that the floor
+    compares with the package's code alone."""
+    if freeze:
+        gc.freeze()
+        atexit.register(gc.freeze)
     return Task(
         dataset=json_dataset(samples),
         solver=[prompt_template(template), generate()],
