@@ -85,7 +85,7 @@ def table(runs: list[Run], latency: float) -> str:
 
 def floor_config(folder: Path, limit: int | None, freeze: bool) -> Path:
     """inspect_floor.py's task config: live_qa's samples (as its dataset makes them), its subject
-    prompt and its number of scorers."""
+    prompt, its number of scorers, and whether to freeze the collector as runtime.py does."""
     samples = folder / "samples.jsonl"
     with samples.open("w") as out:
         for sample in live_qa_dataset("summary", data_path())[:limit]:
