@@ -75,6 +75,7 @@ print(json.dumps([result.value, here, there]))
     assert there == [True, False, False]
 
 
+@pytest.mark.slow  # imports nltk here too: a second
 def test_the_worker_gives_the_values_computed_here(liveqa_data_dir: Path) -> None:
     """What the worker leaves out of nltk (UNUSED) changes no value: a few live_qa references
     scored against each other there and here."""
