@@ -21,10 +21,12 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, model_graded_qa, scor
 from inspect_ai.solver import TaskState, generate, prompt_template
 
 FLOOR_MAIN = (
-    "import inspect_ai._util.entrypoints as points; points._inspect_ai_eps_loaded_all = True; "
-    "from inspect_ai._cli.main import main; main()"
+    "import inspect_ai._util.entrypoints as points; "
+    "assert hasattr(points, '_inspect_ai_eps_loaded_all'), 'Inspect renamed its flag'; "
+    "points._inspect_ai_eps_loaded_all = True; from inspect_ai._cli.main import main; main()"
 )
-"""`python -c FLOOR_MAIN eval ...`: Inspect's CLI without loading any package's entry point."""
+"""`python -c FLOOR_MAIN eval ...`: Inspect's CLI without loading any package's entry point
+(Inspect's private flag of entry points loaded, checked first: renamed, it would load them)."""
 
 
 def constant(name: str) -> Scorer:
