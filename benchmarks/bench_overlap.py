@@ -32,8 +32,12 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from bench_throughput import JUDGE, REPO, SUBJECT, eval_env, respond
+from inspect_floor import FLOOR_MAIN
+
+FLOOR_TASK = Path(__file__).resolve().with_name("inspect_floor.py")
 
 
 @dataclass
@@ -88,9 +92,11 @@ def run_eval(
     latency: float,
     limit: int | None,
     reference_metrics: bool = False,
+    floor: Path | None = None,
 ) -> Run:
     """One `inspect eval` of live_qa against a fresh server, log dir and caches; HELM's reference
-    metrics off unless asked for (they add CPU work, not requests)."""
+    metrics off unless asked for (they add CPU work, not requests). `floor`: inspect_floor.py's
+    task instead, with that task config (no code of the package runs)."""
     from inspect_ai.log import list_eval_logs, read_eval_log
 
     from tests.openai_server import Faults, OpenAIServer
@@ -100,9 +106,13 @@ def run_eval(
         OpenAIServer(respond, faults=Faults(latency=latency), backlog=256) as server,
     ):
         env = eval_env(server.env(), tmp)
-        command = [sys.executable, "-m", "inspect_ai", "eval", "liveqa_inspect/live_qa"]
+        if floor is None:
+            command = [sys.executable, "-m", "inspect_ai", "eval", "liveqa_inspect/live_qa"]
+            command += ["-T", f"reference_metrics={str(reference_metrics).lower()}"]
+        else:
+            command = [sys.executable, "-c", FLOOR_MAIN, "eval", f"{FLOOR_TASK}@inspect_floor"]
+            command += ["--task-config", str(floor)]
         command += ["--model", f"openai/{SUBJECT}", "--model-role", f"grader=openai/{JUDGE}"]
-        command += ["-T", f"reference_metrics={str(reference_metrics).lower()}"]
         command += ["--max-connections", str(connections), "--display", "none"]
         if max_samples is not None:
             command += ["--max-samples", str(max_samples)]

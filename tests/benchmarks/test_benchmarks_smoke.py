@@ -82,10 +82,16 @@ def run(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> 
 
 
 def in_process(command: list[str], env: Mapping[str, str], cwd: Path, **_: object) -> Ran:
-    """A script's `subprocess.run` of `python -m inspect_ai ARGS`, in this process (its
-    returncode, stdout and stderr are what the scripts read)."""
+    """A script's `subprocess.run` of `python -m inspect_ai ARGS` (or of inspect_floor.py's
+    `python -c FLOOR_MAIN ARGS`), in this process (its returncode, stdout and stderr are what
+    the scripts read)."""
+    from inspect_floor import FLOOR_MAIN
+
     python, flag, module, *args = command
-    assert (python, flag, module) == (sys.executable, "-m", "inspect_ai"), command
+    assert (python, flag, module) in {
+        (sys.executable, "-m", "inspect_ai"),
+        (sys.executable, "-c", FLOOR_MAIN),
+    }, command
     return inspect_command(*args, env=env, cwd=cwd)
 
 
@@ -182,6 +188,8 @@ def test_bench_speed_runs(run: Callable[..., str]) -> None:
 def test_bench_live_qa_runs(run: Callable[..., str]) -> None:
     tiny = ["--latency", "0.05", "--connections", "2", "--limit", "1", "--repeats", "1"]
     out = run("bench_live_qa.py", *tiny)
-    # N, samples, runs, wall, cpu, first request, served, ideal, wall/ideal, goal, requests, status
-    [row] = table_rows(out, "2")
+    # N, samples, runs, wall, cpu, first request, served, ideal, wall/ideal, goal, requests, status;
+    # then Inspect's floor: N, runs, its four times, live_qa's two differences, status
+    [row, floor] = table_rows(out, "2")
     assert row[1:3] == ["1", "1"] and row[7] == "0.1" and row[-2:] == ["2.00", "success"], row
+    assert floor[1] == "1" and floor[-1] == "success", floor

@@ -7,15 +7,18 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from liveqa_inspect.overlap import worker
 
+REPO = Path(__file__).resolve().parents[3]
+
 
 def loaded(modules: list[str]) -> list[bool]:
-    """Run in the worker: which of `modules` it has imported."""
-    return [name in sys.modules for name in modules]
+    """Run in the worker: which of `modules` it has imported (None: an import refused)."""
+    return [sys.modules.get(name) is not None for name in modules]
 
 
 def test_the_worker_is_another_process_with_the_metrics_already_imported() -> None:
@@ -50,16 +53,40 @@ output = ModelOutput.from_content("mockllm/model", "the cat sat on the mat")
 state = TaskState(ModelName("mockllm/model"), "q1", 1, "q1", [], output=output)
 result = asyncio.run(score(state, Target(["a dog", "the cat sat on the mat"])))
 here = [name in sys.modules for name in ("nltk", "liveqa_inspect.overlap.text_overlap")]
-print(json.dumps([result.value, here]))
+from liveqa_inspect.overlap import worker
+from tests.liveqa_inspect.overlap.test_worker import loaded
+there = worker.started().submit(loaded, ["nltk", *worker.UNUSED]).result()
+print(json.dumps([result.value, here, there]))
 """
     result = subprocess.run(
-        [sys.executable, "-c", code], check=True, capture_output=True, text=True, timeout=120
+        [sys.executable, "-c", code],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
     )
-    values, here = json.loads(result.stdout.strip().splitlines()[-1])
+    values, here, there = json.loads(result.stdout.strip().splitlines()[-1])
     assert values == dict.fromkeys(
         ["exact_match", "quasi_exact_match", "f1_score", "rouge_l", "bleu_1", "bleu_4"], 1.0
     )
     assert here == [False, False]
+    # nltk's optional scipy and scikit-learn (a second of the worker's start) stay out of it.
+    assert there == [True, False, False]
+
+
+@pytest.mark.slow  # imports nltk here too: a second
+def test_the_worker_gives_the_values_computed_here(liveqa_data_dir: Path) -> None:
+    """What the worker leaves out of nltk (UNUSED) changes no value: a few live_qa references
+    scored against each other there and here."""
+    from liveqa_inspect.overlap.text_overlap import reference_scores
+    from liveqa_inspect.tasks.live_qa.dataset import live_qa_dataset
+
+    golds = [list(sample.target) for sample in live_qa_dataset("summary", liveqa_data_dir)[:6]]
+    pairs = [(golds[n][0], golds[n - 1]) for n in range(1, len(golds))]
+    there = [worker.started().submit(reference_scores, *pair).result() for pair in pairs]
+    assert there == [reference_scores(*pair) for pair in pairs]
+    assert any(0 < values["rouge_l"] < 1 for values in there)
 
 
 @pytest.mark.parametrize(
