@@ -16,14 +16,7 @@ from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_members
-from liveqa_inspect.report.tables import (
-    Block,
-    Table,
-    estimate_cell,
-    figure_cells,
-    figure_table,
-    fmt,
-)
+from liveqa_inspect.report.tables import Block, Table, figure_cell, figure_cells, figure_table, fmt
 from liveqa_inspect.stats import agreement as agree
 from liveqa_inspect.stats.bootstrap import Estimate, Figures, tallied_estimates
 from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1, KAPPA, level_name
@@ -186,6 +179,13 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     return [*blocks, *(table for table in optional if table), confusions[0][0]], charts
 
 
+def is_beyond(low: float, floor: float) -> str:
+    """Whether a figure's interval lies wholly above a floor: `above` only beyond noise."""
+    if math.isnan(low) or math.isnan(floor):
+        return "n/a"
+    return "above" if low > floor else "not beyond CI"
+
+
 def versus(judges: dict[str, LoadedLog], best: str, name: str) -> str:
     """A judge's kappa from the best one's, paired over the answers both graded, in words."""
     if name == best:
@@ -194,7 +194,7 @@ def versus(judges: dict[str, LoadedLog], best: str, name: str) -> str:
     if not difference.n:
         return f"no answer shared with {best}"
     words = "worse" if difference.high < 0 else "better" if difference.low > 0 else "tied"
-    return f"{estimate_cell(difference)} {words}"
+    return f"{figure_cell(difference)} {words}"
 
 
 def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Part]:
@@ -212,9 +212,9 @@ def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Par
     rows, charted = {}, {}
     for name in judges:
         judge, floor = found[name], floor_of[name]
-        cells = [estimate_cell(judge[KAPPA]), estimate_cell(judge[RHO])]
-        cells += [fmt(floor), frame.is_beyond(judge[RHO].low, floor)] if shown else []
-        cells.append(estimate_cell(judge["bias"]))
+        cells = [figure_cell(judge[KAPPA]), figure_cell(judge[RHO])]
+        cells += [fmt(floor), is_beyond(judge[RHO].low, floor)] if shown else []
+        cells.append(figure_cell(judge["bias"]))
         rows[name] = cells + ([versus(judges, best, name)] if several else [])
         charted |= {f"{name}: {noun} kappa": judge[KAPPA], f"{name}: {noun} rho": judge[RHO]}
         charted |= {f"{name}: {noun} ROUGE-L floor": Estimate(floor)} if shown else {}
@@ -227,6 +227,5 @@ def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Par
         "interval excludes 0, else tied."
     ] * several
     title = f"{logs[0].task}: agreement with {humans}"
-    parts = [frame.Part(title, columns, rows, judges, charted, notes)]
-    reference = frame.reference_part(logs, references, judges_agreement, noun)
-    return [*parts, *([reference] if reference else [])]
+    part = frame.Part(title, columns, rows, judges, charted, notes)
+    return [part, *frame.reference_part(logs, references, judges_agreement, noun)]
