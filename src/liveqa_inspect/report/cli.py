@@ -26,11 +26,12 @@ SECTIONS = Sections({task: section for task, (_, section) in TASKS.items()})
 
 
 def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-    """The caveats the runs printed, each naming its log (a comparison holds several), the
-    section's report, then what its models cost (report/cost.py), for every kind."""
+    """The caveats the runs printed, each naming its log (a comparison holds several), a one-log
+    report's title, the section's report, then what its models cost (report/cost.py)."""
     blocks, charts = logs[0].section.report(logs)
     warned = [f"WARNING: {log.path.name}: {text}" for log in logs for text in caveat_texts(log)]
-    return [*warned, *blocks, cost_table(logs)], charts
+    title = [f"{logs[0].task} report: {logs[0].path}"] * (len(logs) == 1)
+    return [*warned, *title, *blocks, cost_table(logs)], charts
 
 
 def write_charts(charts: Sequence[Chart], out: Path) -> list[Path] | None:

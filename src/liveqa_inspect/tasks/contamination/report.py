@@ -166,7 +166,6 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     scores, counts, meta = log.scores(), counted(log), log.log.eval.metadata
     found, left_out = completion_stats(scores), ", ".join(meta["left_out"])
     blocks = [
-        f"{log.task} report: {log.path}",
         f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
         f"instructions: {settings(log)['probe instructions']}",
         *count_lines(log),

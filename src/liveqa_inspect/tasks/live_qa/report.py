@@ -164,7 +164,6 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     if several:
         return compare.comparison(logs, log.task, table, differences(logs)), charts
     blocks: list[Block] = [
-        f"{log.task} report: {log.path}",
         f"model: {log.model}; {log.section.setting(log)}; epochs: {log.epochs}",
         f"judge: {log.judge_label}; prompt: {log.prompt_label}",
         *count_lines(log),

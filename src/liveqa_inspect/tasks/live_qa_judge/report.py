@@ -164,7 +164,6 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     judge, scale = judges[0], ", ".join(map(level_name, log.scale))
     title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"
     blocks: list[Block] = [
-        f"{log.task} report: {log.path}",
         compare.judge_line(log),
         f"{log.section.setting(log)}; epochs: {log.epochs}; scale: {scale}",
         *count_lines(log),

@@ -59,7 +59,6 @@ def header(log: LoadedLog) -> list[str]:
     unread, errored = metrics.unread_epochs(log.scores()), log.left_out["errored"]
     epochs = f"epochs left out of a version's mean: {unread} unreadable, {errored} errored"
     return [
-        f"{log.task} report: {log.path}",
         compare.judge_line(log),
         *(f"{name}: {value}" for name, value in settings(log).items()),
         f"{setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
