@@ -84,22 +84,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "logs of one kind (models, judges, contamination probes, robustness) side by side, with "
         "each one's paired difference from the first (docs/report.md).",
     )
-    parser.add_argument(
-        "logs", nargs="+", metavar="LOG", help="an Inspect .eval or .json log, or a folder of logs"
-    )
-    parser.add_argument(
-        "--markdown", action="store_true", help="print the tables as Markdown (for a README)"
-    )
-    parser.add_argument(
-        "--out", type=Path, metavar="DIR", help="where the PNGs go (default: beside the first log)"
-    )
-    parser.add_argument(
+    add = parser.add_argument
+    add("logs", nargs="+", metavar="LOG", help="an Inspect .eval or .json log, or a folder of logs")
+    add("--markdown", action="store_true", help="print the tables as Markdown (for a README)")
+    add("--out", type=Path, metavar="DIR", help="where the PNGs go (default: beside the first log)")
+    add(
         "--model-cost-config",
         type=Path,
         metavar="FILE",
         help="prices of models the logs have none for, in Inspect's format (docs/judge-cost.md)",
     )
-    parser.add_argument(
+    add(
         "--reference-judge",
         action="append",
         default=[],
@@ -110,8 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
     if args.reference_judge and not folder:
-        parser.error("--reference-judge is a column of the judge card, which is made of a folder "
-                     "of logs: give the folder (liveqa-report DIR --reference-judge MODEL)")
+        parser.error(
+            "--reference-judge is a column of the judge card, which is made of a folder "
+            "of logs: give the folder (liveqa-report DIR --reference-judge MODEL)"
+        )
     try:
         PRICES.set(read_prices(args.model_cost_config) if args.model_cost_config else {})
         found = logs_by_task(folder, SECTIONS) if folder else ([load_all(args.logs, SECTIONS)], [])
