@@ -33,8 +33,7 @@ JUDGE_TABLE = {KAPPA: "kappa", RHO: "rho", EXACT: "exact", "within_one": "within
 JUDGE_TABLE |= {"bias": "bias", "mae": "MAE"}
 FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
 """The scorers whose `reference_spearman` metric states each reference metric's rho."""
-
-CARD_FLOOR = "rouge_l"
+CARD_FLOOR = "rouge_l"  # the floor the card shows beside each judge's rho
 
 
 def agreement(log: LoadedLog, scores: list[SampleScore] | None = None) -> Figures:
