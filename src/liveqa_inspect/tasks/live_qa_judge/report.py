@@ -74,21 +74,20 @@ def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
     return tallied_estimates(difference, *columns)[KAPPA] if shared else Estimate(math.nan)
 
 
-def floors(log: LoadedLog) -> list[tuple[str, str, float]]:
-    """The no-model floors, each with the judge's figure it bounds: a judge no better than
+def floors(log: LoadedLog) -> dict[str, tuple[str, float]]:
+    """The no-model floors by name, each with the judge's figure it bounds: a judge no better than
     ROUGE-L's rho adds nothing over string overlap; the majority level's share bounds exact
     agreement."""
     rhos = [agree.reference_rhos(log.scores(s)) for s in FLOOR_SCORERS if s in log.reductions]
-    found = [(name, RHO, rho) for each in rhos for name, rho in each.items()]
+    found = {name: (RHO, rho) for each in rhos for name, rho in each.items()}
     if detects(log):
-        found.insert(0, ("majority level", EXACT, majority(human_levels(log.scores()))))
+        found = {"majority level": (EXACT, majority(human_levels(log.scores()))), **found}
     return found
 
 
 def floor_table(log: LoadedLog, judge: Figures) -> Table | None:
-    rows = [
-        [*floor, judge[floor[1]].value, judge[floor[1]].value - floor[2]] for floor in floors(log)
-    ]
+    found = floors(log).items()  # each floor's name, the judge's figure f it bounds, its value v
+    rows = [[name, f, v, judge[f].value, judge[f].value - v] for name, (f, v) in found]
     title = "No-model floors (what the judge must beat)"
     headers = ["floor", "compared with", "floor value", "judge", "judge - floor"]
     return Table(title, headers, rows) if rows else None
@@ -203,8 +202,7 @@ def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Par
     found = {name: agreement(log) for name, log in judges.items()}
     best = max(found, key=lambda name: np.nan_to_num(found[name][KAPPA].value, nan=-np.inf))
     floor_of = {
-        name: next((v for f, _, v in floors(log) if f == CARD_FLOOR), math.nan)
-        for name, log in judges.items()
+        name: floors(log).get(CARD_FLOOR, (RHO, math.nan))[1] for name, log in judges.items()
     }
     shown, several = not all(map(math.isnan, floor_of.values())), len(judges) > 1
     rows, charted = {}, {}
