@@ -4,7 +4,6 @@ as the frame finds its `report`), computed by the functions its own tables call;
 task, and adds what every judge log has: the verdicts it could not read and what its calls cost.
 docs/report.md (The judge card) says where each column comes from."""
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from liveqa_inspect.report.counts import caveat_texts
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import IntervalChart
 from liveqa_inspect.report.sections import Sections
-from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, fmt
+from liveqa_inspect.report.tables import Block, Cell, Table, figure_cell, fmt
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import juror_names
 
@@ -111,10 +110,10 @@ def judges(logs: Sequence[LoadedLog]) -> dict[str, LoadedLog]:
 
 def reference_part(
     logs: Sequence[LoadedLog], references: Sequence[str], agreement: Agreement, noun: str
-) -> Part | None:
+) -> list[Part]:
     """Each judge's agreement with a reference judge (the pinned default, or one named with
     `--reference-judge`) that graded the same answers: whether a successor keeps the scores of
-    the judge it replaces comparable. None where no reference judge graded them."""
+    the judge it replaces comparable. Empty where no reference judge graded them."""
     named = judges(logs)
     found = [name for name in named if name in references]
     columns, rows = [], {name: list[Cell]() for name in named}
@@ -126,9 +125,9 @@ def reference_part(
                 continue
             figures = agreement(named[reference], log)
             kappa, exact = figures["kappa"], figures["exact"]
-            rows[name] += [estimate_cell(kappa), f"{estimate_cell(exact)} n={exact.n}"]
+            rows[name] += [figure_cell(kappa), f"{figure_cell(exact)} n={exact.n}"]
     title = f"{noun}: agreement with the reference judge on the same answers"
-    return Part(title, columns, rows, named) if found else None
+    return [Part(title, columns, rows, named)] if found else []
 
 
 def parts(groups: Sequence[Sequence[LoadedLog]], references: Sequence[str]) -> list[Part]:
@@ -216,10 +215,3 @@ def judge_card(
     axis = "figure (kappa, rho; floor: ROUGE-L's rho)"
     chart = IntervalChart(PNG, title, axis, list(charted), list(charted.values()))
     return Card(f"{TITLE}: {len(names)} judge(s)", blocks, chart if charted else None)
-
-
-def is_beyond(low: float, floor: float) -> str:
-    """Whether a figure's interval lies wholly above a floor: `above` only beyond noise."""
-    if math.isnan(low) or math.isnan(floor):
-        return "n/a"
-    return "above" if low > floor else "not beyond CI"

@@ -26,11 +26,12 @@ SECTIONS = Sections({task: section for task, (_, section) in TASKS.items()})
 
 
 def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-    """The caveats the runs printed, each naming its log (a comparison holds several), the
-    section's report, then what its models cost (report/cost.py), for every kind."""
+    """The caveats the runs printed, each naming its log (a comparison holds several), a one-log
+    report's title, the section's report, then what its models cost (report/cost.py)."""
     blocks, charts = logs[0].section.report(logs)
     warned = [f"WARNING: {log.path.name}: {text}" for log in logs for text in caveat_texts(log)]
-    return [*warned, *blocks, cost_table(logs)], charts
+    title = [f"{logs[0].task} report: {logs[0].path}"] * (len(logs) == 1)
+    return [*warned, *title, *blocks, cost_table(logs)], charts
 
 
 def write_charts(charts: Sequence[Chart], out: Path) -> list[Path] | None:
@@ -83,22 +84,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         "logs of one kind (models, judges, contamination probes, robustness) side by side, with "
         "each one's paired difference from the first (docs/report.md).",
     )
-    parser.add_argument(
-        "logs", nargs="+", metavar="LOG", help="an Inspect .eval or .json log, or a folder of logs"
-    )
-    parser.add_argument(
-        "--markdown", action="store_true", help="print the tables as Markdown (for a README)"
-    )
-    parser.add_argument(
-        "--out", type=Path, metavar="DIR", help="where the PNGs go (default: beside the first log)"
-    )
-    parser.add_argument(
+    add = parser.add_argument
+    add("logs", nargs="+", metavar="LOG", help="an Inspect .eval or .json log, or a folder of logs")
+    add("--markdown", action="store_true", help="print the tables as Markdown (for a README)")
+    add("--out", type=Path, metavar="DIR", help="where the PNGs go (default: beside the first log)")
+    add(
         "--model-cost-config",
         type=Path,
         metavar="FILE",
         help="prices of models the logs have none for, in Inspect's format (docs/judge-cost.md)",
     )
-    parser.add_argument(
+    add(
         "--reference-judge",
         action="append",
         default=[],
@@ -109,8 +105,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
     if args.reference_judge and not folder:
-        parser.error("--reference-judge is a column of the judge card, which is made of a folder "
-                     "of logs: give the folder (liveqa-report DIR --reference-judge MODEL)")
+        parser.error(
+            "--reference-judge is a column of the judge card, which is made of a folder "
+            "of logs: give the folder (liveqa-report DIR --reference-judge MODEL)"
+        )
     try:
         PRICES.set(read_prices(args.model_cost_config) if args.model_cost_config else {})
         found = logs_by_task(folder, SECTIONS) if folder else ([load_all(args.logs, SECTIONS)], [])

@@ -10,7 +10,7 @@ from pydantic import BaseModel
 from liveqa_inspect._inspect_private import MODEL_NONE
 from liveqa_inspect.data.own_set import OwnSet
 from liveqa_inspect.report.loaded import LoadedLog, judge_name
-from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, interval
+from liveqa_inspect.report.tables import Block, Cell, Table, figure_cell, value_ci
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import juror_names
 
@@ -232,8 +232,7 @@ def difference_table(
     names, rows, figures = labels(logs), [], {}
     for name, log in zip(names[1:], logs[1:], strict=True):
         estimate, figures = difference(logs[0], log), beside(logs[0], log) if beside else {}
-        cells = [interval(estimate.low, estimate.high), *map(estimate_cell, figures.values())]
-        rows.append([name, estimate.value, *cells, estimate.n])
+        rows.append([name, *value_ci(estimate), *map(figure_cell, figures.values()), estimate.n])
     title = f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})"
     return Table(title, [row_noun(logs), figure, "95% CI", *figures, "shared"], rows)
 

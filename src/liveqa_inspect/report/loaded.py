@@ -14,6 +14,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import ModelUsage
 from inspect_ai.scorer import SampleScore
 
+from liveqa_inspect.providers.gguf import MODEL_FILE
 from liveqa_inspect.stats.names import VERDICTS
 
 SampleId = int | str
@@ -33,6 +34,8 @@ class Call:
     cached: bool
     judging: bool
     """Made while the log's headline scorer ran: the judge's call (a juror's, in a panel)."""
+    served: str
+    """The model file a local provider answered from (its output's metadata), else empty."""
 
 
 def read_calls(log: EvalLog, scorer: str) -> list[Call]:
@@ -47,9 +50,10 @@ def read_calls(log: EvalLog, scorer: str) -> list[Call]:
                 if scoring or event.parent_id in in_scorer:
                     in_scorer.add(event.id)
             elif isinstance(event, ModelEvent):
-                usage = event.output.usage or ModelUsage()
-                judging = event.span_id in in_scorer
-                found.append(Call(event.role, event.model, usage, event.cache == "read", judging))
+                usage, cached = event.output.usage or ModelUsage(), event.cache == "read"
+                judging, output = event.span_id in in_scorer, event.output.metadata or {}
+                served = str(output.get(MODEL_FILE, ""))
+                found.append(Call(event.role, event.model, usage, cached, judging, served))
     return found
 
 
@@ -127,7 +131,7 @@ class LoadedLog:
 
     @cached_property
     def calls(self) -> list[Call]:
-        """Its model calls, read once for every table that prices them (report/cost.py)."""
+        """Its model calls, read once for all that reads them (report/cost.py, counts.py)."""
         return read_calls(self.log, self.scorer)
 
     @property

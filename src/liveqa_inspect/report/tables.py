@@ -39,19 +39,23 @@ def interval(low: float, high: float) -> str:
     return "n/a" if math.isnan(low) or math.isnan(high) else f"[{fmt(low)}, {fmt(high)}]"
 
 
-def estimate_cell(estimate: Estimate) -> str:
+def figure_cell(estimate: Estimate) -> str:
     """A figure and its interval in one cell, for tables of many figures side by side."""
     bounds = interval(estimate.low, estimate.high)
     return fmt(estimate.value) if bounds == "n/a" else f"{fmt(estimate.value)} {bounds}"
 
 
 def figure_cells(estimates: Mapping[str, Estimate], names: Iterable[str]) -> list[str]:
-    return [estimate_cell(estimates.get(name, NOT_STATED)) for name in names]
+    return [figure_cell(estimates.get(name, NOT_STATED)) for name in names]
+
+
+def value_ci(estimate: Estimate) -> list[Cell]:
+    """A figure as its value and its 95% CI cells, for tables of one figure a row."""
+    return [estimate.value, interval(estimate.low, estimate.high)]
 
 
 def figure_table(title: str, estimates: Mapping[str, Estimate], names: Sequence[str]) -> Table:
-    found = [(name, estimates.get(name, NOT_STATED)) for name in names]
-    rows = [[name, e.value, interval(e.low, e.high)] for name, e in found]
+    rows = [[name, *value_ci(estimates.get(name, NOT_STATED))] for name in names]
     return Table(title, ["figure", "value", "95% CI"], rows)
 
 

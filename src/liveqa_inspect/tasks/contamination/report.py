@@ -15,7 +15,7 @@ from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart, Scatter
 from liveqa_inspect.report.refusals import ReportError
-from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, figure_table
+from liveqa_inspect.report.tables import Block, Cell, Table, figure_cell, figure_table
 from liveqa_inspect.stats import names
 from liveqa_inspect.tasks.contamination.scorer import Overlaps, column, completion_stats, reproduced
 from liveqa_inspect.tasks.contamination.solver import GENERAL, GUIDED, Replies
@@ -144,7 +144,7 @@ def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     def cells(log: LoadedLog) -> list[Cell]:
         f, counts = found[log.path]
         overlaps = [f.overlaps[GUIDED].value, f.overlaps[GENERAL].value]
-        return [*overlaps, estimate_cell(f.difference), p_value(f.p), *counts.values()]
+        return [*overlaps, figure_cell(f.difference), p_value(f.p), *counts.values()]
 
     title = (
         "The models side by side (mean ROUGE-L with the remainder; difference with its paired "
@@ -166,7 +166,6 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     scores, counts, meta = log.scores(), counted(log), log.log.eval.metadata
     found, left_out = completion_stats(scores), ", ".join(meta["left_out"])
     blocks = [
-        f"{log.task} report: {log.path}",
         f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
         f"instructions: {settings(log)['probe instructions']}",
         *count_lines(log),

@@ -19,7 +19,7 @@ from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.stats import group_means, mean_difference
-from liveqa_inspect.report.tables import Block, Cell, Table, estimate_cell, fmt, interval
+from liveqa_inspect.report.tables import Block, Table, figure_cell, fmt, value_ci
 from liveqa_inspect.stats.agreement import agreement_figures
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
 from liveqa_inspect.stats.names import KAPPA, VERDICTS, juror_names, level_name
@@ -100,11 +100,11 @@ def mean_table(logs: Sequence[LoadedLog]) -> Table:
     """Judges of the same answers with what each cost: a judge is chosen on both."""
     if compare.same_answers(logs):
         title = "Each judge's mean level on the same answers (95% CI: the log's seeded bootstrap)"
-        return per_judge(logs, title, ["mean", "95% CI"], lambda log: cells(headline(log)))
+        return per_judge(logs, title, ["mean", "95% CI"], lambda log: value_ci(headline(log)))
     title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
     headers = ["judge", "mean", "95% CI"]
     return compare.per_log(
-        logs, title, headers, lambda log: [log.judge_label, *cells(headline(log))]
+        logs, title, headers, lambda log: [log.judge_label, *value_ci(headline(log))]
     )
 
 
@@ -140,15 +140,11 @@ def other_scorers(log: LoadedLog) -> list[Table]:
 
 
 def group_table(key: str, title: str, means: list[tuple[str, Estimate]]) -> Table:
-    rows = [[label, e.n, *cells(e)] for label, e in means]
+    rows = [[label, e.n, *value_ci(e)] for label, e in means]
     notes = [SEVERAL_TYPES] if key == "question_types" else []
     notes.append("Computed from the samples: the log's metrics hold no per-group figures.")
     title += " (mean over each group's scored samples; seeded bootstrap 95% CI)"
     return Table(title, [key, "n", "mean", "95% CI"], rows, notes)
-
-
-def cells(figure: Estimate) -> list[Cell]:
-    return [figure.value, interval(figure.low, figure.high)]
 
 
 def chart(filename: str, title: str, rows: Sequence[tuple[str, Estimate]]) -> IntervalChart:
@@ -168,7 +164,6 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     if several:
         return compare.comparison(logs, log.task, table, differences(logs)), charts
     blocks: list[Block] = [
-        f"{log.task} report: {log.path}",
         f"model: {log.model}; {log.section.setting(log)}; epochs: {log.epochs}",
         f"judge: {log.judge_label}; prompt: {log.prompt_label}",
         *count_lines(log),
@@ -191,7 +186,6 @@ def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Par
     if not compare.same_answers(logs):
         return []
     judges, noun = frame.judges(logs), f"{logs[0].task} (same answers)"
-    rows = {name: [estimate_cell(headline(log))] for name, log in judges.items()}
-    reference = frame.reference_part(logs, references, agreement, noun)
+    rows = {name: [figure_cell(headline(log))] for name, log in judges.items()}
     mean = frame.Part(f"{noun}: each judge's mean level", [f"{noun} mean level"], rows, judges)
-    return [mean, *([reference] if reference else [])]
+    return [mean, *frame.reference_part(logs, references, agreement, noun)]

@@ -16,14 +16,7 @@ from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Chart, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_members
-from liveqa_inspect.report.tables import (
-    Block,
-    Table,
-    estimate_cell,
-    figure_cells,
-    figure_table,
-    fmt,
-)
+from liveqa_inspect.report.tables import Block, Table, figure_cell, figure_cells, figure_table, fmt
 from liveqa_inspect.stats import agreement as agree
 from liveqa_inspect.stats.bootstrap import Estimate, Figures, tallied_estimates
 from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1, KAPPA, level_name
@@ -40,8 +33,7 @@ JUDGE_TABLE = {KAPPA: "kappa", RHO: "rho", EXACT: "exact", "within_one": "within
 JUDGE_TABLE |= {"bias": "bias", "mae": "MAE"}
 FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
 """The scorers whose `reference_spearman` metric states each reference metric's rho."""
-
-CARD_FLOOR = "rouge_l"
+CARD_FLOOR = "rouge_l"  # the floor the card shows beside each judge's rho
 
 
 def agreement(log: LoadedLog, scores: list[SampleScore] | None = None) -> Figures:
@@ -82,21 +74,20 @@ def kappa_difference(first: LoadedLog, other: LoadedLog) -> Estimate:
     return tallied_estimates(difference, *columns)[KAPPA] if shared else Estimate(math.nan)
 
 
-def floors(log: LoadedLog) -> list[tuple[str, str, float]]:
-    """The no-model floors, each with the judge's figure it bounds: a judge no better than
+def floors(log: LoadedLog) -> dict[str, tuple[str, float]]:
+    """The no-model floors by name, each with the judge's figure it bounds: a judge no better than
     ROUGE-L's rho adds nothing over string overlap; the majority level's share bounds exact
     agreement."""
     rhos = [agree.reference_rhos(log.scores(s)) for s in FLOOR_SCORERS if s in log.reductions]
-    found = [(name, RHO, rho) for each in rhos for name, rho in each.items()]
+    found = {name: (RHO, rho) for each in rhos for name, rho in each.items()}
     if detects(log):
-        found.insert(0, ("majority level", EXACT, majority(human_levels(log.scores()))))
+        found = {"majority level": (EXACT, majority(human_levels(log.scores()))), **found}
     return found
 
 
 def floor_table(log: LoadedLog, judge: Figures) -> Table | None:
-    rows = [
-        [*floor, judge[floor[1]].value, judge[floor[1]].value - floor[2]] for floor in floors(log)
-    ]
+    found = floors(log).items()  # each floor's name, the judge's figure f it bounds, its value v
+    rows = [[name, f, v, judge[f].value, judge[f].value - v] for name, (f, v) in found]
     title = "No-model floors (what the judge must beat)"
     headers = ["floor", "compared with", "floor value", "judge", "judge - floor"]
     return Table(title, headers, rows) if rows else None
@@ -171,7 +162,6 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     judge, scale = judges[0], ", ".join(map(level_name, log.scale))
     title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"
     blocks: list[Block] = [
-        f"{log.task} report: {log.path}",
         compare.judge_line(log),
         f"{log.section.setting(log)}; epochs: {log.epochs}; scale: {scale}",
         *count_lines(log),
@@ -186,6 +176,13 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     return [*blocks, *(table for table in optional if table), confusions[0][0]], charts
 
 
+def is_beyond(low: float, floor: float) -> str:
+    """Whether a figure's interval lies wholly above a floor: `above` only beyond noise."""
+    if math.isnan(low) or math.isnan(floor):
+        return "n/a"
+    return "above" if low > floor else "not beyond CI"
+
+
 def versus(judges: dict[str, LoadedLog], best: str, name: str) -> str:
     """A judge's kappa from the best one's, paired over the answers both graded, in words."""
     if name == best:
@@ -194,7 +191,7 @@ def versus(judges: dict[str, LoadedLog], best: str, name: str) -> str:
     if not difference.n:
         return f"no answer shared with {best}"
     words = "worse" if difference.high < 0 else "better" if difference.low > 0 else "tied"
-    return f"{estimate_cell(difference)} {words}"
+    return f"{figure_cell(difference)} {words}"
 
 
 def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Part]:
@@ -205,16 +202,15 @@ def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Par
     found = {name: agreement(log) for name, log in judges.items()}
     best = max(found, key=lambda name: np.nan_to_num(found[name][KAPPA].value, nan=-np.inf))
     floor_of = {
-        name: next((v for f, _, v in floors(log) if f == CARD_FLOOR), math.nan)
-        for name, log in judges.items()
+        name: floors(log).get(CARD_FLOOR, (RHO, math.nan))[1] for name, log in judges.items()
     }
     shown, several = not all(map(math.isnan, floor_of.values())), len(judges) > 1
     rows, charted = {}, {}
     for name in judges:
         judge, floor = found[name], floor_of[name]
-        cells = [estimate_cell(judge[KAPPA]), estimate_cell(judge[RHO])]
-        cells += [fmt(floor), frame.is_beyond(judge[RHO].low, floor)] if shown else []
-        cells.append(estimate_cell(judge["bias"]))
+        cells = [figure_cell(judge[KAPPA]), figure_cell(judge[RHO])]
+        cells += [fmt(floor), is_beyond(judge[RHO].low, floor)] if shown else []
+        cells.append(figure_cell(judge["bias"]))
         rows[name] = cells + ([versus(judges, best, name)] if several else [])
         charted |= {f"{name}: {noun} kappa": judge[KAPPA], f"{name}: {noun} rho": judge[RHO]}
         charted |= {f"{name}: {noun} ROUGE-L floor": Estimate(floor)} if shown else {}
@@ -227,6 +223,5 @@ def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Par
         "interval excludes 0, else tied."
     ] * several
     title = f"{logs[0].task}: agreement with {humans}"
-    parts = [frame.Part(title, columns, rows, judges, charted, notes)]
-    reference = frame.reference_part(logs, references, judges_agreement, noun)
-    return [*parts, *([reference] if reference else [])]
+    part = frame.Part(title, columns, rows, judges, charted, notes)
+    return [part, *frame.reference_part(logs, references, judges_agreement, noun)]

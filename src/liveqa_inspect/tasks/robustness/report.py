@@ -14,9 +14,9 @@ from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.loaded import LoadedLog, SampleId
 from liveqa_inspect.report.plots import Chart, IntervalChart
-from liveqa_inspect.report.tables import Block, Table, estimate_cell
+from liveqa_inspect.report.tables import Block, Table, figure_cell, value_ci
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
-from liveqa_inspect.tasks.live_qa.report import cells, setting
+from liveqa_inspect.tasks.live_qa.report import setting
 from liveqa_inspect.tasks.robustness import metrics
 from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, Expect, expected
 from liveqa_inspect.versioned import label as text_label
@@ -43,7 +43,7 @@ def side_by_side(title: str, columns: dict[str, metrics.Shares]) -> Table:
 
     def shown(figures: metrics.Shares, name: str) -> str:
         found = figures.get(name)
-        return "not run" if found is None else f"{estimate_cell(found.share)} n={found.n}"
+        return "not run" if found is None else f"{figure_cell(found.share)} n={found.n}"
 
     rows = [[label(name), *(shown(column, name) for column in columns.values())] for name in names]
     return Table(title, ["figure", *columns], rows)
@@ -59,7 +59,6 @@ def header(log: LoadedLog) -> list[str]:
     unread, errored = metrics.unread_epochs(log.scores()), log.left_out["errored"]
     epochs = f"epochs left out of a version's mean: {unread} unreadable, {errored} errored"
     return [
-        f"{log.task} report: {log.path}",
         compare.judge_line(log),
         *(f"{name}: {value}" for name, value in settings(log).items()),
         f"{setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
@@ -75,7 +74,7 @@ def should(name: str) -> str:
 
 def summary_table(found: metrics.Shares) -> Table:
     title = "Robustness and sensitivity (95% CI: answers resampled, each with all its pairs)"
-    rows = [[name, *cells(s.share), s.n, s.left_out] for name, s in found.items() if not s.shift]
+    rows = [[name, *value_ci(s.share), s.n, s.left_out] for name, s in found.items() if not s.shift]
     note = (
         "A constant judge is fully robust and has sensitivity 0: read the two together, and "
         "beside the judge's agreement with the humans (live_qa_judge)."
@@ -88,7 +87,7 @@ def perturbation_table(log: LoadedLog, found: metrics.Shares) -> Table:
     lost = [len(meta["versions"]) for i, meta in log.metadata.items() if i not in log.values]
     errored = f" The {sum(lost)} pairs of the {len(lost)} errored answers are in neither count."
     rows = [
-        [name, should(name), p.n, p.left_out, *cells(p.share), *cells(p.shift)]
+        [name, should(name), p.n, p.left_out, *value_ci(p.share), *value_ci(p.shift)]
         for name, p in found.items()
         if p.shift
     ]
@@ -212,7 +211,7 @@ def worst(found: metrics.Shares, way: Expect) -> str:
         return "none read"
     name, share = min(shares.items(), key=lambda item: item[1].value)
     against = Estimate(1 - share.value, 1 - share.high, 1 - share.low, share.n)
-    return f"{name} {estimate_cell(against)}"
+    return f"{name} {figure_cell(against)}"
 
 
 def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Part]:
