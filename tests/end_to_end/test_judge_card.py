@@ -10,7 +10,7 @@ import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 
-from liveqa_inspect.judging.grade import DEFAULT_JUDGE
+from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.report.cli import SECTIONS
 from liveqa_inspect.report.cost import judge_spend
 from liveqa_inspect.report.loaded import LoadedLog

@@ -13,11 +13,9 @@ from liveqa_inspect.judging.grammar import gbnf
 from liveqa_inspect.judging.panel import PanelRule, combine
 from liveqa_inspect.judging.prompts import JudgePrompt, build_judge_prompt
 from liveqa_inspect.judging.reply import parse_verdict
-from liveqa_inspect.providers.llama_cpp import constrained
+from liveqa_inspect.providers.constraints import constrained
 from liveqa_inspect.stats.names import level_name
 
-DEFAULT_JUDGE = "openai/gpt-4o-2024-05-13"
-"""HELM's live_qa judge, pinned by date so a run is repeatable; override with the grader role."""
 JUDGE_ROLE = "grader"
 JUDGE_ATTEMPTS = 3
 """Requests for a readable verdict before the juror abstains."""

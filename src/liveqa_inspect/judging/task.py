@@ -10,7 +10,7 @@ from inspect_ai.util import registry_info
 
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.data.sources import Asset
-from liveqa_inspect.judging.grade import DEFAULT_JUDGE
+from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.judging.prompts import JudgePrompt
 from liveqa_inspect.judging.provenance import provenance
 from liveqa_inspect.judging.reducer import judge_epochs

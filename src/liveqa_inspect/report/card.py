@@ -13,7 +13,8 @@ from typing import Any
 
 from inspect_ai.model import GenerateConfig
 
-from liveqa_inspect.judging.grade import DEFAULT_JUDGE, filled
+from liveqa_inspect.default_judge import DEFAULT_JUDGE
+from liveqa_inspect.judging.grade import filled
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import NO_PRICE, NOT_RECORDED, judge_spend
 from liveqa_inspect.report.counts import caveat_texts

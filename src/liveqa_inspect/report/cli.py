@@ -6,7 +6,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from liveqa_inspect.judging.grade import DEFAULT_JUDGE
+from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.report.card import MARKDOWN, PNG, Card, judge_card
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
 from liveqa_inspect.report.counts import caveat_texts

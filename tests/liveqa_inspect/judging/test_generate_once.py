@@ -13,7 +13,7 @@ from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from inspect_ai.model import ModelCost, ModelInfo, set_model_info
 
 from liveqa_inspect import live_qa
-from liveqa_inspect.judging.grade import DEFAULT_JUDGE
+from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.judging.verdicts import verdicts
 from liveqa_inspect.tasks.live_qa.task import live_qa_scorer
 from tests.commands import inspect_eval_logs

@@ -9,7 +9,7 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from liveqa_inspect import live_qa
-from liveqa_inspect.judging.grade import DEFAULT_JUDGE
+from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from tests.commands import Ran, inspect_eval_logs
 from tests.helpers import QUIET, scripted_model, subject_script
 from tests.openai_server import Faults, OpenAIServer

@@ -9,7 +9,7 @@ from inspect_ai.solver import generate, prompt_template
 
 from liveqa_inspect.arguments import true_or_false
 from liveqa_inspect.data.own_set_retry import data_tags
-from liveqa_inspect.judging.grade import DEFAULT_JUDGE
+from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.judging.panel import PanelRule
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
 from liveqa_inspect.judging.scorer import answer_fields, grading_scorer

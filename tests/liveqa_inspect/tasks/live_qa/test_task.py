@@ -12,7 +12,8 @@ from inspect_ai.model import GenerateConfig, Model
 
 from liveqa_inspect import live_qa
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
-from liveqa_inspect.judging.grade import DEFAULT_JUDGE, JUDGE_ATTEMPTS
+from liveqa_inspect.default_judge import DEFAULT_JUDGE
+from liveqa_inspect.judging.grade import JUDGE_ATTEMPTS
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
 from liveqa_inspect.tasks.live_qa.task import INSTRUCTION
 from tests.helpers import QUIET, figures, judge_script, scripted_model, subject_script, verdict

@@ -1,5 +1,6 @@
-"""What a llama.cpp server takes beyond OpenAI's API: a GBNF grammar constraining the reply. The
-judging path hands any judge's request here and names no provider."""
+"""How a provider constrains a reply beyond OpenAI's API (a llama.cpp server: a GBNF grammar). The
+judging path hands any judge's request here and names no provider; the providers that take a
+constraint are named here alone."""
 
 from collections.abc import Callable
 from typing import Any
