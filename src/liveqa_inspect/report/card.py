@@ -9,15 +9,16 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
-
-from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect.default_judge import DEFAULT_JUDGE
-from liveqa_inspect.judging.grade import filled
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import NO_PRICE, NOT_RECORDED, judge_spend
 from liveqa_inspect.report.counts import caveat_texts
+from liveqa_inspect.report.judge_settings import (
+    judge_settings_differing,
+    verdict_settings,
+    with_settings,
+)
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import IntervalChart
 from liveqa_inspect.report.sections import Sections
@@ -32,12 +33,6 @@ REFERENCE = "reference"
 SPENT = ["unscored", "tokens / 100 graded", "$ / 100 graded", "cached replies"]
 Agreement = Callable[[LoadedLog, LoadedLog], Mapping[str, Estimate]]
 """Two judges' agreement on the answers both graded, the first standing for the humans."""
-VERDICT_SETTINGS = ("temperature", "top_p", "top_k", "seed", "max_tokens", "stop_seqs")
-VERDICT_SETTINGS += ("frequency_penalty", "presence_penalty", "logit_bias", "system_message")
-VERDICT_SETTINGS += ("reasoning_effort", "reasoning_tokens", "reasoning_summary")
-VERDICT_SETTINGS += ("reasoning_history",)
-"""The generation settings that change a judge's verdicts; not those a task's scale sets
-(max_connections, max_retries, a llama.cpp grammar in extra_body), which would split one judge."""
 NAMES: ContextVar[Mapping[Path, str]] = ContextVar("card_names", default=MappingProxyType({}))
 """Each judge log's card row name while the card is built (`card.judges` reads it)."""
 
@@ -62,38 +57,13 @@ class Card:
     chart: IntervalChart | None
 
 
-def graded_with(config: GenerateConfig) -> dict[str, Any]:
-    """A judge's settings with the defaults it grades with where they are unset, as its scores
-    record them: a judge left at the default temperature grades as one set to 0, one row."""
-    return filled(config) | config.model_dump(exclude_none=True)
-
-
-def verdict_settings(log: LoadedLog) -> dict[str, str]:
-    """The judge's settings as the log records them: the grader role's where bound to its judge;
-    else those its scores record as sent (a log re-graded by `inspect score`, whose judge may be
-    the evaluated model bound at other settings); else the eval's, its judge the evaluated model."""
-    spec = log.log.eval
-    role = (spec.model_roles or {}).get((spec.metadata or {}).get("judge_role", ""), [])
-    roles = role if isinstance(role, list) else [role]
-    judges = {model for _, models in log.judges for model in models} or {log.model}
-    if roles and {model.model for model in roles} <= judges:
-        found = compare.jurors_settings([(m.model, graded_with(m.config)) for m in roles])
-    elif not (found := compare.judge_settings(log)):
-        # a robustness log's scores record no settings: its judge is the evaluated model
-        config = log.log.plan.config.merge(spec.model_generate_config)
-        found = compare.jurors_settings([(log.model, graded_with(config))])
-    return {key: value for key, value in found.items() if key.split()[-1] in VERDICT_SETTINGS}
-
-
 def card_names(groups: Sequence[Sequence[LoadedLog]]) -> dict[Path, str]:
     """Each log's row name: its judge and the settings in which its logs differ over all the groups
     (a task's own labels are unique within it only: one judge run at two temperatures, one of
     which ran a second task, would meet the other's row there); `#2` on a true repeat only."""
     logs = [log for group in groups for log in group]
-    differ = compare.judge_settings_differing(logs, verdict_settings)
-    named = {
-        log.path: compare.with_settings(log, found) for log, found in zip(logs, differ, strict=True)
-    }
+    differ = judge_settings_differing(logs, verdict_settings)
+    named = {log.path: with_settings(log, found) for log, found in zip(logs, differ, strict=True)}
     for group in groups:
         paths = [log.path for log in group]
         named |= dict(zip(paths, juror_names(named[path] for path in paths), strict=True))

@@ -3,12 +3,16 @@ compares them; their row labels; and each log's paired difference from the first
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from pydantic import BaseModel
 
 from liveqa_inspect._inspect_private import MODEL_NONE
 from liveqa_inspect.data.own_set import OwnSet
+from liveqa_inspect.report.judge_settings import (
+    judge_settings_differing,
+    verdict_settings,
+    with_settings,
+)
 from liveqa_inspect.report.loaded import LoadedLog, judge_name
 from liveqa_inspect.report.tables import Block, Cell, Table, figure_cell, value_ci
 from liveqa_inspect.stats.bootstrap import Estimate
@@ -36,15 +40,19 @@ def judge_line(log: LoadedLog) -> str:
 
 
 def labels(logs: Logs) -> list[str]:
-    """A unique row label for each log (`#2`, `#3` on repeats): the judge of a log measuring one;
-    of the same answers, the judge and the settings it graded with where they differ from its
-    other gradings'; else the model; in a comparison its section makes on purpose, the section's."""
+    """A unique row label for each log (`#2`, `#3` on repeats): of a log measuring a judge, or of
+    the same answers graded again, the judge and the settings it graded with where they differ
+    from its other logs'; else the model; in a comparison its section makes on purpose, the
+    section's."""
     if purpose := on_purpose(logs):
         return purpose[0]
     if same_answers(logs):
         return juror_names(map(with_settings, logs, judge_settings_differing(logs)))
-    judges = logs[0].section.HUMAN_LEVELS
-    return juror_names(log.judge_label if judges else log.model for log in logs)
+    if logs[0].section.HUMAN_LEVELS:
+        return juror_names(
+            map(with_settings, logs, judge_settings_differing(logs, verdict_settings))
+        )
+    return juror_names(log.model for log in logs)
 
 
 def same_answers(logs: Logs) -> bool:
@@ -59,49 +67,6 @@ def same_answers(logs: Logs) -> bool:
         for log in logs
     ]
     return all(found == answers[0] for found in answers)
-
-
-def jurors_settings(jurors: Sequence[tuple[str, Mapping[str, Any]]]) -> dict[str, str]:
-    """A judge's jurors' (model, settings) as one mapping, a panel's each named after its juror."""
-    names = juror_names(model for model, _ in jurors)
-    return {
-        key if len(jurors) == 1 else f"{name} {key}": str(value)
-        for name, (_, found) in zip(names, jurors, strict=True)
-        for key, value in found.items()
-    }
-
-
-def judge_settings(log: LoadedLog) -> dict[str, str]:
-    """The settings each juror graded with, as its scores record them: a log re-graded by
-    `inspect score` records no grader role. The first epoch's (the seed moves with each epoch)."""
-    for sample in log.log.samples or []:
-        score = (sample.scores or {}).get(log.scorer)
-        jurors = ((score.metadata or {}).get("jurors") if score else None) or []
-        if sample.epoch == 1 and jurors:
-            return jurors_settings([(str(j["model"]), j.get("config") or {}) for j in jurors])
-    return {}
-
-
-def with_settings(log: LoadedLog, settings: Mapping[str, str]) -> str:
-    """A judge's label with the settings that tell its logs apart, if any."""
-    shown = ", ".join(f"{key}={value}" for key, value in settings.items())
-    return log.judge_label + (f" ({shown})" if shown else "")
-
-
-def judge_settings_differing(
-    logs: Logs, read: Callable[[LoadedLog], Mapping[str, str]] = judge_settings
-) -> list[dict[str, str]]:
-    """Each log's judge settings (as `read` reads them) that differ between the logs of its judge
-    (`unset` where one has none): another judge is told apart by its name, and its settings (a
-    llama.cpp judge's grammar, say) would only crowd its label."""
-    each = {log.path: read(log) for log in logs}
-    differing = []
-    for log in logs:
-        same = [each[other.path] for other in logs if other.judge_label == log.judge_label]
-        keys = dict.fromkeys(key for found in same for key in found)
-        differ = [k for k in keys if len({found.get(k, "unset") for found in same}) > 1]
-        differing.append({key: each[log.path].get(key, "unset") for key in differ})
-    return differing
 
 
 def own_questions(log: LoadedLog) -> str | None:
@@ -162,6 +127,10 @@ def warnings(logs: Logs) -> list[str]:
         differing.pop("judge", None)
         differing.pop("judge generation settings", None)
         found += graded_again(logs)
+    elif logs[0].section.HUMAN_LEVELS:  # so are the measured judges and their settings
+        differing.pop("generation settings", None)
+        differing.pop("judge generation settings", None)
+        found += settings_named(logs, judge_settings_differing(logs, verdict_settings))
     for name, values in differing.items():
         listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
         found.append(
@@ -189,7 +158,14 @@ def graded_again(logs: Logs) -> list[str]:
         if repeated
         else f"Judges on the same answers: {whose}, each log graded by another judge."
     ]
-    differ = list(zip(logs, judge_settings_differing(logs), strict=True))
+    return found + settings_named(logs, judge_settings_differing(logs))
+
+
+def settings_named(logs: Logs, differing: Sequence[Mapping[str, str]]) -> list[str]:
+    """Each setting one judge's logs differ in, named: what its rows compare, not a reason to
+    distrust them."""
+    differ = list(zip(logs, differing, strict=True))
+    found = []
     for judge, key in dict.fromkeys((log.judge_label, k) for log, each in differ for k in each):
         given = [(log, each) for log, each in differ if log.judge_label == judge]
         listed = "; ".join(f"{log.path.name}: {each[key]}" for log, each in given)

@@ -12,7 +12,7 @@ from inspect_ai.log import read_eval_log, write_eval_log
 from inspect_ai.model import ModelInfo, set_model_info
 from sklearn.metrics import cohen_kappa_score
 
-from liveqa_inspect import live_qa
+from liveqa_inspect import live_qa, live_qa_judge
 from liveqa_inspect.report.cost import COST_NOTE, NOT_RECORDED
 from liveqa_inspect.stats.bootstrap import mean_estimate
 from liveqa_inspect.tasks.live_qa.task import live_qa_scorer
@@ -20,6 +20,7 @@ from tests.helpers import (
     QUIET,
     between,
     judge_script,
+    length_judge,
     report,
     run_judge,
     scripted_model,
@@ -136,3 +137,32 @@ def test_a_model_re_grading_its_own_answers_shows_its_judge_usage(
     used = {row[1]: row[2:4] for row in rows}
     # A scripted reply counts 1 input and 1 output token: 3 verdicts; 3 answers and 3 verdicts.
     assert used == {"role grader": ["3", "3"], "model mockllm/self": ["6", "6"]}
+
+
+def test_one_judge_at_two_temperatures_is_compared_at_its_settings(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """live_qa_judge logs of one model at two temperatures: the rows are named by the setting
+    (as on the judge card), and the temperature is what they compare, said as such: no warning
+    that the scores are not comparable, no `#2` as for a repeat."""
+    cool, warm = (
+        eval(
+            live_qa_judge(),
+            model=scripted_model(length_judge, "judge"),
+            limit=3,
+            temperature=temperature,
+            log_dir=str(tmp_path),
+            **QUIET,
+        )[0]
+        for temperature in (0.0, 1.0)
+    )
+    assert cool.status == warm.status == "success"
+    printed = report(capsys, cool.location, warm.location)
+    rows = section(printed, "Judges")
+    assert [row[0] for row in rows] == [
+        "mockllm/judge (temperature=0.0)",
+        "mockllm/judge (temperature=1.0)",
+    ]
+    assert "not comparable" not in printed
+    assert "#2" not in printed
+    assert "mockllm/judge's settings differ in temperature" in printed
