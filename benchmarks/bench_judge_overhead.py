@@ -47,13 +47,13 @@ from typing import Any
 
 from inspect_ai import Task, eval
 from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
-from inspect_ai.solver import TaskState, generate
+from inspect_ai.solver import generate
 
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
 from liveqa_inspect.tasks.live_qa_judge.task import live_qa_judge
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from inspect_floor import constant  # noqa: E402
 from peer_task import data_path  # noqa: E402
 
 VERDICT = "<reasoning>The answer agrees with the references.</reasoning>\n<score>0.7</score>"
@@ -73,19 +73,6 @@ def instant(*_: Any) -> ModelOutput:
 
 def instant_model() -> Model:
     return get_model("mockllm/model", custom_outputs=instant, memoize=False)
-
-
-def constant(name: str) -> Scorer:
-    """A trivial scorer of its own name (Inspect refuses two scorers of one name in a task)."""
-
-    @scorer(metrics=[mean()], name=name)
-    def make() -> Scorer:
-        async def score(state: TaskState, target: Target) -> Score:
-            return Score(value=1.0)
-
-        return score
-
-    return make()
 
 
 @cache
