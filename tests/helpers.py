@@ -10,6 +10,7 @@ import math
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from inspect_ai import Task, eval
@@ -60,10 +61,13 @@ def output(text: str) -> ModelOutput:
     return result
 
 
-def scripted_model(script: Script, name: str = "model", **config: object) -> Model:
+def scripted_model(
+    script: Script, name: str = "model", *, metadata: dict[str, Any] | None = None, **config: object
+) -> Model:
     """A mockllm model replying `script(prompt, config)`; `.calls` keeps every (prompt, config).
 
-    `config` is the model's own generate config, as a role binding would give it.
+    `metadata` is each reply's (gguf/'s replies name their model file there); `config` is the
+    model's own generate config, as a role binding would give it.
     """
     calls: list[tuple[str, GenerateConfig]] = []
 
@@ -72,7 +76,9 @@ def scripted_model(script: Script, name: str = "model", **config: object) -> Mod
     ) -> ModelOutput:
         prompt = "\n".join(message.text for message in messages)
         calls.append((prompt, config))
-        return output(script(prompt, config))
+        said = output(script(prompt, config))
+        said.metadata = metadata
+        return said
 
     model = get_model(
         f"mockllm/{name}",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval, score
 from inspect_ai.log import write_eval_log
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, get_model
+from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import expert_qa_claims, live_qa, live_qa_judge
 from liveqa_inspect.caveats import too_small
@@ -22,7 +22,6 @@ from tests.helpers import (
     figures,
     judge_script,
     length_judge,
-    output,
     scripted_model,
     subject_script,
     verdict,
@@ -65,14 +64,7 @@ def test_the_card_says_a_judge_is_served_from_smollm2_135m(
 ) -> None:
     """The caveat the run printed, on the card a team pastes: once, naming the judge."""
 
-    def reply(
-        messages: list[ChatMessage], _tools: object, _choice: object, config: GenerateConfig
-    ) -> ModelOutput:
-        said = output(length_judge("\n".join(message.text for message in messages), config))
-        said.metadata = {MODEL_FILE: SMOLLM2}
-        return said
-
-    small = get_model("mockllm/small", custom_outputs=reply, memoize=False)
+    small = scripted_model(length_judge, "small", metadata={MODEL_FILE: SMOLLM2})
     for task in (live_qa_judge(), expert_qa_claims()):
         [log] = eval(task, model=small, limit=2, log_dir=str(tmp_path), **QUIET)
         assert log.status == "success", log.error

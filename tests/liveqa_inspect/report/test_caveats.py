@@ -7,11 +7,10 @@ import logging
 from pathlib import Path
 
 import pytest
-from inspect_ai.model import ChatMessage, GenerateConfig, ModelOutput, get_model
 
 from liveqa_inspect.caveats import grades_itself, too_small
 from liveqa_inspect.providers.gguf import MODEL_FILE
-from tests.helpers import judge_script, output, report, run_live_qa
+from tests.helpers import judge_script, report, run_live_qa, scripted_model
 from tests.liveqa_inspect.providers.local import SMOLLM2
 
 
@@ -37,14 +36,7 @@ def test_a_judge_served_from_smollm2_135m_is_said_in_the_report(
     """A judge whose replies name the 135M file, as gguf/'s replies do (the real run: the slow
     test_local_runs)."""
 
-    def reply(
-        messages: list[ChatMessage], _tools: object, _choice: object, config: GenerateConfig
-    ) -> ModelOutput:
-        said = output(judge_script("\n".join(message.text for message in messages), config))
-        said.metadata = {MODEL_FILE: SMOLLM2}
-        return said
-
-    judge = get_model("mockllm/small", custom_outputs=reply, memoize=False)
+    judge = scripted_model(judge_script, "small", metadata={MODEL_FILE: SMOLLM2})
     log = run_live_qa(grader=judge, limit=2)
     printed = report(capsys, log.location, "--out", str(tmp_path))
     assert warned(printed) == [f"WARNING: {Path(log.location).name}: {too_small('mockllm/small')}"]
