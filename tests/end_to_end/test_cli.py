@@ -62,7 +62,7 @@ def test_inspect_eval_live_qa_end_to_end(tmp_path: Path) -> None:
     sample = log.samples[0]
     assert sample.output.completion.startswith("An answer to: What is the relationship")
     score = sample.scores["live_qa_scorer"]
-    assert score.metadata["judge_models"] == [f"openai/{JUDGE}"]
+    assert score.metadata["judge"]["models"] == [f"openai/{JUDGE}"]
     assert score.explanation == "Matches the references."
     assert log.eval.model_roles["grader"].model == f"openai/{JUDGE}"
 

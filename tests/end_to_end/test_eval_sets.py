@@ -144,7 +144,7 @@ def test_an_eval_set_of_every_task_over_two_models_is_reported_and_regraded(
         assert regraded.status == "success"
         scores = [sample.scores[log.eval.scorers[0].name] for sample in regraded.samples]
         if not log.eval.task.endswith("contamination"):  # the one task without a judge
-            assert {tuple(s.metadata["judge_models"]) for s in scores} == {("mockllm/other",)}
+            assert {tuple(s.metadata["judge"]["models"]) for s in scores} == {("mockllm/other",)}
         if log.eval.task.endswith("/live_qa"):
             assert regraded.results.scores[0].metrics["mean"].value == (
                 1.0 if log.eval.model == "mockllm/first" else 0.3

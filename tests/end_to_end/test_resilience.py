@@ -372,12 +372,12 @@ def test_rescoring_with_another_judge_asks_it_once_a_sample(
     for sample in regraded.samples:
         score = sample.scores["live_qa_scorer"]
         assert score.metadata is not None
-        assert score.metadata["judge_models"] == [f"openai/{OTHER_JUDGE}"]
+        assert score.metadata["judge"]["models"] == [f"openai/{OTHER_JUDGE}"]
         assert score.value == expected_level(sample)  # the scripted judge grades alike
     # The original log is untouched: --output-file wrote the re-graded copy elsewhere.
     original = read_eval_log(log.location)
     assert original.samples is not None
-    graders = {tuple(s.scores["live_qa_scorer"].metadata["judge_models"]) for s in original.samples}
+    graders = {tuple(s.scores["live_qa_scorer"].metadata["judge"]["models"]) for s in original.samples}
     assert graders == {(f"openai/{JUDGE}",)}
 
 

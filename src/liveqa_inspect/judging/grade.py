@@ -12,6 +12,7 @@ from liveqa_inspect._inspect_private import resolved_config
 from liveqa_inspect.judging.grammar import gbnf
 from liveqa_inspect.judging.panel import PanelRule, combine
 from liveqa_inspect.judging.prompts import JudgePrompt, build_judge_prompt
+from liveqa_inspect.judging.record import Bound, JudgeRecord
 from liveqa_inspect.judging.reply import parse_verdict
 from liveqa_inspect.providers.constraints import constrained
 from liveqa_inspect.stats.names import level_name
@@ -101,6 +102,12 @@ def explain(jurors: Sequence[Mapping[str, Any]], level: float | str, prompt: Jud
     return "\n\n".join(lines)
 
 
+def sent(juror: Model) -> dict[str, Any]:
+    """A juror's settings as every call sends them, but for the seed's move (`call_config`)."""
+    user = resolved_config(juror)
+    return user.merge(GenerateConfig(**filled(user))).model_dump(exclude_none=True)
+
+
 async def grade(
     juror_models: Sequence[Model],
     prompt: JudgePrompt,
@@ -109,11 +116,14 @@ async def grade(
     panel: PanelRule = "mean",
     cache: bool = True,
     epoch: int = 1,
+    bound: Bound = "grader role",
 ) -> Score:
     """0 with reason no_response for an empty answer; unscored, with the panel's reason, when it
-    gives no level. One juror is asked directly: `collect` adds a task group and a span."""
+    gives no level. One juror is asked directly: `collect` adds a task group and a span. Every
+    score records who judged (judging/record.py)."""
     names = [str(model) for model in juror_models]
-    about = {"judge_models": names, "panel": panel, "prompt": prompt.provenance()}
+    record = JudgeRecord.of(names, panel, bound, [sent(model) for model in juror_models])
+    about = {"judge": record.metadata(), "prompt": prompt.provenance()}
     if not answer.strip():
         return Score(
             value=0.0,

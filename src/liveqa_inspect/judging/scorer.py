@@ -12,6 +12,7 @@ from liveqa_inspect.judging.errored import unless_errored
 from liveqa_inspect.judging.grade import JUDGE_ROLE, grade
 from liveqa_inspect.judging.panel import PanelRule, check_panel
 from liveqa_inspect.judging.prompts import JudgePrompt
+from liveqa_inspect.judging.record import Bound
 from liveqa_inspect.judging.solvers import check_roles
 from liveqa_inspect.stats.agreement import agreement, confusion
 from liveqa_inspect.stats.names import level_name
@@ -32,14 +33,15 @@ def answer_fields(state: TaskState, target: Target) -> dict[str, str | list[str]
     }
 
 
-def juror_models(default: str | None) -> list[Model]:
+def juror_models(default: str | None) -> tuple[list[Model], Bound]:
     """The grader role's models (a panel: all of them), else `default` (None: the evaluated
-    model), made without a role as a pinned judge always was; roles bind at eval."""
+    model), made without a role as a pinned judge always was; roles bind at eval. With what
+    bound them, which every score records."""
     check_roles()
     bound = model_roles().get(JUDGE_ROLE)
     if bound is None:
-        return [get_model(default)]
-    return list(bound) if isinstance(bound, list) else [bound]
+        return [get_model(default)], "evaluated model" if default is None else "default judge"
+    return list(bound) if isinstance(bound, list) else [bound], "grader role"
 
 
 def grading_scorer(
@@ -58,16 +60,14 @@ def grading_scorer(
 
     @unless_errored
     async def score(state: TaskState, target: Target) -> Score:
-        models = juror_models(default)
+        models, bound = juror_models(default)
         subject = str(get_model()) if default is not None else None
         if subject not in warned and subject in [str(model) for model in models]:
             warned.add(subject)
             logger.warning(grades_itself(subject))
 
         async def ask(shown: Mapping[str, str | Sequence[str]], answer: str) -> Score:
-            return await grade(
-                models, prompt, shown, answer=answer, panel=panel, cache=cache, epoch=state.epoch
-            )
+            return await grade(models, prompt, shown, answer, panel, cache, state.epoch, bound)
 
         if graded is None:
             result = await ask(fields(state, target), state.output.completion)

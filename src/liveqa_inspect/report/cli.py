@@ -10,11 +10,10 @@ from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.report.card import MARKDOWN, PNG, Card, judge_card
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
 from liveqa_inspect.report.counts import caveat_texts
-from liveqa_inspect.report.loaded import LoadedLog
-from liveqa_inspect.report.loading import heading, load_all, logs_by_task
+from liveqa_inspect.report.loading import grouped, load_all, logs_by_task
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.refusals import ReportError
-from liveqa_inspect.report.sections import Sections
+from liveqa_inspect.report.sections import Logs, Sections
 from liveqa_inspect.report.tables import Block, figure_line, render
 from liveqa_inspect.tasks import TASKS
 
@@ -25,7 +24,7 @@ SECTIONS = Sections({task: section for task, (_, section) in TASKS.items()})
 """The registry the frame is handed: each task's report section."""
 
 
-def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+def build(logs: Logs) -> tuple[list[Block], list[Chart]]:
     """The caveats the runs printed, each naming its log (a comparison holds several), a one-log
     report's title, the section's report, then what its models cost (report/cost.py)."""
     blocks, charts = logs[0].section.report(logs)
@@ -34,21 +33,25 @@ def build(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     return [*warned, *title, *blocks, cost_table(logs)], charts
 
 
-def write_charts(charts: Sequence[Chart], out: Path) -> list[Path] | None:
-    """Each figure into `out`, created if missing (so `--out reports/` just works); None, said,
-    where they cannot be written: that costs the figures, not the tables above."""
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for chart in charts:
-            chart.draw(out / chart.filename)
-    except OSError as error:
-        print(
-            f"error: cannot write the figures into {out}: {error.strerror or error}; the tables "
-            "above are complete (choose a writable folder with --out)",
-            file=sys.stderr,
-        )
-        return None
-    return [out / chart.filename for chart in charts]
+def write_charts(charts: Sequence[Chart], out: Path | None, default: Path) -> list[Path] | None:
+    """Each figure into `out`, created if missing (so `--out reports/` just works), else beside
+    the log it is a figure of (a comparison's: into `default`); None, said, where they cannot be
+    written: that costs the figures, not the tables above."""
+    written = []
+    for chart in charts:
+        folder = out or (chart.beside.parent if chart.beside else default)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            chart.draw(folder / chart.filename)
+        except OSError as error:
+            print(
+                f"error: cannot write the figures into {folder}: {error.strerror or error}; the "
+                "tables above are complete (choose a writable folder with --out)",
+                file=sys.stderr,
+            )
+            return None
+        written.append(folder / chart.filename)
+    return written
 
 
 def show_card(card: Card, out: Path, markdown: bool) -> bool:
@@ -73,6 +76,19 @@ def show_card(card: Card, out: Path, markdown: bool) -> bool:
         return False
     print("\n" + "\n".join(f"card: {path}" for path in written) + "\n")
     return True
+
+
+def card_of(
+    groups: Sequence[Logs], asked: Sequence[str], skipped: Sequence[tuple[str, str | None]]
+) -> Card | None:
+    """The folder's judge card from each task's hook; the judge tasks no log ran, and the judge
+    logs left out (a failed run), named on it."""
+    hooked = {task: SECTIONS.of(task).card for task in SECTIONS.tasks if SECTIONS.of(task).card}
+    ran = {logs[0].task for logs in groups}
+    judged = [task for task in hooked if SECTIONS.of(task).judged]
+    missing = [task for task in judged if task not in ran]
+    left_out = [line.removeprefix("skipped: ") for line, task in skipped if task in judged]
+    return judge_card(groups, hooked, asked, missing, left_out)  # type: ignore[arg-type]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -111,21 +127,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     try:
         PRICES.set(read_prices(args.model_cost_config) if args.model_cost_config else {})
-        found = logs_by_task(folder, SECTIONS) if folder else ([load_all(args.logs, SECTIONS)], [])
-        groups, skipped = found
+        if folder:
+            loaded, skipped = logs_by_task(folder, SECTIONS)
+            headings, groups = zip(*grouped(loaded), strict=True)
+        else:
+            headings, groups, skipped = [None], [load_all(args.logs, SECTIONS)], []
         reports = [build(logs) for logs in groups]
-        references = (DEFAULT_JUDGE, *args.reference_judge)
-        card = judge_card(groups, references, SECTIONS) if folder else None
+        card = folder and card_of(groups, args.reference_judge, skipped)
     except ReportError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_REFUSED
     card_written = show_card(card, args.out or folder, args.markdown) if card and folder else True
     if skipped:
-        print(render(skipped, args.markdown) + "\n")
-    for logs, (blocks, charts) in zip(groups, reports, strict=True):
-        headed = [heading(logs), ""] if folder else []
+        print(render([line for line, _ in skipped], args.markdown) + "\n")
+    for title, logs, (blocks, charts) in zip(headings, groups, reports, strict=True):
+        headed = [title, ""] if title else []
         print(render([*headed, *blocks], markdown=args.markdown), flush=True)
-        written = write_charts(charts, args.out or logs[0].path.parent)
+        written = write_charts(charts, args.out, folder or logs[0].path.parent)
         if written is None:
             return EXIT_NO_FIGURES
         print()

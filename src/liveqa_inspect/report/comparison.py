@@ -1,32 +1,23 @@
-"""Several logs in one report: every setting in which they differ, said before any table that
-compares them; their row labels; and each log's paired difference from the first."""
+"""Several logs in one report: which answers they share (the table's keys, never sample ids), every
+setting in which they differ (checked once here, said before any table that compares them and on
+the judge card alike), their row labels, and each log's paired difference from the first."""
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 
-from pydantic import BaseModel
-
 from liveqa_inspect._inspect_private import MODEL_NONE
-from liveqa_inspect.data.own_set import OwnSet
-from liveqa_inspect.report.judge_settings import (
-    judge_settings_differing,
-    verdict_settings,
-    with_settings,
-)
-from liveqa_inspect.report.loaded import LoadedLog, judge_name
+from liveqa_inspect.report.graded import Item, Key, paired
+from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.sections import Logs
 from liveqa_inspect.report.tables import Block, Cell, Table, figure_cell, value_ci
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import juror_names
 
-ITEMS = "questions or items (-T question=, aspect=, split=, subset=)"
 NOT_SETTINGS = ("question", "part", "aspect", "split", "subset", "data", "judgments", "panel")
 NOT_SETTINGS += ("judge_cache", "reference_metrics")
 """Task arguments not compared as such: the items' (`setting`), files (compared by contents),
 the panel rule (the judge's), a cache and more scorers (no score moves)."""
-Logs = Sequence[LoadedLog]
 AS_WRITTEN = "as written"
-Compared = tuple[list[str], list[str]]
-"""The row labels and the notes of a comparison a section makes on purpose."""
 
 
 def judge_line(log: LoadedLog) -> str:
@@ -39,102 +30,123 @@ def judge_line(log: LoadedLog) -> str:
     return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
 
 
-def labels(logs: Logs) -> list[str]:
-    """A unique row label for each log (`#2`, `#3` on repeats): of a log measuring a judge, or of
-    the same answers graded again, the judge and the settings it graded with where they differ
-    from its other logs'; else the model; in a comparison its section makes on purpose, the
-    section's."""
-    if purpose := on_purpose(logs):
-        return purpose[0]
-    if same_answers(logs):
-        return juror_names(map(with_settings, logs, judge_settings_differing(logs)))
-    if logs[0].section.HUMAN_LEVELS:
-        return juror_names(
-            map(with_settings, logs, judge_settings_differing(logs, verdict_settings))
-        )
-    return juror_names(log.model for log in logs)
+def judge_settings(log: LoadedLog) -> dict[str, str]:
+    """The settings that change its judge's verdicts, as its scores record them."""
+    return {k: v for judge in log.judges for k, v in judge.shown_settings().items()}
+
+
+def judge_labels(logs: Logs) -> list[str]:
+    """Each log's judge, with the settings in which its logs differ from that judge's other logs
+    (`unset` where one sets none): one judge at two temperatures is two judges."""
+    each = [judge_settings(log) for log in logs]
+    named = []
+    for log, mine in zip(logs, each, strict=True):
+        same = [
+            s for other, s in zip(logs, each, strict=True) if other.judge_label == log.judge_label
+        ]
+        keys = dict.fromkeys(key for found in same for key in found)
+        differ = [k for k in keys if len({found.get(k, "unset") for found in same}) > 1]
+        shown = ", ".join(f"{key}={mine.get(key, 'unset')}" for key in differ)
+        named.append(log.judge_label + (f" ({shown})" if shown else ""))
+    return named
+
+
+def judge_names(logs: Logs) -> list[str]:
+    """`judge_labels`, with `#2` on a true repeat (the same judge at the same settings)."""
+    return juror_names(judge_labels(logs))
+
+
+def answers(log: LoadedLog) -> frozenset[str]:
+    return frozenset(item.answer for item in log.items)
 
 
 def same_answers(logs: Logs) -> bool:
     """Whether model logs hold one run's answers, each graded again (`inspect score` on copies of
-    a `--no-score` log), by another judge or by the same one (a test-retest of the judge, at the
-    same settings or others): what differs between them is the judge's grading, not the model."""
-    runs = {(log.task, log.model) for log in logs}
-    if logs[0].kind != "model" or len(runs) > 1 or len(logs) < 2:
-        return False
-    answers = [
-        {(s.id, s.epoch): (s.input, s.output.completion) for s in log.log.samples or []}
-        for log in logs
-    ]
-    return all(found == answers[0] for found in answers)
+    a `--no-score` log), by another judge or by the same one (a test-retest): what differs
+    between them is the grading, not the model."""
+    return logs[0].kind == "model" and len(logs) > 1 and len({answers(log) for log in logs}) == 1
+
+
+def judged(logs: Logs) -> bool:
+    """Whether the rows are judges: of judge logs, or of the same answers graded again."""
+    return logs[0].section.judged or same_answers(logs)
+
+
+def pairing(logs: Logs) -> Key:
+    """Judges are paired on the answers both graded; models on the questions both answered."""
+    return "answer" if judged(logs) else "question"
+
+
+def labels(logs: Logs) -> list[str]:
+    """A unique row label for each log: its judge where the rows are judges, else its model; in
+    a comparison its section makes on purpose, the section's."""
+    if purpose := logs[0].section.compared(logs):
+        return purpose[0]
+    return judge_names(logs) if judged(logs) else juror_names(log.model for log in logs)
+
+
+def row_noun(logs: Logs) -> str:
+    return "judge" if judged(logs) else "model"
 
 
 def own_questions(log: LoadedLog) -> str | None:
     """A section's `setting` of a log of an own question set: its questions are asked as written,
     whatever a task argument says of the wording."""
-    own = OwnSet.of_log(log.log.eval.metadata)
-    return f"questions: {own}, asked {AS_WRITTEN}" if own else None
-
-
-def shown(config: BaseModel) -> str:
-    return ", ".join(f"{k}={v}" for k, v in config.model_dump(exclude_none=True).items()) or "none"
+    return f"questions: {log.own_set}, asked {AS_WRITTEN}" if log.own_set else None
 
 
 def settings(log: LoadedLog) -> dict[str, str]:
-    """Every setting that changes a score, as a warning names it, the section's own last. The
-    subject (the model, or a judge log's judge) is what a comparison compares, not a setting."""
+    """Every setting that changes a score, as a warning names it, the section's own last."""
     spec = log.log.eval
-    role = (spec.model_roles or {}).get((spec.metadata or {}).get("judge_role", ""), [])
-    found = {"task": log.task}
-    found[getattr(log.section, "ITEMS", ITEMS)] = log.section.setting(log)
+    found = {"task": log.task, log.section.items: log.section.setting(log)}
     found |= {f"-T {k}=": str(v) for k, v in spec.task_args.items() if k not in NOT_SETTINGS}
-    if log.judges and not log.section.HUMAN_LEVELS:  # a panel in another order is the same
-        judges = sorted(judge_name((rule, tuple(sorted(m)))) for rule, m in log.judges)
-        found["judge"] = " | ".join(judges)
+    judges = sorted(judge.name for judge in log.judges)
+    found["judge"] = " | ".join(judges) or "none"
+    found["judge settings"] = ", ".join(f"{k}={v}" for k, v in judge_settings(log).items())
     found["judge prompt"] = log.prompt_label
     found["epochs"] = str(log.epochs)
     found["epoch reducer"] = ", ".join(spec.config.epochs_reducer or ["the task's"])
-    found["generation settings"] = shown(log.log.plan.config.merge(spec.model_generate_config))
-    roles = [model.config for model in (role if isinstance(role, list) else [role])]
-    found["judge generation settings"] = "; ".join(dict.fromkeys(map(shown, roles))) or "none"
-    files = ((spec.metadata or {}).get("data") or {}).items()
-    found["data"] = ", ".join(f"{name} (sha256 {str(f.get('sha256'))[:12]})" for name, f in files)
-    return found | getattr(log.section, "settings", lambda _: {})(log)
+    config = log.log.plan.config.merge(spec.model_generate_config)
+    found["generation settings"] = (
+        ", ".join(f"{k}={v}" for k, v in config.model_dump(exclude_none=True).items()) or "none"
+    )
+    found["data"] = ", ".join(
+        f"{n} (sha256 {str(f.get('sha256'))[:12]})" for n, f in log.data.items()
+    )
+    return found | log.section.settings(log)
 
 
 def differing_settings(logs: Logs) -> dict[str, list[str]]:
-    """Each setting not the same in every log, with each log's value, whatever the report kind."""
+    """Each setting not the same in every log, with each log's value, whatever the report kind;
+    not what the rows compare (the judges and their settings, where the rows are judges)."""
     each = [settings(log) for log in logs]
     names = dict.fromkeys(name for found in each for name in found)
     values = {name: [found.get(name, "none") for found in each] for name in names}
-    return {name: given for name, given in values.items() if len(set(given)) > 1}
-
-
-def on_purpose(logs: Logs) -> Compared | None:
-    """The section's own comparison, if the logs make one (`compared`): what would otherwise be
-    a mismatch of settings is what they compare (one model's runs on two question wordings)."""
-    compared = getattr(logs[0].section, "compared", None)
-    return compared(logs) if compared else None
+    compared = ("judge", "judge settings") if judged(logs) else ()
+    compared += ("generation settings",) * logs[0].section.judged
+    return {n: v for n, v in values.items() if len(set(v)) > 1 and n not in compared}
 
 
 def warnings(logs: Logs) -> list[str]:
     """A WARNING line for each setting the logs differ in (else the notes of the section's own
-    comparison), and for judge logs putting other human levels on an answer."""
-    if purpose := on_purpose(logs):
+    comparison), for the answers they do not all share, and for judge logs putting other human
+    levels on an answer."""
+    if purpose := logs[0].section.compared(logs):
         return purpose[1]
-    found, differing = [], differing_settings(logs)
-    if same_answers(logs):  # the judge and its settings are what they compare
-        differing.pop("judge", None)
-        differing.pop("judge generation settings", None)
-        found += graded_again(logs)
-    elif logs[0].section.HUMAN_LEVELS:  # so are the measured judges and their settings
-        differing.pop("generation settings", None)
-        differing.pop("judge generation settings", None)
-        found += settings_named(logs, judge_settings_differing(logs, verdict_settings))
-    for name, values in differing.items():
+    found = graded_again(logs) if same_answers(logs) else []
+    found += settings_named(logs) if judged(logs) else []
+    for name, values in differing_settings(logs).items():
         listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
         found.append(
             f"WARNING: the logs differ in {name} ({listed}): their scores are not comparable."
+        )
+    if judged(logs) and len(logs) > 1 and len(shared(logs)) < max(log.scored for log in logs):
+        counts = ", ".join(
+            f"{name} {log.scored}" for name, log in zip(labels(logs), logs, strict=True)
+        )
+        found.append(
+            f"note: the judges scored other answers ({counts}); {len(shared(logs))} were scored "
+            "by every judge: a figure ranked or compared across judges is over those alone."
         )
     if other := [log.path.name for log in logs[1:] if humans_differ(logs[0], log)]:
         found.append(
@@ -146,43 +158,53 @@ def warnings(logs: Logs) -> list[str]:
 
 def graded_again(logs: Logs) -> list[str]:
     """What a comparison of the same answers compares: other judges, or one judge's gradings (a
-    test-retest: the figure of how far a judge repeats itself), and the judge settings that
-    differ, each named: they are what the rows compare, not a reason to distrust them."""
+    test-retest: the figure of how far a judge repeats itself)."""
     judges = [log.judge_label for log in logs]
     whose = f"{logs[0].model}'s ({logs[0].section.setting(logs[0])})"
     repeated = ", ".join(dict.fromkeys(judge for judge in judges if judges.count(judge) > 1))
-    found = [
+    if not repeated:
+        return [f"Judges on the same answers: {whose}, each log graded by another judge."]
+    return [
         f"The same answers graded again by the same judge ({repeated}): {whose}. A test-retest "
         "of the judge: the kappa and exact agreement between its gradings say how far it repeats "
         "its own levels (a reply read from Inspect's cache repeats the earlier grading's)."
-        if repeated
-        else f"Judges on the same answers: {whose}, each log graded by another judge."
     ]
-    return found + settings_named(logs, judge_settings_differing(logs))
 
 
-def settings_named(logs: Logs, differing: Sequence[Mapping[str, str]]) -> list[str]:
-    """Each setting one judge's logs differ in, named: what its rows compare, not a reason to
-    distrust them."""
-    differ = list(zip(logs, differing, strict=True))
+def settings_named(logs: Logs) -> list[str]:
+    """Each setting one judge's logs differ in, named with each log's value: what its rows
+    compare, not a reason to distrust them."""
+    each = [judge_settings(log) for log in logs]
     found = []
-    for judge, key in dict.fromkeys((log.judge_label, k) for log, each in differ for k in each):
-        given = [(log, each) for log, each in differ if log.judge_label == judge]
-        listed = "; ".join(f"{log.path.name}: {each[key]}" for log, each in given)
-        found.append(
-            f"{judge}'s settings differ in {key} ({listed}): each row is labelled with its own."
-        )
+    for judge in dict.fromkeys(log.judge_label for log in logs):
+        mine = [(log, s) for log, s in zip(logs, each, strict=True) if log.judge_label == judge]
+        for key in dict.fromkeys(k for _, s in mine for k in s):
+            if len({s.get(key, "unset") for _, s in mine}) > 1:
+                listed = "; ".join(f"{log.path.name}: {s.get(key, 'unset')}" for log, s in mine)
+                found.append(
+                    f"{judge}'s settings differ in {key} ({listed}): each row is labelled "
+                    "with its own."
+                )
     return found
 
 
 def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:
     """Whether a judge log puts other human levels than the first on an answer both hold."""
-    shared = first.metadata.keys() & other.metadata.keys() if other.section.HUMAN_LEVELS else ()
-    return any(first.metadata[i]["human_level"] != other.metadata[i]["human_level"] for i in shared)
+    pairs = paired(first.items, other.items, "answer") if other.section.judged else []
+    return any(mine.human != theirs.human for mine, theirs in pairs)
 
 
-def row_noun(logs: Logs) -> str:
-    return "judge" if logs[0].section.HUMAN_LEVELS or same_answers(logs) else "model"
+def shared(logs: Logs) -> list[str]:
+    """The keys every log scored, in the first log's order: what a ranking is over."""
+    on = pairing(logs)
+    keys = [set(i.key(on) for i in log.items if i.status == "scored") for log in logs]
+    return [i.key(on) for i in logs[0].items if all(i.key(on) in found for found in keys)]
+
+
+def restricted(log: LoadedLog, keys: Sequence[str], on: Key) -> list[Item]:
+    """A log's scored items of `keys`, in their order."""
+    found = {item.key(on): item for item in log.items if item.status == "scored"}
+    return [found[key] for key in keys if key in found]
 
 
 def per_log(
@@ -196,39 +218,45 @@ def per_log(
     return Table(title, [row_noun(logs), *headers, *counts], rows)
 
 
+Difference = Callable[[Sequence[tuple[Item, Item]]], Estimate]
+"""A figure of the second log's minus the first's, over their paired items."""
+
+
 def difference_table(
     logs: Logs,
-    difference: Callable[..., Estimate],
+    difference: Difference,
     figure: str,
-    over: str,
-    beside: Callable[..., dict[str, Estimate]] | None = None,
+    beside: Callable[[Sequence[tuple[Item, Item]]], Mapping[str, Estimate]] | None = None,
 ) -> Table:
-    """Each later log's `difference` from the first over the items both hold (`over`), and `beside`
-    it, figures of the two (judges' agreement with each other)."""
-    names, rows, figures = labels(logs), [], {}
+    """Each later log's `difference` from the first over the items both scored (paired on the
+    answers or the questions, as `pairing` says), and `beside` it, figures of the pairs."""
+    names, rows, figures, on = labels(logs), [], {}, pairing(logs)
     for name, log in zip(names[1:], logs[1:], strict=True):
-        estimate, figures = difference(logs[0], log), beside(logs[0], log) if beside else {}
+        pairs = paired(logs[0].items, log.items, on)
+        estimate, figures = difference(pairs), beside(pairs) if beside else {}
         rows.append([name, *value_ci(estimate), *map(figure_cell, figures.values()), estimate.n])
+    over = f"the {on}s both scored"
     title = f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})"
     return Table(title, [row_noun(logs), figure, "95% CI", *figures, "shared"], rows)
 
 
 def comparison(logs: Logs, noun: str, *tables: Table, notes: Sequence[str] = ()) -> list[Block]:
-    """The logs numbered, then the warnings and notes before the tables they qualify; the tables
-    after the first, if any, are each log's differences from the first, so a note says when a log
-    does not hold the first's sample ids, as its difference is over the shared ones."""
+    """The logs numbered, then the warnings and notes before the tables they qualify; a note says
+    when a log does not hold the first's answers (or questions), as its difference is over the
+    shared ones."""
     differences = len(tables) > 1
     compared = ", compared with the first:" if differences else " side by side:"
     blocks: list[Block] = [f"{len(logs)} {noun} logs{compared}"]
     named = enumerate(zip(labels(logs), logs, strict=True), start=1)
     blocks += [f"{n}. {log.path} ({name})" for n, (name, log) in named]
     blocks += warnings(logs)
-    first = set(logs[0].values)
+    on = pairing(logs)
+    first = {item.key(on) for item in logs[0].items}
     for log in logs[1:] if differences else []:
-        if (ids := set(log.values)) != first:
+        if (keys := {item.key(on) for item in log.items}) != first:
             blocks.append(
-                f"note: {log.path.name} shares {len(first & ids)} of its {len(ids)} samples with "
-                f"{logs[0].path.name} ({len(first)}); its difference is over the shared ones."
+                f"note: {log.path.name} shares {len(first & keys)} of its {len(keys)} {on}s "
+                f"with {logs[0].path.name} ({len(first)}); its difference is over the shared ones."
             )
     return [*blocks, *notes, *tables]
 

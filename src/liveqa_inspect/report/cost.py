@@ -6,7 +6,6 @@ keeps the usage of the call that made it) and, through its spans, which scorer m
 score --action overwrite` replaces the old scoring's events, so a log's events are the calls of
 its own scoring."""
 
-import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -17,9 +16,11 @@ import yaml
 from inspect_ai.model import ModelCost, ModelUsage, compute_model_cost
 from pydantic import ValidationError
 
-from liveqa_inspect.report.comparison import Logs, labels, per_log
-from liveqa_inspect.report.loaded import Call, LoadedLog
+from liveqa_inspect.report.comparison import labels, per_log
+from liveqa_inspect.report.graded import Call
+from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.refusals import ReportError
+from liveqa_inspect.report.sections import Logs
 from liveqa_inspect.report.tables import Cell, Table
 
 PRICES: ContextVar[Mapping[str, ModelCost]] = ContextVar("prices", default=MappingProxyType({}))
@@ -38,16 +39,28 @@ UNCACHED = "their tokens are counted at what they would cost uncached"
 
 
 @dataclass(frozen=True)
-class JudgeSpend:
-    """What a log's judge spent: its calls' tokens and dollars (None: a model of the judge has no
-    price), a reply read from a cache counted as if made; how many of its calls were `cached`;
-    the answers it `graded` (`graded` below), what a cost per answer divides by."""
+class Spend:
+    """What some calls spent: their tokens and dollars (None: a model of them has no price), a
+    reply read from a cache counted as if made, and how many of them were `cached`."""
 
     usage: ModelUsage
     cost: float | None
     calls: int
     cached: int
-    graded: int
+
+    @classmethod
+    def of(cls, made: Sequence[Call]) -> "Spend":
+        return cls(*spent(made), len(made), sum(call.cached for call in made))
+
+    @classmethod
+    def total(cls, spends: Sequence["Spend"]) -> "Spend":
+        costs = [spend.cost for spend in spends]
+        return cls(
+            sum((spend.usage for spend in spends), ModelUsage()),
+            None if None in costs else sum(cost or 0.0 for cost in costs),
+            sum(spend.calls for spend in spends),
+            sum(spend.cached for spend in spends),
+        )
 
 
 def dollars(cost: float | None) -> str:
@@ -81,21 +94,15 @@ def read_prices(path: Path) -> dict[str, ModelCost]:
 
 
 def graded(log: LoadedLog) -> int:
-    """Answers scored, epochs counted: 3 epochs grade each question's answer three times, so a
-    cost per question would read three times the cost of grading an answer (a robustness sample
-    counts once, though its judge grades each of its versions)."""
-    scored = {sample_id for sample_id, value in log.values.items() if not math.isnan(value)}
-    epochs = sum(sample.id in scored for sample in log.log.samples or [])
-    return epochs - sum(log.left_out.values())  # an unreadable or errored epoch is not graded
+    """Answers graded, epochs counted: scored or unscored (the judge was asked), not errored. A
+    cost per question would read three times the cost of grading an answer with 3 epochs (a
+    robustness answer counts once, though its judge grades each of its versions)."""
+    return sum(grading.status != "errored" for grading in log.gradings)
 
 
-def judge_spend(log: LoadedLog) -> JudgeSpend | None:
-    """The calls of the log's headline scorer (docs/judge-cost.md says whose); None: no call."""
-    made = [call for call in log.calls if call.judging]
-    if not made:
-        return None
-    cached = sum(call.cached for call in made)
-    return JudgeSpend(*spent(made), len(made), cached, graded(log))
+def judge_spend(log: LoadedLog) -> Spend:
+    """The calls of the log's headline scorer (docs/judge-cost.md says whose)."""
+    return Spend.of([call for call in log.calls if call.judging])
 
 
 def usages(log: LoadedLog) -> tuple[dict[str, Used], dict[str, Used]]:
@@ -127,10 +134,10 @@ def per_judge(
 
     def with_cost(log: LoadedLog) -> list[Cell]:
         spend = spends[log.path]
-        return [*cells(log), NOT_RECORDED if spend is None else dollars(spend.cost)]
+        return [*cells(log), dollars(spend.cost) if spend.calls else NOT_RECORDED]
 
     table = per_log(logs, title, [*headers, "judge cost ($)"], with_cost)
-    notes = [COST_NOTE] if None in spends.values() else []
+    notes = [COST_NOTE] if not all(spend.calls for spend in spends.values()) else []
     runs = zip(labels(logs), logs, strict=True)
     notes += [note for run, log in runs if (note := cached_note(run, log, ["judge"]))]
     return Table(table.title, table.headers, table.rows, notes)
@@ -148,7 +155,7 @@ def usage_row(
 
 def projection(log: LoadedLog, run: str, costs: Sequence[float | None]) -> str | None:
     """A `--limit` run prices the whole set at its own cost per sample (epochs included)."""
-    planned, ran = log.log.eval.dataset.samples or 0, len(log.metadata)
+    planned, ran = log.log.eval.dataset.samples or 0, len(log.items)
     if log.log.eval.config.limit is None or not 0 < ran < planned:
         return None
     if None in costs:
@@ -174,5 +181,5 @@ def cost_table(logs: Logs) -> Table:
     if any(row[-1] == NO_PRICE for row in rows):
         notes.append(HOW_TO_PRICE)
     headers = ["run", "used by", "input", "output", "cached", "reasoning", "cost ($)"]
-    headers.append("per scored answer ($)")
+    headers.append("per graded answer ($)")
     return Table("Tokens and cost of the model calls in the log", headers, rows, notes)

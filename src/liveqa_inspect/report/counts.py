@@ -11,7 +11,7 @@ def count_lines(log: LoadedLog) -> list[str]:
     """The samples counted in the section's noun, then the epochs left out of their mean, if any."""
     reasons = ", ".join(f"{reason} {n}" for reason, n in log.reasons.most_common())
     lines = [
-        f"{log.section.NOUN}: {log.scored} scored, {log.unscored} unscored"
+        f"{log.section.noun}: {log.scored} scored, {log.unscored} unscored"
         + (f" ({reasons})" if reasons else "")
         + f", {log.errored} errored, {log.missing} missing"
     ]
@@ -27,7 +27,7 @@ def count_lines(log: LoadedLog) -> list[str]:
 def caveat_texts(log: LoadedLog) -> list[str]:
     """A model log graded by its own model, and each model a SmolLM2-135M file served (its
     outputs name the file)."""
-    judges = {model for _, models in log.judges for model in models}
+    judges = {model for judge in log.judges for model in judge.models}
     found = [grades_itself(log.model)] if log.kind == "model" and log.model in judges else []
     served = {call.model: call.served for call in log.calls}
     found += [too_small(model) for model, file in served.items() if is_smollm2_135m(file)]

@@ -1,66 +1,23 @@
-"""A finished log as every report section reads it, and its model calls (report/loading.py reads
-it once)."""
+"""A finished log as every report section reads it: its rows of the table of graded answers
+(report/graded.py), who judged (the judge record its scores hold) and what its data were."""
 
 import math
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from inspect_ai.event import ModelEvent, SpanBeginEvent
 from inspect_ai.log import EvalLog
-from inspect_ai.model import ModelUsage
 from inspect_ai.scorer import SampleScore
 
-from liveqa_inspect.providers.gguf import MODEL_FILE
+from liveqa_inspect.data.own_set import OwnSet
+from liveqa_inspect.judging.record import JudgeRecord
+from liveqa_inspect.report.graded import Call, Grading, Item
 from liveqa_inspect.stats.names import VERDICTS
 
-SampleId = int | str
-Judge = tuple[str | None, tuple[str, ...]]
-"""A panel's rule (None for one model) and its models."""
-SCORER_SPAN = "scorer"
-"""The type of the span Inspect opens around each scorer, named after it."""
-
-
-@dataclass(frozen=True)
-class Call:
-    """One model event: `usage` is the call's own, also for a reply read from the cache."""
-
-    role: str | None
-    model: str
-    usage: ModelUsage
-    cached: bool
-    judging: bool
-    """Made while the log's headline scorer ran: the judge's call (a juror's, in a panel)."""
-    served: str
-    """The model file a local provider answered from (its output's metadata), else empty."""
-
-
-def read_calls(log: EvalLog, scorer: str) -> list[Call]:
-    """Each model event, `judging` where a span of `scorer` holds it (a span begins after its
-    parent's, so one pass over the events knows every span inside the scorer's)."""
-    found = []
-    for sample in log.samples or []:
-        in_scorer: set[str] = set()
-        for event in sample.events:
-            if isinstance(event, SpanBeginEvent):
-                scoring = event.type == SCORER_SPAN and event.name == scorer
-                if scoring or event.parent_id in in_scorer:
-                    in_scorer.add(event.id)
-            elif isinstance(event, ModelEvent):
-                usage, cached = event.output.usage or ModelUsage(), event.cache == "read"
-                judging, output = event.span_id in in_scorer, event.output.metadata or {}
-                served = str(output.get(MODEL_FILE, ""))
-                found.append(Call(event.role, event.model, usage, cached, judging, served))
-    return found
-
-
-def judge_name(judge: Judge) -> str:
-    """A model, or a panel as `mean of a+b`: the rule makes the panel's figures what they are."""
-    rule, models = judge
-    return "+".join(models) if rule is None or len(models) < 2 else f"{rule} of {'+'.join(models)}"
+if TYPE_CHECKING:
+    from liveqa_inspect.report.sections import Section
 
 
 @dataclass(frozen=True)
@@ -68,34 +25,58 @@ class LoadedLog:
     """One finished log as the report reads it; docs/report.md says what each count counts."""
 
     path: Path
-    log: EvalLog
+    log: EvalLog = field(repr=False)
     task: str
-    section: ModuleType = field(repr=False)
-    """The report section reading the task's logs (report/sections.py)."""
+    section: "Section" = field(repr=False)
     scorer: str
-    values: dict[SampleId, float]
-    """Each sample id's reduced headline value, as the metrics saw it; NaN where unscored."""
-    metadata: dict[SampleId, dict[str, Any]]
-    reasons: Counter[str]
-    """Why the unscored sample ids went unscored: one count per id."""
-    left_out: Counter[str]
-    """Epochs of scored samples left out of their mean: `unreadable` (no verdict) or `errored`."""
-    judges: tuple[Judge, ...]
+    question_set: str
+    """The sha256 of the file its questions come from (an own set's, or the pinned file's)."""
+    judges: tuple[JudgeRecord, ...]
+    """Who judged, as its scores record it: one judge, unless re-graded in part by another."""
     prompt_label: str
-    reductions: dict[str, list[SampleScore]] = field(repr=False)
-    """Each scorer's reduced scores (a reduced score is a Score with its sample id)."""
+    items: list[Item] = field(repr=False)
+    gradings: list[Grading] = field(repr=False)
 
     @property
     def kind(self) -> str:
-        return str(self.section.KIND)
+        return self.section.kind
+
+    def count(self, status: str) -> int:
+        return sum(item.status == status for item in self.items)
 
     @property
     def scored(self) -> int:
-        return sum(not math.isnan(value) for value in self.values.values())
+        return self.count("scored")
 
     @property
     def unscored(self) -> int:
-        return len(self.values) - self.scored
+        return self.count("unscored")
+
+    @property
+    def errored(self) -> int:
+        """Answers without a reduced score: a run with `fail_on_error` off succeeds with them."""
+        return self.count("errored")
+
+    @property
+    def missing(self) -> int:
+        """Planned but not in the log: Inspect plans the dataset's samples times the epochs."""
+        planned = (self.log.results.total_samples if self.log.results else 0) // self.epochs
+        return max(0, planned - len(self.items))
+
+    @property
+    def reasons(self) -> Counter[str]:
+        """Why the unscored answers went unscored: one count an answer."""
+        return Counter(item.reason for item in self.items if item.status == "unscored")
+
+    @property
+    def left_out(self) -> Counter[str]:
+        """Epochs of scored answers left out of their mean: `unreadable` or `errored`."""
+        scored = {item.sample for item in self.items if item.status == "scored"}
+        return Counter(
+            "unreadable" if grading.status == "unscored" else "errored"
+            for grading in self.gradings
+            if grading.sample in scored and grading.status != "scored"
+        )
 
     @property
     def scale(self) -> list[float]:
@@ -104,7 +85,7 @@ class LoadedLog:
     @property
     def between_levels(self) -> bool:
         """Whether a scored value falls between levels: a table counting levels then says how."""
-        scored = [value for value in self.values.values() if not math.isnan(value)]
+        scored = [item.value for item in self.items if item.status == "scored"]
         return any(min(abs(value - level) for level in self.scale) > 1e-9 for value in scored)
 
     @property
@@ -113,34 +94,46 @@ class LoadedLog:
 
     @property
     def judge_label(self) -> str:
-        return " | ".join(judge_name(judge) for judge in self.judges) or self.model
+        return " | ".join(judge.name for judge in self.judges) or self.model
 
     @property
     def epochs(self) -> int:
         return max(1, self.log.eval.config.epochs or 1)
 
+    @property
+    def own_set(self) -> OwnSet | None:
+        return OwnSet.of_log(self.log.eval.metadata)
+
+    @property
+    def humans(self) -> str:
+        """Whose levels its judge is measured against: the section's (NIST's assessors, ExpertQA's
+        experts), or a team's own judgments file (`-T judgments=`), named with its sha256."""
+        own = {str(item.metadata.get("judgments_source", "nist")) for item in self.items}
+        own.discard("nist")
+        if not own:
+            return self.section.humans[0] if self.section.humans else ""
+        name = Path(min(own)).name
+        sha256 = str(self.data.get(name, {}).get("sha256", ""))[:12]
+        return f"own judgments {name}" + (f" (sha256 {sha256})" if sha256 else "")
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return dict((self.log.eval.metadata or {}).get("data") or {})
+
     def scores(self, scorer: str | None = None) -> list[SampleScore]:
         """A scorer's reduced scores (the headline's unless named) as Inspect hands them to its
         metrics (without a float NaN), for the metrics' own functions to compute figures from."""
-        found = self.reductions[scorer or self.scorer]
+        name = scorer or self.scorer
+        found = [item.scores[name] for item in self.items if name in item.scores]
         return [s for s in found if not (isinstance(v := s.score.value, float) and math.isnan(v))]
+
+    def scored_items(self) -> list[Item]:
+        return [item for item in self.items if item.status == "scored"]
 
     @property
     def verdicts(self) -> list[SampleScore]:
-        return self.scores(VERDICTS) if VERDICTS in self.reductions else []
+        return self.scores(VERDICTS) if any(VERDICTS in i.scores for i in self.items) else []
 
     @cached_property
     def calls(self) -> list[Call]:
-        """Its model calls, read once for all that reads them (report/cost.py, counts.py)."""
-        return read_calls(self.log, self.scorer)
-
-    @property
-    def errored(self) -> int:
-        """Ids without a reduced score: a run with `fail_on_error` off succeeds with them."""
-        return len(self.metadata.keys() - self.values.keys())
-
-    @property
-    def missing(self) -> int:
-        """Planned but not in the log: Inspect plans the dataset's samples times the epochs."""
-        planned = (self.log.results.total_samples if self.log.results else 0) // self.epochs
-        return max(0, planned - len(self.metadata))
+        return [call for grading in self.gradings for call in grading.calls]

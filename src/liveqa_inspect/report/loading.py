@@ -4,79 +4,79 @@ and, within a task, question set by question set. A log's scores are rebuilt as 
 them, from its reductions, beside what its samples say: why some went unscored, who graded, with
 which prompt."""
 
-import math
-from collections import Counter
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
-from inspect_ai.scorer import SampleScore
 
-from liveqa_inspect.data.own_set import OwnSet
-from liveqa_inspect.report.loaded import Judge, LoadedLog, SampleId
-from liveqa_inspect.report.refusals import ReportError, refuse, refuse_mixed, same_run
-from liveqa_inspect.report.sections import Sections
+from liveqa_inspect.judging.grade import JUDGE_ROLE, filled
+from liveqa_inspect.judging.record import JudgeRecord
+from liveqa_inspect.report.comparison import answers, judge_names, same_answers
+from liveqa_inspect.report.graded import gradings, items
+from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.refusals import ReportError, file_digest, refuse, refuse_mixed
+from liveqa_inspect.report.sections import Section, Sections
 from liveqa_inspect.stats.values import to_float
 from liveqa_inspect.versioned import label
 
-Tally = tuple[Counter[str], Counter[str], tuple[Judge, ...], str]
 
-
-def rebuild(path: Path, log: EvalLog, task: str, section: ModuleType) -> LoadedLog:
-    """The log as its section reads it: each scorer's reduced scores as Inspect handed them to
-    its metrics, and each sample id's headline value."""
+def rebuild(path: Path, log: EvalLog, task: str, section: Section) -> LoadedLog:
+    """The log as its section reads it: its rows of the table, from the scores of the scorer its
+    headline names (each sample's reduced as Inspect handed them to its metrics)."""
     assert log.samples
-    metadata = {sample.id: sample.metadata or {} for sample in log.samples}
-    reductions = {
-        r.scorer: [
-            SampleScore(score=s, sample_id=s.sample_id, sample_metadata=metadata.get(s.sample_id))
-            for s in r.samples
-        ]
-        for r in log.reductions or []
-    }
-    # The scorer whose figures the report is about: the one the task's headline names.
     headline = log.eval.headline_metric
     name = headline.scorer if headline else None
-    scorer = next((found for found in reductions if name in (None, found)), None)
-    if scorer is None:
+    found = [r.scorer for r in log.reductions or [] if name in (None, r.scorer)]
+    if not found:
         raise ReportError(f"{path} has no results of its headline scorer {name}")
-    key = getattr(section, "HEADLINE", None) or (headline.metric if headline else None)
+    scorer, key = found[0], section.headline or (headline.metric if headline else None)
 
     def value(given: Any) -> float:
         return to_float(given[key] if isinstance(given, dict) else given)
 
-    values = {
-        s.sample_id: value(s.score.value) for s in reductions[scorer] if s.sample_id in metadata
-    }
-    tallied = tally(log, scorer, values, value)
-    return LoadedLog(path, log, task, section, scorer, values, metadata, *tallied, reductions)
+    data = list(((log.eval.metadata or {}).get("data") or {}).values())
+    question_set = str(data[0].get("sha256", "")) if data else ""
+    graded = gradings(log, scorer, question_set, value)
+    metas = [s.scores[scorer].metadata or {} for s in log.samples if scorer in (s.scores or {})]
+    judges = tuple(dict.fromkeys(judge_record(meta, log) for meta in metas if meta))
+    prompts = dict.fromkeys(label(m["prompt"]) for m in metas if isinstance(m.get("prompt"), dict))
+    return LoadedLog(
+        path,
+        log,
+        task,
+        section,
+        scorer,
+        question_set,
+        tuple(judge for judge in judges if judge),
+        ", ".join(prompts) or "unrecorded",
+        items(log, scorer, question_set, graded, value),
+        graded,
+    )
 
 
-def tally(
-    log: EvalLog, scorer: str, values: dict[SampleId, float], value: Callable[[Any], float]
-) -> Tally:
-    """Why ids went unscored (each id's first unscored epoch: the reducer keeps no reason), and
-    the epochs of scored ids left out of their mean; who graded, with which prompt."""
-    reasons: dict[SampleId, str] = {}
-    left_out: Counter[str] = Counter()
-    judges: dict[Judge, None] = {}
-    prompts: dict[str, None] = {}
-    for sample in log.samples or []:
-        score, mean = (sample.scores or {}).get(scorer), values.get(sample.id)
-        if mean is not None and (score is None or math.isnan(value(score.value))):
-            if not math.isnan(mean):
-                left_out["errored" if score is None else "unreadable"] += 1
-            elif score is not None:
-                reasons.setdefault(sample.id, score.reason or "no reason recorded")
-        meta = (score.metadata if score is not None else None) or {}
-        if meta.get("judge_models"):
-            judges[meta.get("panel"), tuple(str(model) for model in meta["judge_models"])] = None
-        if isinstance(meta.get("prompt"), dict):
-            prompts[label(meta["prompt"])] = None
-    prompt_label = ", ".join(prompts) or "unrecorded"
-    return Counter(reasons.values()), left_out, tuple(judges), prompt_label
+def judge_record(meta: dict[str, Any], log: EvalLog) -> JudgeRecord | None:
+    """The record a score holds; for a log written before scores held one (package 4.2), derived
+    once here from what they held: the models and rule, the first juror settings recorded (a
+    robustness score's: the grader role's, else the run's own), bound as the run bound roles."""
+    if "judge" in meta:
+        return JudgeRecord.read(meta["judge"])
+    if not meta.get("judge_models"):
+        return None
+    models, spec = [str(model) for model in meta["judge_models"]], log.eval
+    role = (spec.model_roles or {}).get(JUDGE_ROLE, [])
+    roles = role if isinstance(role, list) else [role]
+    jurors = meta.get("jurors") or []
+    if jurors and all("config" in juror for juror in jurors):
+        sent = [dict(juror["config"]) for juror in jurors]
+    else:
+        config = roles[0].config if roles else log.plan.config.merge(spec.model_generate_config)
+        sent = [config.model_dump(exclude_none=True) | filled(config)] * len(models)
+    bound = "grader role" if roles or models != [spec.model] else "evaluated model"
+    if models == [(spec.metadata or {}).get("judge_default")]:
+        bound = "default judge"
+    return JudgeRecord.of(models, str(meta.get("panel")), bound, sent)
 
 
 def load(path: str | Path, sections: Sections) -> LoadedLog:
@@ -91,40 +91,101 @@ def load(path: str | Path, sections: Sections) -> LoadedLog:
         known = ", ".join(sections.tasks)
         raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
     reads = sections.of(task)
-    refuse(log, path, task, reads)
-    return rebuild(path, log, task, reads)
+    try:
+        refuse(log, path, task, reads)
+        return rebuild(path, log, task, reads)
+    except ReportError as error:
+        error.task = task
+        raise
 
 
 def load_all(paths: Sequence[str | Path], sections: Sections) -> list[LoadedLog]:
     return refuse_mixed([load(path, sections) for path in paths], sections)
 
 
-def logs_by_task(folder: Path, sections: Sections) -> tuple[list[list[LoadedLog]], list[str]]:
-    """Each task's logs of each question set, oldest first, and what was left out or read once, and
-    why: one log a single report would refuse (a failed attempt an eval set retried, a backup
-    copy, a run on another question set) must not cost the folder's others their report."""
-    found = list_eval_logs(str(folder), descending=False)
-    if not found:
+def log_files(folder: Path) -> tuple[list[Path], list[str]]:
+    """The folder's logs and its sub-folders', oldest first, a linked folder or log followed once
+    (a link back up the tree is named as not followed, not walked again)."""
+    found, said, seen = [], [], set[str]()
+    for top, dirs, _ in os.walk(folder, followlinks=True):
+        real = os.path.realpath(top)
+        if real in seen:
+            said.append(f"not followed: {top} is a link to {real}, already read")
+            dirs.clear()
+            continue
+        seen.add(real)
+        found += list_eval_logs(top, recursive=False, descending=False)
+    ordered = sorted(found, key=lambda info: info.mtime or 0)
+    return [Path(info.name.removeprefix("file://")) for info in ordered], said
+
+
+Said = tuple[str, str | None]
+"""A line said of a log of the folder left out, and the task of the log where it is known."""
+
+
+def logs_by_task(folder: Path, sections: Sections) -> tuple[list[LoadedLog], list[Said]]:
+    """Every log of the folder a report can describe, and what was left out or read once, and
+    why: one log a single report would refuse (a failed attempt an eval set retried, a log of
+    another package) must not cost the folder's others their report; only a byte-identical file
+    (a backup, a link) is a copy, read once."""
+    paths, notes = log_files(folder)
+    said: list[Said] = [(note, None) for note in notes]
+    if not paths:
         raise ReportError(f"no Inspect logs found in {folder}")
-    groups: dict[tuple[str, OwnSet | None], list[LoadedLog]] = {}
-    first: dict[tuple[str, str], Path] = {}
-    said = []
-    for info in found:
+    loaded, first = [], dict[str, Path]()
+    for path in paths:
+        if (copied := first.setdefault(file_digest(path), path)) != path:
+            said.append((f"read once: {path} is a copy of {copied} (the same bytes)", None))
+            continue
         try:
-            log = load(Path(info.name.removeprefix("file://")), sections)
+            loaded.append(load(path, sections))
         except ReportError as error:
-            said.append(f"skipped: {error}")
-            continue
-        if (copied := first.setdefault(same_run(log), log.path)) != log.path:
-            said.append(f"read once: {log.path} is a copy of {copied} (the same run and scores)")
-            continue
-        groups.setdefault((log.task, OwnSet.of_log(log.log.eval.metadata)), []).append(log)
-    if not groups:
-        raise ReportError(f"no log in {folder} can be reported: " + "; ".join(said))
-    return list(groups.values()), said
+            said.append((f"skipped: {error}", error.task))
+    if not loaded:
+        raise ReportError(f"no log in {folder} can be reported: " + "; ".join(s for s, _ in said))
+    return loaded, said
 
 
-def heading(logs: list[LoadedLog]) -> str:
-    """A group's heading: its task, and its question set when it is not LiveQA's."""
-    own = OwnSet.of_log(logs[0].log.eval.metadata)
-    return f"== {logs[0].task}{f' on {own}' if own else ''}: {len(logs)} log(s) =="
+def grouped(logs: Sequence[LoadedLog]) -> list[tuple[str, list[LoadedLog]]]:
+    """The folder's logs as the report compares them, each group with its heading: by task and
+    question set (its sha256, its identity), judge logs by whose human levels they are measured
+    against; model logs by the answers they hold: a run's answers graded by several judges are
+    compared as judges, and the runs one judge graded as models."""
+    by_set: dict[tuple[str, str, str], list[LoadedLog]] = {}
+    for log in logs:
+        by_set.setdefault((log.task, log.question_set, log.humans), []).append(log)
+    found = []
+    for group in by_set.values():
+        split = group[0].kind == "model" and len({answers(log) for log in group}) < len(group)
+        found += [(heading(each, split), each) for each in by_answers(group) if split] or [
+            (heading(group, False), group)
+        ]
+    return found
+
+
+def by_answers(logs: Sequence[LoadedLog]) -> list[list[LoadedLog]]:
+    """Each run's answers graded again, then each judge's runs (one log a run), then the rest."""
+    runs: dict[frozenset[str], list[LoadedLog]] = {}
+    for log in logs:
+        runs.setdefault(answers(log), []).append(log)
+    found = [run for run in runs.values() if len(run) > 1]
+    by_judge: dict[str, dict[frozenset[str], LoadedLog]] = {}
+    for log in logs:
+        by_judge.setdefault(judge_names([log])[0], {}).setdefault(answers(log), log)
+    found += [list(each.values()) for each in by_judge.values() if len(each) > 1]
+    shown = {log.path for group in found for log in group}
+    return found + [[log] for log in logs if log.path not in shown]
+
+
+def heading(logs: Sequence[LoadedLog], split: bool) -> str:
+    """A group's heading: its task; its question set when it is not the task's own, its human
+    levels when they are a team's own; of a folder's model logs split by their answers, whose
+    answers, or whose grading, it compares."""
+    log = logs[0]
+    where = f" on {log.own_set}" if log.own_set else ""
+    where += f" against {log.humans}" if log.humans.startswith("own") else ""
+    if same_answers(logs):
+        where += f": {log.model}'s answers"
+    elif split:
+        where += f": graded by {judge_names([log])[0]}"
+    return f"== {log.task}{where}: {len(logs)} log(s) =="

@@ -3,6 +3,7 @@ no global figure state left behind; matplotlib is imported only when a figure is
 
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -19,14 +20,17 @@ from liveqa_inspect.stats.names import level_name
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-TITLE_CHARS_PER_INCH = 8
+TITLE_CHARS_PER_INCH, FOOTER_CHARS_PER_INCH = 8, 14
 """Titles wrap at this many characters an inch: a panel's judge names run long, and a title
-wider than its figure is cut off at both ends."""
+wider than its figure is cut off at both ends (a footer's smaller type holds more)."""
 
 
 @contextmanager
-def drawing(path: Path, title: str, width: float, height: float) -> Iterator[Axes]:
-    """Axes to draw on, then saved to `path` under `title`, wrapped to the figure's width."""
+def drawing(
+    path: Path, title: str, width: float, height: float, footer: str = ""
+) -> Iterator[Axes]:
+    """Axes to draw on, then saved to `path` under `title`, wrapped to the figure's width, with
+    `footer` (a run's caveats) under the plot."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
@@ -35,7 +39,9 @@ def drawing(path: Path, title: str, width: float, height: float) -> Iterator[Axe
     axes = figure.add_subplot()
     yield axes
     axes.set_title(textwrap.fill(title, int(width * TITLE_CHARS_PER_INCH)), fontsize=10)
-    figure.tight_layout()
+    lines = textwrap.wrap(footer, int(width * FOOTER_CHARS_PER_INCH))
+    figure.text(0.01, 0.01, "\n".join(lines), fontsize=7, va="bottom", color="darkred")
+    figure.tight_layout(rect=(0, (0.12 * len(lines) + 0.05) / height if lines else 0, 1, 1))
     figure.savefig(path, format="png")
 
 
@@ -50,6 +56,8 @@ class IntervalChart:
     labels: Sequence[str]
     estimates: Sequence[Estimate]
     limits: tuple[float, float] | None = None
+    beside: Path | None = None
+    """The log it is a figure of, beside which it is written (None: of several logs)."""
 
     def draw(self, path: Path) -> None:
         values, lows, highs = (
@@ -77,6 +85,7 @@ class Heatmap:
     title: str
     levels: Sequence[float]
     matrix: np.ndarray
+    beside: Path | None = None
 
     def draw(self, path: Path) -> None:
         totals = self.matrix.sum(axis=1, keepdims=True)
@@ -106,6 +115,7 @@ class Scatter:
     y: Sequence[float]
     above: str
     below: str
+    beside: Path | None = None
 
     def draw(self, path: Path) -> None:
         with drawing(path, self.title, 5.8, 5.4) as axes:
@@ -118,4 +128,57 @@ class Scatter:
             axes.grid(alpha=0.3)
 
 
-Chart = IntervalChart | Heatmap | Scatter
+@dataclass(frozen=True)
+class Charted:
+    """One bar of the judge card's chart: a judge's figure, and where a no-model floor bounds it,
+    the floor on the same answers (drawn as a mark, not a bar: it is no judge's result)."""
+
+    judge: str
+    figure: str
+    estimate: Estimate
+    floor: float = math.nan
+
+
+@dataclass(frozen=True)
+class CardChart:
+    """The judge card's figures, one colour a judge; an undefined figure is written `n/a`, not
+    drawn; the run's caveats under the plot, so the image says them too."""
+
+    filename: str
+    title: str
+    rows: Sequence[Charted]
+    caveats: Sequence[str] = ()
+    beside: Path | None = None
+
+    def draw(self, path: Path) -> None:
+        judges = list(dict.fromkeys(row.judge for row in self.rows))
+        colours = [PALETTE[judges.index(row.judge) % len(PALETTE)] for row in self.rows]
+        footer = " ".join(self.caveats)
+        height = 1.8 + 0.45 * len(self.rows) + 0.3 * len(self.caveats)
+        with drawing(path, self.title, 8.0, height, footer) as axes:
+            floors = False
+            for y, (row, colour) in enumerate(zip(self.rows, colours, strict=True)):
+                e = row.estimate
+                axes.text(1.01, y, fmt(e.value), transform=axes.get_yaxis_transform(), va="center")
+                if math.isnan(e.value):
+                    continue
+                axes.barh(y, e.value, color=colour, alpha=0.85)
+                if not (math.isnan(e.low) or math.isnan(e.high)):
+                    bounds = [[e.value - e.low], [e.high - e.value]]
+                    axes.errorbar(e.value, y, xerr=bounds, fmt="none", ecolor="black", capsize=4)
+                if not math.isnan(row.floor):
+                    label = "" if floors else "ROUGE-L floor (same answers)"
+                    axes.plot(row.floor, y, "|", color="black", markersize=22, mew=3, label=label)
+                    floors = True
+            labels = [f"{row.judge}: {row.figure}" for row in self.rows]
+            axes.set_yticks(range(len(self.rows)), labels)
+            axes.invert_yaxis()
+            axes.axvline(0, color="grey", linewidth=0.8)
+            axes.set(xlabel="figure (quadratic kappa, Spearman rho)")
+            axes.grid(axis="x", alpha=0.3)
+            if floors:
+                axes.legend(loc="lower right", fontsize=8)
+
+
+PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3")
+Chart = IntervalChart | Heatmap | Scatter | CardChart

@@ -1,37 +1,35 @@
 """What the log's results do not hold: per-group figures and differences between logs. A
-difference resamples the ids two logs share, each id's pair of scores together: on the same
-questions the paired interval is far narrower than two separate intervals suggest."""
+difference resamples the pairs two logs share, each pair's scores together: on the same questions
+the paired interval is far narrower than two separate intervals suggest."""
 
-from collections.abc import Collection
+from collections.abc import Sequence
 
-from liveqa_inspect.report.loaded import LoadedLog, SampleId
+from liveqa_inspect.report.graded import Item
+from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
 
 NO_GROUP = "none"
 
 
-def group_members(log: LoadedLog, key: str) -> dict[str, list[SampleId]]:
-    """Sample ids by a metadata key's value (a list value puts the id in each of its groups),
+def group_members(items: Sequence[Item], key: str) -> dict[str, list[Item]]:
+    """Items by a metadata key's value (a list value puts the item in each of its groups),
     largest group first: a table leads with the groups its headline rests on most."""
-    members: dict[str, list[SampleId]] = {}
-    for sample_id in log.values:
-        given = log.metadata[sample_id].get(key)
+    members: dict[str, list[Item]] = {}
+    for item in items:
+        given = item.metadata.get(key)
         labels = given if isinstance(given, list) else [given]
         for label in [str(label) for label in labels if label not in (None, "")] or [NO_GROUP]:
-            members.setdefault(label, []).append(sample_id)
-    return dict(sorted(members.items(), key=lambda item: (-len(item[1]), item[0])))
+            members.setdefault(label, []).append(item)
+    return dict(sorted(members.items(), key=lambda found: (-len(found[1]), found[0])))
 
 
 def group_means(log: LoadedLog, key: str) -> list[tuple[str, Estimate]]:
-    """Each group's mean over its scored ids (`mean_estimate` leaves the unscored NaNs out)."""
-    members = group_members(log, key).items()
-    return [(name, mean_estimate([log.values[i] for i in ids])) for name, ids in members]
+    """Each group's mean over its scored items (`mean_estimate` leaves the unscored NaNs out)."""
+    members = group_members(log.items, key).items()
+    return [(name, mean_estimate([item.value for item in group])) for name, group in members]
 
 
-def mean_difference(
-    first: LoadedLog, other: LoadedLog, left_out: Collection[SampleId] = ()
-) -> Estimate:
-    """`other` minus `first` over the ids both scored (NaN where either did not, so left out):
-    resampling per-id differences is resampling ids with each pair kept."""
-    ids = [i for i in first.values if i in other.values and i not in left_out]
-    return mean_estimate([other.values[i] - first.values[i] for i in ids])
+def mean_difference(pairs: Sequence[tuple[Item, Item]]) -> Estimate:
+    """The second's value minus the first's over the pairs: resampling per-pair differences is
+    resampling the items with each pair kept."""
+    return mean_estimate([other.value - first.value for first, other in pairs])

@@ -110,7 +110,7 @@ def test_a_re_graded_panel_is_a_complete_log_and_its_judge_is_priced_from_its_ev
     assert graded.samples is not None
     for sample in graded.samples:
         meta = sample.scores["live_qa_scorer"].metadata
-        assert meta["judge_models"] == ["mockllm/regrade-priced", "mockllm/regrade-free"]
+        assert meta["judge"]["models"] == ["mockllm/regrade-priced", "mockllm/regrade-free"]
         assert meta["prompt"] == answers.eval.metadata["judge_prompt"]  # as a direct run has it
         events = [e for e in sample.events if isinstance(e, ModelEvent) and e.role == "grader"]
         assert sorted(e.model for e in events) == ["mockllm/regrade-free", "mockllm/regrade-priced"]

@@ -81,7 +81,7 @@ def test_a_panel_of_three_combines_levels_and_abstentions(panel: str) -> None:
 def test_each_juror_is_recorded_and_explained() -> None:
     score = by_answer(run_panel("mean"))["ANSWER-THREE"]
     assert score.metadata is not None
-    assert score.metadata["judge_models"] == ["mockllm/juror0", "mockllm/juror1", "mockllm/juror2"]
+    assert score.metadata["judge"]["models"] == ["mockllm/juror0", "mockllm/juror1", "mockllm/juror2"]
     jurors = score.metadata["jurors"]
     assert [j["level"] for j in jurors] == [0.3, None, 0.3]
     assert [j["attempts"] for j in jurors] == [1, 3, 1]
@@ -142,7 +142,7 @@ def test_live_qa_judge_measures_a_bound_panel_and_each_juror() -> None:
     assert (m["juror/mockllm/lenient/mean"], m["juror/mockllm/strict/mean"]) == (1.0, 0.0)
     assert m["krippendorff_alpha"] == pytest.approx(1 - 59 / 40)
     assert all(
-        s.scores["judge_agreement_scorer"].metadata["judge_models"]
+        s.scores["judge_agreement_scorer"].metadata["judge"]["models"]
         == ["mockllm/lenient", "mockllm/strict", "mockllm/strict2"]
         for s in log.samples
     )

@@ -77,11 +77,16 @@ def worst(log: EvalLog, share: str = "unchanged") -> str:
     `lowered` where it should lower it) is lowest in the log's metrics, and the share of its
     pairs that went against it, as the card shows them."""
     metrics = figures(log)
-    name = min((key for key in metrics if key.endswith(f"_{share}")), key=metrics.__getitem__)
+    shares = [key for key in metrics if key.endswith(f"_{share}")]
+    name = min(shares, key=metrics.__getitem__)
     perturbation = name.removesuffix(f"_{share}")
     assert expected(perturbation) == ("hold" if share == "unchanged" else "lower")
+    if metrics[name] == 1:  # every pair went as expected: none moved
+        n = sum(int(metrics[key.removesuffix(share) + "n"]) for key in shares)
+        return f"{'moved' if share == 'unchanged' else 'unlowered'} none (n={n})"
     low, high = (metrics[key] for key in ci_keys(name))
-    return f"{perturbation} {three(1 - metrics[name])} [{three(1 - high)}, {three(1 - low)}]"
+    n = int(metrics[f"{perturbation}_n"])
+    return f"{perturbation} {three(1 - metrics[name])} [{three(1 - high)}, {three(1 - low)}] n={n}"
 
 
 def test_the_card_of_two_judges_one_the_reference(
@@ -140,11 +145,11 @@ def test_the_card_of_one_run_s_answers_graded_by_two_judges(
     and its agreement with the reference, the figures of the live_qa section's own tables."""
     regraded(tmp_path)  # answers/ (never graded: skipped), lenient.eval, strict.eval
     printed, rows = card_of(capsys, str(tmp_path), "--reference-judge", "mockllm/lenient")
-    noun = "live_qa (same answers)"
+    noun = "live_qa (mockllm/subject's answers)"
     lenient, strict = rows["mockllm/lenient"], rows["mockllm/strict"]
     means = {row[0]: f"{row[1]} {row[2]}" for row in section(printed, "Each judge's mean level")}
-    assert lenient[f"{noun} mean level"] == means["mockllm/lenient"]
-    assert strict[f"{noun} mean level"] == means["mockllm/strict"]
+    assert lenient["live_qa mean level"] == means["mockllm/lenient"]
+    assert strict["live_qa mean level"] == means["mockllm/strict"]
     [[_, _, _, kappa, exact, shared]] = section(printed, "Difference from mockllm/lenient")
     assert strict[f"{noun} kappa with mockllm/lenient"] == kappa
     assert strict[f"{noun} exact with mockllm/lenient"] == f"{exact} n={shared}"
@@ -158,7 +163,7 @@ def test_the_card_of_one_run_s_answers_graded_by_two_judges(
     assert main([str(tmp_path), "--out", str(out)]) == 1
     captured = capsys.readouterr()
     assert captured.out.startswith("== Judge card: 2 judge(s) ==")
-    assert "== live_qa: 2 log(s) ==" in captured.out
+    assert "== live_qa: mockllm/subject's answers: 2 log(s) ==" in captured.out
     assert captured.err.splitlines()[0].startswith(
         f"error: cannot write the judge card into {out}: "
     )

@@ -12,7 +12,7 @@ from inspect_ai.model import GenerateConfig, ModelCost, ModelInfo, set_model_inf
 
 from liveqa_inspect import live_qa
 from liveqa_inspect.report.cli import SECTIONS
-from liveqa_inspect.report.cost import HOW_TO_PRICE, PRICES, judge_spend, read_prices
+from liveqa_inspect.report.cost import HOW_TO_PRICE, PRICES, graded, judge_spend, read_prices
 from liveqa_inspect.report.loading import load
 from liveqa_inspect.report.tables import cell
 from liveqa_inspect.tasks.live_qa.task import live_qa_scorer
@@ -117,11 +117,12 @@ def test_judge_replies_read_from_the_cache_are_counted_and_said(
     assert projected in cached and projected in half
     priced = PRICES.set(read_prices(Path(prices)))
     try:
-        spend = judge_spend(load(runs[2].location, SECTIONS))
+        loaded = load(runs[2].location, SECTIONS)
+        spend = judge_spend(loaded)
     finally:
         PRICES.reset(priced)
     assert spend is not None
-    assert (spend.calls, spend.cached, spend.graded) == (4, 2, 4)
+    assert (spend.calls, spend.cached, graded(loaded)) == (4, 2, 4)
     assert (spend.usage.input_tokens, spend.usage.output_tokens) == (4, 4)
     assert spend.cost == pytest.approx(0.0008)
 
@@ -175,7 +176,7 @@ def test_the_cost_per_scored_answer_counts_each_epoch_s_answer(
     log = run_live_qa(judge_name="epochs-judge", name="epochs-subject", limit=2, epochs=3)
     printed = report(capsys, log.location, "--model-cost-config", prices)
     assert cost_rows(printed)["role grader"] == ["6", "6", "0.0012", "0.000200"]
-    assert judge_spend(load(log.location, SECTIONS)).graded == 6  # type: ignore[union-attr]
+    assert graded(load(log.location, SECTIONS)) == 6
 
 
 def test_a_judge_whose_replies_were_cached_keeps_its_cost_beside_its_agreement(

@@ -107,7 +107,7 @@ def test_a_copy_or_another_question_set_costs_no_log_its_report(
     assert "== live_qa: 1 log(s) ==" in printed
     assert f"== live_qa on ours.jsonl: {OWN_SET}, sha256 {sha}: 1 log(s) ==" in printed
     assert [line for line in printed.splitlines() if line.startswith(("read", "skipped"))] == [
-        f"read once: {backup / liveqa.name} is a copy of {liveqa} (the same run and scores)"
+        f"read once: {backup / liveqa.name} is a copy of {liveqa} (the same bytes)"
     ]
     assert len([table for table in printed.tables if table.title.startswith("Tokens")]) == 2
 

@@ -25,6 +25,7 @@ from liveqa_inspect.report import main
 from liveqa_inspect.report.cli import SECTIONS
 from liveqa_inspect.report.loading import load
 from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, drawing
+from liveqa_inspect.report.graded import paired
 from liveqa_inspect.report.stats import mean_difference
 from liveqa_inspect.stats.agreement import FIGURES, agreement, confusion
 from liveqa_inspect.stats.names import ALPHA, DETECTION_FIGURES, confusion_key
@@ -193,7 +194,8 @@ def test_a_known_difference_between_two_models(capsys: pytest.CaptureFixture[str
     exactly -0.3 on every question, so every resample's mean difference is -0.3 too."""
     a = run_live_qa(answering("ANSWER-A"), name="a", limit=5)
     b = run_live_qa(answering("ANSWER-B"), name="b", limit=5)
-    difference = mean_difference(load(a.location, SECTIONS), load(b.location, SECTIONS))
+    first, other = (load(log.location, SECTIONS).items for log in (a, b))
+    difference = mean_difference(paired(first, other, "question"))
     assert difference.n == 5
     assert difference.value == pytest.approx(-0.3)
     assert difference.low == pytest.approx(-0.3) and difference.high == pytest.approx(-0.3)
@@ -253,7 +255,8 @@ def test_a_paired_interval_spans_a_difference_that_varies(
     va = {s.id: s.scores["live_qa_scorer"].value for s in a.samples}
     vb = {s.id: s.scores["live_qa_scorer"].value for s in b.samples}
     expected = float(np.mean([vb[i] - va[i] for i in va]))
-    difference = mean_difference(load(a.location, SECTIONS), load(b.location, SECTIONS))
+    first, other = (load(log.location, SECTIONS).items for log in (a, b))
+    difference = mean_difference(paired(first, other, "question"))
     assert difference.value == pytest.approx(expected)
     assert -0.3 - 1e-9 <= difference.low < expected < difference.high <= 0.0
     out = report(capsys, a.location, b.location)

@@ -8,12 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from inspect_ai.log import read_eval_log, write_eval_log
+from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from inspect_ai.model import GenerateConfig
 
 import liveqa_inspect.report
 from liveqa_inspect.report.cli import SECTIONS
-from liveqa_inspect.report.comparison import differing_settings
+from liveqa_inspect.report.comparison import differing_settings, judge_labels
 from liveqa_inspect.report.loading import load
 from tests.helpers import judge_script, report, run_live_qa, scripted_model, section
 
@@ -86,10 +86,17 @@ def test_each_setting_that_changes_a_score_is_named(tmp_path: Path) -> None:
     assert changed("temperature", lambda log: setattr(log.plan, "config", GenerateConfig())) == {
         "generation settings": ["max_tokens=512, temperature=0.0", "none"]
     }
-    judge = changed(
-        "judge_seed", lambda log: setattr(log.eval.model_roles["grader"][0].config, "seed", 7)
-    )
-    assert judge == {"judge generation settings": ["none", "seed=7; none"]}
+    def seed(log: EvalLog) -> None:  # the judge's settings as its scores record them
+        for sample in log.samples:
+            sample.scores["live_qa_scorer"].metadata["judge"]["settings"][0]["seed"] = "7"
+
+    # Copies of one log hold the same answers: their judges and judge settings are what the rows
+    # compare, named in each row's label, not a difference that makes them incomparable.
+    assert changed("judge_seed", seed) == {}
+    assert judge_labels([first, load(tmp_path / "judge_seed.eval", SECTIONS)]) == [
+        "mean of mockllm/a+mockllm/b (mockllm/a seed=42)",
+        "mean of mockllm/a+mockllm/b (mockllm/a seed=7)",
+    ]
 
     def other_data(log) -> None:  # type: ignore[no-untyped-def]
         [file] = log.eval.metadata["data"].values()

@@ -32,7 +32,7 @@ def test_a_copy_of_a_log_at_another_path_is_the_same_log(
     shutil.copyfile(log.location, copy)
     assert refused(capsys, log.location, str(copy)) == (
         f"error: {copy} is given twice: a log compared with itself says nothing; give each log "
-        f"once ({log.location} is the same log)"
+        f"once ({log.location} is a copy of it, the same bytes)"
     )
 
 

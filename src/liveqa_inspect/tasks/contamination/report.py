@@ -3,27 +3,23 @@ the reduced scores, and of every epoch's for the counts), and the intervals of t
 
 import math
 import textwrap
-from collections.abc import Sequence
 from dataclasses import replace
 
 from inspect_ai.log import EvalSample
 from inspect_ai.scorer import SampleScore
 
-from liveqa_inspect.data.own_set import OwnSet
 from liveqa_inspect.report.comparison import comparison, figure_name, labels, per_log
 from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.loaded import LoadedLog
-from liveqa_inspect.report.plots import Chart, IntervalChart, Scatter
+from liveqa_inspect.report.plots import IntervalChart, Scatter
 from liveqa_inspect.report.refusals import ReportError
-from liveqa_inspect.report.tables import Block, Cell, Table, figure_cell, figure_table
+from liveqa_inspect.report.sections import Logs, Report, Section
+from liveqa_inspect.report.tables import Cell, Table, figure_cell, figure_table
 from liveqa_inspect.stats import names
 from liveqa_inspect.tasks.contamination.scorer import Overlaps, column, completion_stats, reproduced
 from liveqa_inspect.tasks.contamination.solver import GENERAL, GUIDED, Replies
 from liveqa_inspect.versioned import label as text_label
 
-KIND, NOUN, HUMAN_LEVELS = "contamination", "items", False
-RATED = False  # a probe's figures are overlaps, on no rating scale
-ITEMS = "part probed (-T part=)"
 FLAG_P = 0.05  # Golchin & Surdeanu's threshold on the difference's p
 NAMED = {GUIDED: "guided (the test set named)", GENERAL: "general (control)"}
 LONGEST_RUNS = 5
@@ -61,9 +57,8 @@ def counted(log: LoadedLog) -> dict[str, int]:
 
 
 def setting(log: LoadedLog) -> str:
-    own = OwnSet.of_log(log.log.eval.metadata)
     part = f"part: {log.log.eval.task_args.get('part', 'question')}"
-    return f"questions: {own}; {part}" if own else part
+    return f"questions: {log.own_set}; {part}" if log.own_set else part
 
 
 def settings(log: LoadedLog) -> dict[str, str]:
@@ -135,10 +130,10 @@ def overlap_chart(log: LoadedLog, scores: list[SampleScore]) -> Scatter:
     axes = [f"{NAMED[name]}: ROUGE-L with the remainder" for name in (GENERAL, GUIDED)]
     x, y = (list(column(scores, names.overlap_key(name))) for name in (GENERAL, GUIDED))
     name = f"{log.path.stem}-overlap.png"
-    return Scatter(name, title, *axes, x, y, "guided higher", "general higher")
+    return Scatter(name, title, *axes, x, y, "guided higher", "general higher", log.path)
 
 
-def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+def side_by_side(logs: Logs) -> Report:
     found = {log.path: (completion_stats(log.scores()), counted(log)) for log in logs}
 
     def cells(log: LoadedLog) -> list[Cell]:
@@ -159,7 +154,7 @@ def side_by_side(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     return comparison(logs, logs[0].task, table), [chart]
 
 
-def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+def report(logs: Logs) -> Report:
     if len(logs) > 1:
         return side_by_side(logs)
     [log] = logs
@@ -177,3 +172,14 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
     words = int(meta["verbatim_words"])
     blocks += [overlap_table(found), reproduction_table(counts, words), runs_table(log)]
     return blocks, [overlap_chart(log, scores)]
+
+
+SECTION = Section(
+    "contamination",
+    "items",
+    setting,
+    report,
+    rated=False,  # a probe's figures are overlaps, on no rating scale
+    items="part probed (-T part=)",
+    settings=settings,
+)

@@ -4,19 +4,20 @@ ExpertQA's experts, on claims, and for a correctness judge how well it finds the
 from liveqa_inspect.report.comparison import own_questions
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.tasks.expert_qa.report import split
-from liveqa_inspect.tasks.live_qa_judge.report import HUMAN_LEVELS, KIND, card, report
+from liveqa_inspect.tasks.live_qa_judge.report import section
 
-__all__ = ["HUMAN_LEVELS", "KIND", "card", "report"]
 
-NOUN = "claims"
-HUMANS = ("experts", "ExpertQA's experts")
+def aspect(log: LoadedLog) -> str:
+    return str(log.log.eval.task_args.get("aspect", "correctness"))
 
 
 def setting(log: LoadedLog) -> str:
-    aspect = log.log.eval.task_args.get("aspect", "correctness")
-    return own_questions(log) or f"aspect: {aspect}; {split(log)}"
+    return own_questions(log) or f"aspect: {aspect(log)}; {split(log)}"
 
 
 def finds_wrong_claims(log: LoadedLog) -> bool:
     """A correctness judge's, whose wrong-claim detection its report shows."""
-    return log.log.eval.task_args.get("aspect", "correctness") == "correctness"
+    return aspect(log) == "correctness"
+
+
+SECTION = section(("experts", "ExpertQA's experts"), "claims", setting, finds_wrong_claims)

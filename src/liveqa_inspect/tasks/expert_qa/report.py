@@ -3,11 +3,7 @@ subset, by field."""
 
 from liveqa_inspect.report.comparison import own_questions
 from liveqa_inspect.report.loaded import LoadedLog
-from liveqa_inspect.tasks.live_qa.report import HUMAN_LEVELS, KIND, NOUN, card, report
-
-__all__ = ["HUMAN_LEVELS", "KIND", "NOUN", "card", "report"]
-
-GROUPS = {"field": "By field"}
+from liveqa_inspect.tasks.live_qa.report import section
 
 
 def split(log: LoadedLog) -> str:
@@ -17,3 +13,6 @@ def split(log: LoadedLog) -> str:
 
 def setting(log: LoadedLog) -> str:
     return own_questions(log) or split(log)
+
+
+SECTION = section(setting, {"field": "By field"})

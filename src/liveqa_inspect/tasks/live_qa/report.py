@@ -3,21 +3,20 @@ mean level for each model, or, on one run's answers graded by several judges (`i
 copies of a `--no-score` log), the best-controlled comparison of judges there is
 (docs/judge-cost.md)."""
 
-import math
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from functools import partial
 
 import numpy as np
 
-from liveqa_inspect.data.own_set import OwnSet
 from liveqa_inspect.judging.verdicts import panel_figures
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
 from liveqa_inspect.report.counts import count_lines
+from liveqa_inspect.report.graded import Item
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
+from liveqa_inspect.report.sections import ITEMS, Compared, Logs, Report, Section
 from liveqa_inspect.report.stats import group_means, mean_difference
 from liveqa_inspect.report.tables import Block, Table, figure_cell, fmt, value_ci
 from liveqa_inspect.stats.agreement import agreement_figures
@@ -26,7 +25,6 @@ from liveqa_inspect.stats.names import KAPPA, VERDICTS, juror_names, level_name
 from liveqa_inspect.stats.values import score_values
 from liveqa_inspect.tasks.live_qa.metrics import level_shares
 
-KIND, NOUN, HUMAN_LEVELS = "model", "samples", False
 GROUPS = {"focus_category": "By focus category", "question_types": "By question type"}
 """The per-group tables: the sample metadata key, the table's title."""
 SEVERAL_TYPES = (
@@ -39,7 +37,7 @@ FALLBACK = "question_fallback"
 def wording(log: LoadedLog) -> str:
     """The wording asked: an own set's questions are asked as written, whatever `-T question=`
     says, so its runs of two values asked the same text and are no wording comparison."""
-    if OwnSet.of_log(log.log.eval.metadata):
+    if log.own_set:
         return compare.AS_WRITTEN
     return str(log.log.eval.task_args.get("question", "summary"))
 
@@ -48,11 +46,11 @@ def setting(log: LoadedLog) -> str:
     return compare.own_questions(log) or f"question wording: {wording(log)}"
 
 
-def compared(logs: Sequence[LoadedLog]) -> compare.Compared | None:
+def compared(logs: Logs) -> Compared | None:
     """One model's runs that differ in the question wording alone: ConStat's check of memorised
     wording (docs/contamination.md), not a mismatch."""
     one_model = len({log.model for log in logs}) == 1
-    if not one_model or list(compare.differing_settings(logs)) != [compare.ITEMS]:
+    if not one_model or list(compare.differing_settings(logs)) != [ITEMS]:
         return None
     wordings = ", ".join(dict.fromkeys(wording(log) for log in logs))
     note = (
@@ -70,17 +68,21 @@ def headline(log: LoadedLog) -> Estimate:
     return mean_estimate(score_values(log.scores()))
 
 
-def differences(logs: Sequence[LoadedLog]) -> Table:
+def differences(logs: Logs) -> Table:
     """Each log's mean difference from the first, paired question by question. A paraphrase log
     asks the questions without a NIST paraphrase as their summary: beside another wording, theirs
     is no difference of wording, so they are left out, and said to be."""
     reworded = len({wording(log) for log in logs}) > 1
-    flagged = [i for i in logs[0].values if any(m.metadata.get(i, {}).get(FALLBACK) for m in logs)]
-    left_out = flagged if reworded else []
-    difference = partial(mean_difference, left_out=left_out)
-    beside = agreement if compare.same_answers(logs) else None
-    over = "the samples both scored"
-    table = compare.difference_table(logs, difference, "difference", over, beside)
+    flagged = {i.sample for log in logs for i in log.items if i.metadata.get(FALLBACK)}
+    left_out = [str(i.sample) for i in logs[0].items if i.sample in flagged] if reworded else []
+
+    def difference(pairs: Sequence[tuple[Item, Item]]) -> Estimate:
+        kept = [(a, b) for a, b in pairs if str(a.sample) not in left_out]
+        return mean_difference(kept)
+
+    scale = logs[0].scale
+    beside = (lambda pairs: agreement(pairs, scale)) if compare.same_answers(logs) else None
+    table = compare.difference_table(logs, difference, "difference", beside)
     note = (
         "Left out of the differences, as not asked in two wordings: the questions without a NIST "
         f"paraphrase, which a paraphrase log asks as their summary ({', '.join(left_out)})."
@@ -88,15 +90,15 @@ def differences(logs: Sequence[LoadedLog]) -> Table:
     return replace(table, notes=[note]) if left_out else table
 
 
-def agreement(first: LoadedLog, other: LoadedLog) -> dict[str, Estimate]:
+def agreement(pairs: Sequence[tuple[Item, Item]], scale: Sequence[float]) -> dict[str, Estimate]:
     """Judges of the same answers agree by the figures live_qa_judge measures a judge with, the
     first standing where the humans stand there."""
-    pairs = np.array([(other.values.get(i, math.nan), v) for i, v in first.values.items()])
-    found = agreement_figures(*pairs[~np.isnan(pairs.sum(axis=1))].T, first.scale)
+    values = np.array([(other.value, first.value) for first, other in pairs]).reshape(-1, 2)
+    found = agreement_figures(*values.T, scale)
     return {"kappa": found[KAPPA], "exact": found["exact_agreement"]}
 
 
-def mean_table(logs: Sequence[LoadedLog]) -> Table:
+def mean_table(logs: Logs) -> Table:
     """Judges of the same answers with what each cost: a judge is chosen on both."""
     if compare.same_answers(logs):
         title = "Each judge's mean level on the same answers (95% CI: the log's seeded bootstrap)"
@@ -147,20 +149,25 @@ def group_table(key: str, title: str, means: list[tuple[str, Estimate]]) -> Tabl
     return Table(title, [key, "n", "mean", "95% CI"], rows, notes)
 
 
-def chart(filename: str, title: str, rows: Sequence[tuple[str, Estimate]]) -> IntervalChart:
-    """On an axis from 0 to 1, where the judges' levels of both model tasks run."""
+def chart(
+    filename: str, title: str, rows: Sequence[tuple[str, Estimate]], log: LoadedLog | None
+) -> IntervalChart:
+    """On an axis from 0 to 1, where the judges' levels of both model tasks run; a log's own
+    figure beside it."""
     labels, estimates = [label for label, _ in rows], [estimate for _, estimate in rows]
-    return IntervalChart(filename, title, "mean judge level", labels, estimates, (0.0, 1.0))
+    axis, limits, beside = "mean judge level", (0.0, 1.0), log and log.path
+    return IntervalChart(filename, title, axis, labels, estimates, limits, beside)
 
 
-def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+def report(logs: Logs) -> Report:
     """The means chart is named apart (`-models-<digest>`, `-means`): a comparison is named after
     its first log and would otherwise overwrite that log's own chart."""
     log, means, table = logs[0], [headline(log) for log in logs], mean_table(logs)
     several = len(logs) > 1
     filename = compare.figure_name(logs, "models") if several else f"{log.path.stem}-means.png"
     rows = list(zip(compare.labels(logs), means, strict=True))
-    charts: list[Chart] = [chart(filename, f"{log.task}: the judge's mean level (95% CI)", rows)]
+    title = f"{log.task}: the judge's mean level (95% CI)"
+    charts: list[Chart] = [chart(filename, title, rows, None if several else log)]
     if several:
         return compare.comparison(logs, log.task, table, differences(logs)), charts
     blocks: list[Block] = [
@@ -171,21 +178,32 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         level_table(log),
         *panel_table(log),
     ]
-    for key, title in log.section.GROUPS.items():
+    for key, title in log.section.groups.items():
         means = group_means(log, key)
         blocks.append(group_table(key, title, means))
         rows = [(f"{label} (n={e.n})", e) for label, e in means]
         name = f"{log.path.stem}-{key}.png"
-        charts.append(chart(name, f"{log.task} {log.model}: {title.lower()} (95% CI)", rows))
+        charts.append(chart(name, f"{log.task} {log.model}: {title.lower()} (95% CI)", rows, log))
     return [*blocks, *other_scorers(log)], charts
 
 
-def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Part]:
+def card(logs: Logs, context: frame.Context) -> list[frame.Part]:
     """The judge card's columns of one run's answers graded by several judges (none for models
     compared): each judge's mean level on them, and its agreement with a reference judge."""
     if not compare.same_answers(logs):
         return []
-    judges, noun = frame.judges(logs), f"{logs[0].task} (same answers)"
-    rows = {name: [figure_cell(headline(log))] for name, log in judges.items()}
-    mean = frame.Part(f"{noun}: each judge's mean level", [f"{noun} mean level"], rows, judges)
-    return [mean, *frame.reference_part(logs, references, agreement, noun)]
+    judges = context.judges(logs)
+    whose = f"{logs[0].task}: {logs[0].model}'s answers ({logs[0].section.setting(logs[0])})"
+    rows = {name: [figure_cell(headline(log)), log.scored] for name, log in judges.items()}
+    columns = [f"{logs[0].task} mean level", "answers scored"]
+    mean = frame.Part(f"{whose}: each judge's mean level", columns, rows, judges)
+    noun = f"{logs[0].task} ({logs[0].model}'s answers)"
+    return [mean, *frame.reference_part(logs, context, agreement, noun)]
+
+
+def section(items: Callable[[LoadedLog], str], groups: Mapping[str, str]) -> Section:
+    """live_qa's section, and expert_qa's with its own setting and groups."""
+    return Section("model", "samples", items, report, compared=compared, card=card, groups=groups)
+
+
+SECTION = section(setting, GROUPS)

@@ -6,14 +6,17 @@ import math
 import textwrap
 from collections.abc import Sequence
 from functools import partial
+from pathlib import Path
 
 import numpy as np
 
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.counts import count_lines
-from liveqa_inspect.report.loaded import LoadedLog, SampleId
-from liveqa_inspect.report.plots import Chart, IntervalChart
+from liveqa_inspect.report.graded import Item, paired
+from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.plots import IntervalChart
+from liveqa_inspect.report.sections import Logs, Report, Section
 from liveqa_inspect.report.tables import Block, Table, figure_cell, value_ci
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
 from liveqa_inspect.tasks.live_qa.report import setting
@@ -21,8 +24,6 @@ from liveqa_inspect.tasks.robustness import metrics
 from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, Expect, expected
 from liveqa_inspect.versioned import label as text_label
 
-KIND, NOUN, HUMAN_LEVELS = "robustness", "answers", True
-HEADLINE = ORIGINAL  # the level in a score's value that the counts read as the answer's
 MOVED_ROWS = 10
 EXCERPT_CHARS = 60
 
@@ -84,7 +85,7 @@ def summary_table(found: metrics.Shares) -> Table:
 
 def perturbation_table(log: LoadedLog, found: metrics.Shares) -> Table:
     # An errored answer has no score: its pairs are neither read nor left out in the log.
-    lost = [len(meta["versions"]) for i, meta in log.metadata.items() if i not in log.values]
+    lost = [len(i.metadata["versions"]) for i in log.items if i.status == "errored"]
     errored = f" The {sum(lost)} pairs of the {len(lost)} errored answers are in neither count."
     rows = [
         [name, should(name), p.n, p.left_out, *value_ci(p.share), *value_ci(p.shift)]
@@ -108,7 +109,7 @@ def moved_table(log: LoadedLog) -> Table:
     for name in metrics.asked(scores):
         read, _, move, _ = metrics.pairs(scores, name, log.scale)
         for i in np.flatnonzero(read & (move != 0) & (move != metrics.MOVE[expected(name)])):
-            score, meta = scores[i], log.metadata[scores[i].sample_id]  # type: ignore[index]
+            score, meta = scores[i], scores[i].sample_metadata or {}  # type: ignore[index]
             before, after = metrics.level(score, ORIGINAL), metrics.level(score, name)
             start = textwrap.shorten(str(meta["answer"]), EXCERPT_CHARS)
             human = f"{meta['human_level']:g}"
@@ -125,62 +126,68 @@ def moved_table(log: LoadedLog) -> Table:
     )
 
 
-def chart(filename: str, title: str, rows: dict[str, Estimate]) -> IntervalChart:
-    axis = "share of pairs as expected"
-    return IntervalChart(filename, title, axis, list(rows), list(rows.values()), (0.0, 1.0))
+def chart(
+    filename: str, title: str, rows: dict[str, Estimate], beside: Path | None = None
+) -> IntervalChart:
+    axis, limits = "share of pairs as expected", (0.0, 1.0)
+    return IntervalChart(filename, title, axis, list(rows), list(rows.values()), limits, beside)
 
 
-def paired(first: LoadedLog, other: LoadedLog) -> tuple[list[SampleId], list[str], int]:
-    """The answers both logs hold, the perturbations both ran, and how many of those answers the
-    two perturbed otherwise (another seed draws other texts): their pairs are not the same."""
-    theirs = metrics.asked(other.scores())
-    names = [name for name in metrics.asked(first.scores()) if name in theirs]
-    ids = [i for i in first.values if i in other.values]
-    mine, yours = ([log.metadata[i]["versions"] for i in ids] for log in (first, other))
+def versions(pairs: Sequence[tuple[Item, Item]]) -> tuple[list[str], int]:
+    """The perturbations both logs ran, and how many of the answers both hold the two perturbed
+    otherwise (another seed draws other texts): their pairs are not the same."""
+    sides = [[pair[n].score for pair in pairs if pair[n].score] for n in (0, 1)]
+    theirs = metrics.asked(sides[1])
+    names = [name for name in metrics.asked(sides[0]) if name in theirs]
+    mine, yours = ([pair[n].metadata["versions"] for pair in pairs] for n in (0, 1))
     otherwise = [any(a.get(n) != b.get(n) for n in names) for a, b in zip(mine, yours, strict=True)]
-    return ids, names, sum(otherwise)
+    return names, sum(otherwise)
 
 
-def summary_difference(summary: str, first: LoadedLog, other: LoadedLog) -> Estimate:
-    """`other`'s summary minus `first`'s over the answers both hold and the perturbations both
-    ran, each resample drawing the same answers (each with all its pairs) for both judges."""
-    ids, names, otherwise = paired(first, other)
-    if otherwise:
+def summary_difference(
+    summary: str, scale: Sequence[float], pairs: Sequence[tuple[Item, Item]]
+) -> Estimate:
+    """The second judge's summary minus the first's over the answers both hold and the
+    perturbations both ran, each resample drawing the same answers (each with all its pairs)."""
+    names, otherwise = versions(pairs)
+    if otherwise or not pairs:
         return Estimate(math.nan)
     group = [n for n in names if expected(n) == metrics.SUMMARIES[summary]]
-    scores = [{s.sample_id: s for s in log.scores()} for log in (first, other)]
-    mine, yours = (metrics.outcomes([s[i] for i in ids], group, first.scale)[:2] for s in scores)
+    sides = ([pair[n].score for pair in pairs] for n in (0, 1))
+    mine, yours = (metrics.outcomes(side, group, scale)[:2] for side in sides)  # type: ignore[arg-type]
     return estimate(
-        lambda rows: metrics.pooled(*yours, rows) - metrics.pooled(*mine, rows), len(ids)
+        lambda rows: metrics.pooled(*yours, rows) - metrics.pooled(*mine, rows), len(pairs)
     )
 
 
-def pairing(logs: Sequence[LoadedLog]) -> list[str]:
+def pairing(logs: Logs) -> list[str]:
     """Said before the tables: a paired difference pools the perturbations both logs ran, on
     answers both perturbed alike."""
     ran = {", ".join(metrics.asked(log.scores())) for log in logs}
     lines = ["note: a paired difference pools the perturbations both logs ran."] * (len(ran) > 1)
     for log in logs[1:]:
-        ids, _, otherwise = paired(logs[0], log)
+        held = paired(logs[0].items, log.items, "answer", held=True)
+        _, otherwise = versions(held)
         seeds = " and ".join(str(each.log.eval.task_args.get("seed")) for each in (logs[0], log))
         if otherwise:
             lines.append(
-                f"WARNING: {log.path.name} perturbed {otherwise} of the {len(ids)} answers it "
+                f"WARNING: {log.path.name} perturbed {otherwise} of the {len(held)} answers it "
                 f"shares with {logs[0].path.name} otherwise (seeds {seeds}): their pairs are not "
                 "the same, so no paired difference from it is shown."
             )
     return lines
 
 
-def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
+def report(logs: Logs) -> Report:
     found = [metrics.robustness_figures(log.scores(), log.scale) for log in logs]
     if len(logs) > 1:
         names = compare.labels(logs)
         title = "Judges (value [95% CI: each log's seeded bootstrap] n=pairs read)"
         judges = side_by_side(title, dict(zip(names, found, strict=True)))
-        over = "the answers both hold, each with all its pairs"
         differences = [
-            compare.difference_table(logs, partial(summary_difference, s), f"{s} difference", over)
+            compare.difference_table(
+                logs, partial(summary_difference, s, logs[0].scale), f"{s} difference"
+            )
             for s in metrics.SUMMARIES
         ]
         blocks = compare.comparison(logs, "robustness", judges, *differences, notes=pairing(logs))
@@ -199,27 +206,45 @@ def report(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
         blocks.append(side_by_side(title, {"panel": one, **jurors}))
     title = f"{log.task}: {log.judge_label}, share as expected (95% CI)"
     shares = {label(name): pooled.share for name, pooled in one.items()}
-    return [*blocks, moved_table(log)], [chart(f"{log.path.stem}-robustness.png", title, shares)]
+    figure = chart(f"{log.path.stem}-robustness.png", title, shares, log.path)
+    return [*blocks, moved_table(log)], [figure]
 
 
 def worst(found: metrics.Shares, way: Expect) -> str:
     """The perturbation expected to `way` whose pairs went most against it, named, with the share
-    that did: its share as expected, from the log's own figure, turned the other way."""
-    shares = {n: p.share for n, p in found.items() if p.shift and expected(n) == way}
-    shares = {n: share for n, share in shares.items() if not math.isnan(share.value)}
+    that did and the pairs read: its share as expected, from the log's own figure, turned the
+    other way; `moved none` where every pair went as expected."""
+    shares = {n: p for n, p in found.items() if p.shift and expected(n) == way}
+    shares = {n: p for n, p in shares.items() if not math.isnan(p.share.value)}
     if not shares:
         return "none read"
-    name, share = min(shares.items(), key=lambda item: item[1].value)
+    name, pooled = min(shares.items(), key=lambda item: item[1].share.value)
+    share, n = pooled.share, sum(p.n for p in shares.values())
+    if share.value == 1:
+        return f"{'moved' if way == 'hold' else 'unlowered'} none (n={n})"
     against = Estimate(1 - share.value, 1 - share.high, 1 - share.low, share.n)
-    return f"{name} {figure_cell(against)}"
+    return f"{name} {figure_cell(against)} n={pooled.n}"
 
 
-def card(logs: Sequence[LoadedLog], references: Sequence[str]) -> list[frame.Part]:
+def card(logs: Logs, context: frame.Context) -> list[frame.Part]:
     """The judge card's columns: the largest share of pairs moved by a perturbation that should
     hold the level, and the largest share not lowered by one that should lower it."""
-    judges, rows = frame.judges(logs), {}
+    judges, rows = context.judges(logs), {}
     for name, log in judges.items():
         found = metrics.robustness_figures(log.scores(), log.scale)
         rows[name] = [worst(found, way) for way in CARD_COLUMNS]
     title = f"{logs[0].task}: the perturbation that went most against the expected move"
-    return [frame.Part(title, list(CARD_COLUMNS.values()), rows, judges)]
+    notes = [w for w in compare.warnings(logs) if w.startswith("WARNING")]
+    return [frame.Part(title, list(CARD_COLUMNS.values()), rows, judges, notes=notes)]
+
+
+SECTION = Section(
+    "robustness",
+    "answers",
+    setting,
+    report,
+    humans=("NIST", "the NIST assessors"),
+    headline=ORIGINAL,  # the level in a score's value that the counts read as the answer's
+    settings=settings,
+    card=card,
+)

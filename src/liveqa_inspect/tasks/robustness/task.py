@@ -23,7 +23,7 @@ from liveqa_inspect.tasks.live_qa.dataset import QuestionField
 from liveqa_inspect.tasks.robustness import dataset
 from liveqa_inspect.tasks.robustness.metrics import robustness
 
-_SHARED = ("judge_models", "panel", "prompt")  # every version's alike: once, at the metadata's top
+_SHARED = ("judge", "prompt")  # every version's alike: once, at the metadata's top
 
 
 @scorer(metrics=[robustness(list(LIVEQA_JUDGE.scale.levels))])

@@ -81,7 +81,7 @@ def test_every_score_says_who_graded_it_and_why() -> None:
     score = log.samples[0].scores["live_qa_scorer"]
     assert score.explanation == "Graded ANSWER-ONE."
     assert score.answer == "ANSWER-ONE"
-    assert score.metadata["judge_models"] == ["mockllm/judge"]
+    assert score.metadata["judge"]["models"] == ["mockllm/judge"]
     assert score.metadata["prompt"]["version"] == LIVEQA_JUDGE.version
     [juror] = score.metadata["jurors"]
     assert juror["model"] == "mockllm/judge"

@@ -179,7 +179,7 @@ def test_the_judge_sees_live_qa_s_prompt_with_our_settings_as_task_defaults() ->
     assert question_and_answer(prompt)[1].startswith("Noonan syndrome is a relatively common")
     assert (config.temperature, config.max_tokens, config.seed) == (0, None, 42)
     score = log.samples[0].scores["judge_agreement_scorer"]
-    assert score.metadata["judge_models"] == ["mockllm/judge"]
+    assert score.metadata["judge"]["models"] == ["mockllm/judge"]
     human = log.samples[0].metadata
     assert (human["human_grade"], human["human_level"]) == (3, 0.7)
     assert score.explanation == (

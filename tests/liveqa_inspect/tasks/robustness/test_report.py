@@ -16,6 +16,7 @@ from liveqa_inspect import live_qa_judge_robustness
 from liveqa_inspect.judging.prompts import neutralise
 from liveqa_inspect.report import main
 from liveqa_inspect.report.cli import SECTIONS
+from liveqa_inspect.report.graded import paired
 from liveqa_inspect.report.loading import load
 from liveqa_inspect.tasks.robustness.dataset import (
     ORIGINAL,
@@ -379,9 +380,9 @@ def test_logs_that_ran_other_perturbations_show_each_and_say_so(
     assert rows["swap (lowered)"][0] == "not run"
     assert "WARNING: the logs differ in -T perturbations=" in out
     assert "note: a paired difference pools the perturbations both logs ran." in out
-    difference = summary_difference(
-        "robustness", load(first.location, SECTIONS), load(second.location, SECTIONS)
-    )
+    mine, theirs = (load(log.location, SECTIONS) for log in (first, second))
+    pairs = paired(mine.items, theirs.items, "answer")
+    difference = summary_difference("robustness", mine.scale, pairs)
     assert (difference.value, difference.n) == (0.0, 4)
 
 
@@ -407,7 +408,8 @@ def test_logs_perturbed_with_other_seeds_are_not_paired(
     ]
     first, other = (load(log.location, SECTIONS) for log in logs)
     otherwise = sum(
-        first.metadata[i]["versions"] != other.metadata[i]["versions"] for i in first.metadata
+        a.metadata["versions"] != b.metadata["versions"]
+        for a, b in zip(first.items, other.items, strict=True)
     )
     assert otherwise > 0
     out = report(capsys, *(log.location for log in logs))

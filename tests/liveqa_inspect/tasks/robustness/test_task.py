@@ -146,7 +146,7 @@ def test_a_panel_reports_each_juror(humans: Humans) -> None:
     # The panel's own figures are over the jurors' mean levels.
     assert panel["padding_n"] == content["padding_n"] == length["padding_n"]
     score = log.samples[0].scores[SCORER]
-    assert score.metadata["judge_models"] == ["mockllm/content", "mockllm/length"]
+    assert score.metadata["judge"]["models"] == ["mockllm/content", "mockllm/length"]
     assert [j["model"] for j in score.metadata["versions"]["padding"]["jurors"]] == [
         "mockllm/content",
         "mockllm/length",

@@ -1,0 +1,66 @@
+"""Who judged, recorded in every score a judge gives (`judge` in its metadata) and read back by the
+report, which never re-derives it: the models (a panel's jurors and rule), what bound them (the
+grader role, the pinned default, or the model under evaluation) and each juror's settings that
+change verdicts, as sent (the seed before its move per epoch and attempt)."""
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Self
+
+from liveqa_inspect.stats.names import juror_names
+
+Bound = Literal["grader role", "default judge", "evaluated model"]
+VERDICT_SETTINGS = ("temperature", "top_p", "top_k", "seed", "max_tokens", "stop_seqs")
+VERDICT_SETTINGS += ("frequency_penalty", "presence_penalty", "logit_bias", "system_message")
+VERDICT_SETTINGS += ("reasoning_effort", "reasoning_tokens", "reasoning_summary")
+VERDICT_SETTINGS += ("reasoning_history",)
+"""The settings that change a judge's verdicts; not those that only pace or batch its calls
+(max_connections, max_retries, batch), which would split one judge into two."""
+
+
+@dataclass(frozen=True)
+class JudgeRecord:
+    models: tuple[str, ...]
+    panel: str | None
+    """The rule a panel's levels combine by; None for one model."""
+    bound: Bound
+    settings: tuple[tuple[tuple[str, str], ...], ...]
+    """Each juror's `VERDICT_SETTINGS` as sent, sorted (name, value) pairs."""
+
+    @classmethod
+    def of(cls, models: Sequence[str], panel: str, bound: Bound, sent: Sequence[Mapping]) -> Self:
+        """From what a scorer resolved: the jurors, their rule, the binding, each one's settings."""
+        settings = tuple(
+            tuple(sorted((k, str(v)) for k, v in each.items() if k in VERDICT_SETTINGS))
+            for each in sent
+        )
+        return cls(tuple(models), panel if len(models) > 1 else None, bound, settings)
+
+    def metadata(self) -> dict[str, Any]:
+        settings = [dict(each) for each in self.settings]
+        return {
+            "models": list(self.models),
+            "panel": self.panel,
+            "bound": self.bound,
+            "settings": settings,
+        }
+
+    @classmethod
+    def read(cls, found: Mapping[str, Any]) -> Self:
+        settings = tuple(tuple(sorted(each.items())) for each in found["settings"])
+        return cls(tuple(found["models"]), found["panel"], found["bound"], settings)
+
+    @property
+    def name(self) -> str:
+        """A model, or a panel as `mean of a+b`: its rule makes its figures what they are."""
+        joined = "+".join(self.models)
+        return joined if self.panel is None else f"{self.panel} of {joined}"
+
+    def shown_settings(self) -> dict[str, str]:
+        """The settings by name, a panel's each under its juror's name."""
+        names = juror_names(self.models)
+        return {
+            key if len(self.models) == 1 else f"{name} {key}": value
+            for name, each in zip(names, self.settings, strict=True)
+            for key, value in each
+        }

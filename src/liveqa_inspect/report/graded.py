@@ -1,0 +1,184 @@
+"""The one table every figure of the report reads: a row per answer a log's judge graded in each
+epoch (`Grading`: its level, whether it was scored, unscored or errored, the calls it took), and
+the answer as the log's metrics saw it, its epochs reduced (`Item`). An answer is known by what it
+is, its question set, its question as shown and its text, never by its sample id alone: two logs'
+figures are joined on those keys, so a comparison pairs the same answers or nothing."""
+
+import hashlib
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from inspect_ai.event import ModelEvent, SpanBeginEvent
+from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.model import ModelUsage
+from inspect_ai.scorer import SampleScore
+
+from liveqa_inspect.providers.gguf import MODEL_FILE
+
+SampleId = int | str
+Status = Literal["scored", "unscored", "errored"]
+Key = Literal["answer", "question"]
+"""What two logs' items are paired on: the same answers (judges compared), or the same questions
+(models compared, each with its own answers)."""
+SCORER_SPAN = "scorer"
+"""The type of the span Inspect opens around each scorer, named after it."""
+
+
+def digest(*parts: str) -> str:
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Call:
+    """One model event: `usage` is the call's own, also for a reply read from the cache."""
+
+    role: str | None
+    model: str
+    usage: ModelUsage
+    cached: bool
+    judging: bool
+    """Made while the log's headline scorer ran: the judge's call (a juror's, in a panel)."""
+    served: str
+    """The model file a local provider answered from (its output's metadata), else empty."""
+
+
+@dataclass(frozen=True)
+class Grading:
+    """One epoch of one answer: graded (scored or unscored, the judge asked) unless it errored."""
+
+    sample: SampleId
+    epoch: int
+    answer: str
+    level: float
+    status: Status
+    reason: str
+    calls: tuple[Call, ...] = field(repr=False)
+
+
+@dataclass(frozen=True)
+class Item:
+    """An answer as the log's metrics saw it: each scorer's score reduced over the epochs."""
+
+    sample: SampleId
+    question: str
+    answer: str
+    """The key of the answers graded: one text in every epoch, or a digest of each epoch's."""
+    human: float
+    value: float
+    status: Status
+    reason: str
+    scores: Mapping[str, SampleScore] = field(repr=False)
+    metadata: Mapping[str, Any] = field(repr=False)
+    score: SampleScore | None = field(default=None, repr=False)
+    """The headline scorer's reduced score (None: errored)."""
+
+    def key(self, on: Key) -> str:
+        return self.answer if on == "answer" else self.question
+
+
+def calls(sample: EvalSample, scorer: str) -> tuple[Call, ...]:
+    """Each model event, `judging` where a span of `scorer` holds it (a span begins after its
+    parent's, so one pass over the events knows every span inside the scorer's)."""
+    found, in_scorer = [], set[str]()
+    for event in sample.events:
+        if isinstance(event, SpanBeginEvent):
+            if (event.type == SCORER_SPAN and event.name == scorer) or event.parent_id in in_scorer:
+                in_scorer.add(event.id)
+        elif isinstance(event, ModelEvent):
+            usage, output = event.output.usage or ModelUsage(), event.output.metadata or {}
+            served = str(output.get(MODEL_FILE, ""))
+            judging = event.span_id in in_scorer
+            found.append(
+                Call(event.role, event.model, usage, event.cache == "read", judging, served)
+            )
+    return tuple(found)
+
+
+def answer_of(sample: EvalSample, question_set: str) -> str:
+    """The key of the answer graded: its question set, its question as shown, its text, and for
+    a claim the answer it was drawn from (a judge sees it too)."""
+    text, drawn_from = sample.output.completion, str((sample.metadata or {}).get("answer", ""))
+    context = "" if drawn_from == text else drawn_from
+    shown = sample.input if isinstance(sample.input, str) else [m.text for m in sample.input]
+    return digest(question_set, *shown, context, text)
+
+
+def status_of(level: float, scored: bool) -> Status:
+    return "errored" if not scored else "unscored" if math.isnan(level) else "scored"
+
+
+def gradings(
+    log: EvalLog, scorer: str, question_set: str, value: Callable[[Any], float]
+) -> list[Grading]:
+    """A row an epoch of each sample, with why it went unscored (or errored)."""
+    found = []
+    for sample in log.samples or []:
+        score = (sample.scores or {}).get(scorer)
+        level = math.nan if score is None else value(score.value)
+        status = status_of(level, score is not None)
+        if sample.error is not None:
+            reason = sample.error.message.splitlines()[0] if sample.error.message else "errored"
+        else:
+            reason = (score.reason or "no reason recorded") if status == "unscored" else ""
+        answer = answer_of(sample, question_set)
+        made = calls(sample, scorer)
+        found.append(Grading(sample.id, sample.epoch, answer, level, status, reason, made))
+    return found
+
+
+def items(
+    log: EvalLog,
+    scorer: str,
+    question_set: str,
+    graded: Iterable[Grading],
+    value: Callable[[Any], float],
+) -> list[Item]:
+    """One item a sample, in the log's order: each scorer's reduced score as Inspect handed it to
+    the metrics; the first unscored epoch's reason (the reducer keeps none)."""
+    reduced = {r.scorer: {s.sample_id: s for s in r.samples} for r in log.reductions or []}
+    epochs: dict[SampleId, list[Grading]] = {}
+    for grading in graded:
+        epochs.setdefault(grading.sample, []).append(grading)
+    # In the order Inspect handed the metrics their scores (a bootstrap's draws depend on it),
+    # then the samples with none.
+    firsts: dict[SampleId, EvalSample] = {s: None for s in reduced.get(scorer, {})}  # type: ignore[misc]
+    for sample in log.samples or []:
+        if firsts.get(sample.id) is None:
+            firsts[sample.id] = sample
+    found = []
+    for sample_id, sample in firsts.items():
+        meta = sample.metadata or {}
+        scores = {
+            name: SampleScore(score=s[sample_id], sample_id=sample_id, sample_metadata=meta)
+            for name, s in reduced.items()
+            if sample_id in s
+        }
+        headline = scores.get(scorer)
+        level = math.nan if headline is None else value(headline.score.value)
+        status = status_of(level, headline is not None)
+        why = [g.reason for g in epochs[sample_id] if g.status != "scored" and g.reason]
+        answers = list(dict.fromkeys(g.answer for g in epochs[sample_id]))
+        answer = answers[0] if len(answers) == 1 else digest(*answers)
+        question = digest(question_set, str(meta.get("question_id", sample_id)))
+        human = float(meta.get("human_level", math.nan))
+        reason = why[0] if why and status != "scored" else ""
+        found.append(
+            Item(sample_id, question, answer, human, level, status, reason, scores, meta, headline)
+        )
+    return found
+
+
+def paired(
+    first: Sequence[Item], other: Sequence[Item], on: Key, held: bool = False
+) -> list[tuple[Item, Item]]:
+    """The items both logs scored (`held`: both hold a score of, read or not), joined on `on`, in
+    the first log's order."""
+    wanted = ("scored", "unscored") if held else ("scored",)
+    theirs = {item.key(on): item for item in other if item.status in wanted}
+    return [
+        (item, theirs[item.key(on)])
+        for item in first
+        if item.status in wanted and item.key(on) in theirs
+    ]
