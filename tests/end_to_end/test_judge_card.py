@@ -12,7 +12,9 @@ from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.report.cli import SECTIONS
+from liveqa_inspect.report.cost import graded as graded_answers
 from liveqa_inspect.report.cost import judge_spend
+from liveqa_inspect.report.graded import paired
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.loading import load
 from liveqa_inspect.stats.names import KAPPA, pair_key
@@ -114,20 +116,21 @@ def test_the_judge_card_of_an_eval_set(
     # The pinned judge ran live_qa_judge alone: the other tasks read "not run".
     for column in ("experts kappa", "most moved (should hold)", "most not lowered (should lower)"):
         assert rows[DEFAULT_JUDGE][column] == "not run"
-    # good and the pinned judge grade alike: tied, and the same levels; other is worse.
+    # good and the pinned judge grade alike: tied at the top (no `best` among ties), and the
+    # same levels; other is worse, by the paired difference from the first of them.
     nist = {judge: loaded(found[judge, "live_qa_judge"]) for judge in rows}
-    best = max(rows, key=lambda judge: figures(found[judge, "live_qa_judge"])[KAPPA])
-    assert rows[best]["NIST kappa vs best (paired)"] == "best"
-    for judge in rows.keys() - {best}:
-        difference = kappa_difference(nist[best], nist[judge])
-        cell = rows[judge]["NIST kappa vs best (paired)"]
-        assert cell.startswith(f"{three(difference.value)} [{three(difference.low)}, ")
-    assert rows[OTHER]["NIST kappa vs best (paired)"].endswith(" worse")
+    assert rows[GOOD]["NIST kappa vs best (paired)"] == "tied"
+    assert rows[DEFAULT_JUDGE]["NIST kappa vs best (paired)"] == "tied"
+    pairs = paired(nist[GOOD].items, nist[OTHER].items, "answer")
+    difference = kappa_difference(pairs, nist[GOOD].scale)
+    cell = rows[OTHER]["NIST kappa vs best (paired)"]
+    assert cell.startswith(f"{three(difference.value)} [{three(difference.low)}, ")
+    assert cell.endswith(" worse")
     assert rows[GOOD][f"NIST kappa with {DEFAULT_JUDGE}"] == "1.000 [1.000, 1.000]"
     assert rows[DEFAULT_JUDGE][f"NIST kappa with {DEFAULT_JUDGE}"] == "reference"
     # Cost: good's calls of its three logs, per 100 answers graded; other has no price.
     spends = [judge_spend(loaded(found[GOOD, task])) for task in TASKS]
-    graded = sum(spend.graded for spend in spends if spend)
+    graded = sum(graded_answers(loaded(found[GOOD, task])) for task in TASKS)
     dollars = 100 * sum(spend.cost or 0.0 for spend in spends if spend) / graded
     assert rows[GOOD]["$ / 100 graded"] == f"{dollars:.4f}"
     assert rows[OTHER]["$ / 100 graded"] == "no price"

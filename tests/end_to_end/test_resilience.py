@@ -377,7 +377,9 @@ def test_rescoring_with_another_judge_asks_it_once_a_sample(
     # The original log is untouched: --output-file wrote the re-graded copy elsewhere.
     original = read_eval_log(log.location)
     assert original.samples is not None
-    graders = {tuple(s.scores["live_qa_scorer"].metadata["judge"]["models"]) for s in original.samples}
+    graders = {
+        tuple(s.scores["live_qa_scorer"].metadata["judge"]["models"]) for s in original.samples
+    }
     assert graders == {(f"openai/{JUDGE}",)}
 
 

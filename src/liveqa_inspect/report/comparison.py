@@ -92,7 +92,8 @@ def row_noun(logs: Logs) -> str:
 def own_questions(log: LoadedLog) -> str | None:
     """A section's `setting` of a log of an own question set: its questions are asked as written,
     whatever a task argument says of the wording."""
-    return f"questions: {log.own_set}, asked {AS_WRITTEN}" if log.own_set else None
+    own = log.own_set  # known by its sha256, whatever the file's name
+    return f"questions: own set sha256 {own.sha256[:12]}, asked {AS_WRITTEN}" if own else None
 
 
 def settings(log: LoadedLog) -> dict[str, str]:
@@ -110,9 +111,8 @@ def settings(log: LoadedLog) -> dict[str, str]:
     found["generation settings"] = (
         ", ".join(f"{k}={v}" for k, v in config.model_dump(exclude_none=True).items()) or "none"
     )
-    found["data"] = ", ".join(
-        f"{n} (sha256 {str(f.get('sha256'))[:12]})" for n, f in log.data.items()
-    )
+    # Files compared by their contents: one set under two names is one set.
+    found["data"] = ", ".join(f"sha256 {str(f.get('sha256'))[:12]}" for f in log.data.values())
     return found | log.section.settings(log)
 
 

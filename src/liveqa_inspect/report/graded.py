@@ -142,13 +142,12 @@ def items(
     for grading in graded:
         epochs.setdefault(grading.sample, []).append(grading)
     # In the order Inspect handed the metrics their scores (a bootstrap's draws depend on it),
-    # then the samples with none.
-    firsts: dict[SampleId, EvalSample] = {s: None for s in reduced.get(scorer, {})}  # type: ignore[misc]
-    for sample in log.samples or []:
-        if firsts.get(sample.id) is None:
-            firsts[sample.id] = sample
+    # then the samples with none; a score whose sample the log lost is no item.
+    firsts = {sample.id: sample for sample in reversed(log.samples or [])}
+    order = [*reduced.get(scorer, {}), *(sample.id for sample in log.samples or [])]
     found = []
-    for sample_id, sample in firsts.items():
+    for sample_id in dict.fromkeys(i for i in order if i in firsts):
+        sample = firsts[sample_id]
         meta = sample.metadata or {}
         scores = {
             name: SampleScore(score=s[sample_id], sample_id=sample_id, sample_metadata=meta)

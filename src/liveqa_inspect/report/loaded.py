@@ -107,14 +107,12 @@ class LoadedLog:
     @property
     def humans(self) -> str:
         """Whose levels its judge is measured against: the section's (NIST's assessors, ExpertQA's
-        experts), or a team's own judgments file (`-T judgments=`), named with its sha256."""
+        experts), or a team's own judgments file (`-T judgments=`)."""
         own = {str(item.metadata.get("judgments_source", "nist")) for item in self.items}
         own.discard("nist")
         if not own:
             return self.section.humans[0] if self.section.humans else ""
-        name = Path(min(own)).name
-        sha256 = str(self.data.get(name, {}).get("sha256", ""))[:12]
-        return f"own judgments {name}" + (f" (sha256 {sha256})" if sha256 else "")
+        return f"own judgments {Path(min(own)).name}"
 
     @property
     def data(self) -> dict[str, Any]:

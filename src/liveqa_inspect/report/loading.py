@@ -103,20 +103,30 @@ def load_all(paths: Sequence[str | Path], sections: Sections) -> list[LoadedLog]
     return refuse_mixed([load(path, sections) for path in paths], sections)
 
 
+def listed(folder: str | Path) -> dict[Path, float]:
+    """The logs Inspect lists in one folder (not its sub-folders), with their times."""
+    found = list_eval_logs(str(folder), recursive=False, descending=False)
+    return {Path(info.name.removeprefix("file://")): info.mtime or 0 for info in found}
+
+
 def log_files(folder: Path) -> tuple[list[Path], list[str]]:
     """The folder's logs and its sub-folders', oldest first, a linked folder or log followed once
-    (a link back up the tree is named as not followed, not walked again)."""
-    found, said, seen = [], [], set[str]()
-    for top, dirs, _ in os.walk(folder, followlinks=True):
+    (a link back up the tree is named as not followed, not walked again). Inspect lists no
+    linked log: one is a log where Inspect lists its target."""
+    found, said, seen = dict[Path, float](), [], set[str]()
+    for top, dirs, files in os.walk(folder, followlinks=True):
         real = os.path.realpath(top)
         if real in seen:
             said.append(f"not followed: {top} is a link to {real}, already read")
             dirs.clear()
             continue
         seen.add(real)
-        found += list_eval_logs(top, recursive=False, descending=False)
-    ordered = sorted(found, key=lambda info: info.mtime or 0)
-    return [Path(info.name.removeprefix("file://")) for info in ordered], said
+        found |= listed(top)
+        for link in (Path(top, name) for name in files if Path(top, name).is_symlink()):
+            target = link.resolve()
+            if target in listed(target.parent):
+                found[link] = target.stat().st_mtime * 1000
+    return sorted(found, key=found.__getitem__), said
 
 
 Said = tuple[str, str | None]

@@ -151,33 +151,34 @@ class CardChart:
     beside: Path | None = None
 
     def draw(self, path: Path) -> None:
-        judges = list(dict.fromkeys(row.judge for row in self.rows))
-        colours = [PALETTE[judges.index(row.judge) % len(PALETTE)] for row in self.rows]
         footer = " ".join(self.caveats)
         height = 1.8 + 0.45 * len(self.rows) + 0.3 * len(self.caveats)
         with drawing(path, self.title, 8.0, height, footer) as axes:
-            floors = False
-            for y, (row, colour) in enumerate(zip(self.rows, colours, strict=True)):
-                e = row.estimate
-                axes.text(1.01, y, fmt(e.value), transform=axes.get_yaxis_transform(), va="center")
-                if math.isnan(e.value):
-                    continue
-                axes.barh(y, e.value, color=colour, alpha=0.85)
-                if not (math.isnan(e.low) or math.isnan(e.high)):
-                    bounds = [[e.value - e.low], [e.high - e.value]]
-                    axes.errorbar(e.value, y, xerr=bounds, fmt="none", ecolor="black", capsize=4)
-                if not math.isnan(row.floor):
-                    label = "" if floors else "ROUGE-L floor (same answers)"
-                    axes.plot(row.floor, y, "|", color="black", markersize=22, mew=3, label=label)
-                    floors = True
-            labels = [f"{row.judge}: {row.figure}" for row in self.rows]
-            axes.set_yticks(range(len(self.rows)), labels)
-            axes.invert_yaxis()
-            axes.axvline(0, color="grey", linewidth=0.8)
-            axes.set(xlabel="figure (quadratic kappa, Spearman rho)")
-            axes.grid(axis="x", alpha=0.3)
-            if floors:
-                axes.legend(loc="lower right", fontsize=8)
+            self.plot(axes)
+
+    def plot(self, axes: Axes) -> None:
+        judges = list(dict.fromkeys(row.judge for row in self.rows))
+        floors = False
+        for y, row in enumerate(self.rows):
+            e, colour = row.estimate, PALETTE[judges.index(row.judge) % len(PALETTE)]
+            axes.text(1.01, y, fmt(e.value), transform=axes.get_yaxis_transform(), va="center")
+            if math.isnan(e.value):
+                continue
+            axes.barh(y, e.value, color=colour, alpha=0.85)
+            if not (math.isnan(e.low) or math.isnan(e.high)):
+                bounds = [[e.value - e.low], [e.high - e.value]]
+                axes.errorbar(e.value, y, xerr=bounds, fmt="none", ecolor="black", capsize=4)
+            if not math.isnan(row.floor):
+                label = "" if floors else "ROUGE-L floor (same answers)"
+                axes.plot(row.floor, y, "D", color="black", markersize=7, label=label)
+                floors = True
+        axes.set_yticks(range(len(self.rows)), [f"{r.judge}: {r.figure}" for r in self.rows])
+        axes.invert_yaxis()
+        axes.axvline(0, color="grey", linewidth=0.8)
+        axes.set(xlabel="figure (quadratic kappa, Spearman rho)")
+        axes.grid(axis="x", alpha=0.3)
+        if floors:
+            axes.legend(loc="lower right", fontsize=8)
 
 
 PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3")

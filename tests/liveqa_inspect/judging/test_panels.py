@@ -81,7 +81,11 @@ def test_a_panel_of_three_combines_levels_and_abstentions(panel: str) -> None:
 def test_each_juror_is_recorded_and_explained() -> None:
     score = by_answer(run_panel("mean"))["ANSWER-THREE"]
     assert score.metadata is not None
-    assert score.metadata["judge"]["models"] == ["mockllm/juror0", "mockllm/juror1", "mockllm/juror2"]
+    assert score.metadata["judge"]["models"] == [
+        "mockllm/juror0",
+        "mockllm/juror1",
+        "mockllm/juror2",
+    ]
     jurors = score.metadata["jurors"]
     assert [j["level"] for j in jurors] == [0.3, None, 0.3]
     assert [j["attempts"] for j in jurors] == [1, 3, 1]

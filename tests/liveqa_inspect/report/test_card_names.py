@@ -109,8 +109,10 @@ def test_a_reference_judge_named_as_no_row_is_said(
     for temperature in (0.0, 1.0):
         run(live_qa_judge(), length_judge, "judge", tmp_path, limit=2, temperature=temperature)
     printed, rows = card_of(capsys, str(tmp_path), "--reference-judge", "mockllm/judge")
-    assert f"--reference-judge mockllm/judge: no row of the card is that judge (name it as its " \
+    assert (
+        f"--reference-judge mockllm/judge: no row of the card is that judge (name it as its "
         f"row is: {COOL}, {WARM})" in printed
+    )
     assert not any("with mockllm/judge" in column for row in rows.values() for column in row)
     _, rows = card_of(capsys, str(tmp_path), "--reference-judge", COOL)
     assert rows[COOL][f"NIST kappa with {COOL}"] == "reference"

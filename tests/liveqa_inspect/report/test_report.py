@@ -23,9 +23,9 @@ from liveqa_inspect.judging.provenance import provenance
 from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.report import main
 from liveqa_inspect.report.cli import SECTIONS
+from liveqa_inspect.report.graded import paired
 from liveqa_inspect.report.loading import load
 from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, drawing
-from liveqa_inspect.report.graded import paired
 from liveqa_inspect.report.stats import mean_difference
 from liveqa_inspect.stats.agreement import FIGURES, agreement, confusion
 from liveqa_inspect.stats.names import ALPHA, DETECTION_FIGURES, confusion_key
@@ -389,7 +389,8 @@ def test_several_judges_and_the_kappa_difference(
     with an interval of exactly [-1, -1]."""
     good = run_judge(perfect(humans), "perfect", limit=20)
     flat = run_judge(lambda *_: verdict("0.3"), "constant", limit=20)
-    difference = kappa_difference(load(good.location, SECTIONS), load(flat.location, SECTIONS))
+    first, other = (load(log.location, SECTIONS) for log in (good, flat))
+    difference = kappa_difference(paired(first.items, other.items, "answer"), first.scale)
     assert (difference.value, difference.low, difference.high, difference.n) == (
         pytest.approx(-1.0),
         pytest.approx(-1.0),
@@ -433,7 +434,8 @@ def test_a_kappa_difference_that_varies(humans: Humans) -> None:
     good = run_judge(perfect(humans), "perfect", limit=30)
     rough = run_judge(sloppy, "sloppy", limit=30)
     expected = figures(rough)["kappa_quadratic"] - figures(good)["kappa_quadratic"]
-    difference = kappa_difference(load(good.location, SECTIONS), load(rough.location, SECTIONS))
+    first, other = (load(log.location, SECTIONS) for log in (good, rough))
+    difference = kappa_difference(paired(first.items, other.items, "answer"), first.scale)
     assert -1.0 < expected < 0.0
     assert difference.value == pytest.approx(expected)
     assert difference.low < expected < difference.high <= 0.0

@@ -86,6 +86,7 @@ def test_each_setting_that_changes_a_score_is_named(tmp_path: Path) -> None:
     assert changed("temperature", lambda log: setattr(log.plan, "config", GenerateConfig())) == {
         "generation settings": ["max_tokens=512, temperature=0.0", "none"]
     }
+
     def seed(log: EvalLog) -> None:  # the judge's settings as its scores record them
         for sample in log.samples:
             sample.scores["live_qa_scorer"].metadata["judge"]["settings"][0]["seed"] = "7"

@@ -233,9 +233,9 @@ def test_judges_side_by_side_with_paired_differences(
     On the same answers the differences are 0 and -1 on every resample."""
     reader = run_robustness(content_judge(humans), "content")
     constant = run_robustness(lambda *_: verdict("0.7"), "constant")
-    difference = summary_difference(
-        "sensitivity", load(reader.location, SECTIONS), load(constant.location, SECTIONS)
-    )
+    mine, theirs = (load(log.location, SECTIONS) for log in (reader, constant))
+    pairs = paired(mine.items, theirs.items, "answer")
+    difference = summary_difference("sensitivity", mine.scale, pairs)
     assert (difference.value, difference.low, difference.high) == (-1.0, -1.0, -1.0)
     assert difference.n == 8
 
@@ -282,9 +282,9 @@ def test_a_difference_over_the_answers_both_logs_hold(humans: Humans) -> None:
     small = run_robustness(content_judge(humans), "content", per_grade=1)
     large = run_robustness(length_judge, "length")
     first, other = load(small.location, SECTIONS), load(large.location, SECTIONS)
-    shared = [i for i in first.values if i in other.values]
-    assert 0 < len(shared) < len(other.values)
-    estimate = summary_difference("robustness", first, other)
+    shared = paired(first.items, other.items, "answer")
+    assert 0 < len(shared) < len(other.items)
+    estimate = summary_difference("robustness", first.scale, shared)
     assert estimate.n == len(shared)
     assert estimate.low <= estimate.value <= estimate.high
     assert not math.isnan(estimate.value)
