@@ -136,3 +136,39 @@ def test_the_judge_card_of_an_eval_set(
     assert rows[OTHER]["$ / 100 graded"] == "no price"
     assert (folder / "judge-card.md").read_text().startswith("# Judge card: 3 judge(s)")
     assert (folder / "judge-card.png").read_bytes().startswith(PNG)
+
+
+@pytest.mark.slow  # three evals on a local server
+def test_the_pinned_default_at_two_temperatures_stays_the_reference(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, humans: Humans
+) -> None:
+    """Issue 43, case 13: once the default judge also runs at temperature 1, its rows are named
+    by their settings, and the reference is the default judge at its default settings."""
+    folder = tmp_path / "judges"
+    runs = (
+        ("t0", DEFAULT_JUDGE, ()),
+        ("t1", DEFAULT_JUDGE, ("--temperature", "1")),
+        ("t0", OTHER, ()),
+    )
+    with OpenAIServer(responder(humans)) as server:
+        for sub, model, extra in runs:
+            ran, _ = inspect_eval_logs(
+                "eval",
+                "liveqa_inspect/live_qa_judge",
+                "--model",
+                model,
+                *extra,
+                "--limit",
+                "6",
+                "--display",
+                "none",
+                log_dir=folder / sub,
+                env=server.env(),
+            )
+            assert ran.returncode == 0, ran.output
+    printed, rows = card_of(capsys, str(folder))
+    reference = f"{DEFAULT_JUDGE} (temperature=0.0)"
+    assert set(rows) == {reference, f"{DEFAULT_JUDGE} (temperature=1.0)", OTHER}
+    assert rows[reference][f"NIST kappa with {reference}"] == "reference"
+    assert rows[OTHER][f"NIST kappa with {reference}"].endswith("]")
+    assert "No agreement with the pinned default judge" not in printed

@@ -14,16 +14,26 @@ from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from inspect_ai.model import GenerateConfig
 from matplotlib.figure import Figure
 
-from liveqa_inspect import expert_qa_claims, live_qa, live_qa_judge, live_qa_judge_robustness
+from liveqa_inspect import (
+    expert_qa,
+    expert_qa_claims,
+    live_qa,
+    live_qa_judge,
+    live_qa_judge_robustness,
+)
 from liveqa_inspect.judging.prompts import neutralise
 from liveqa_inspect.judging.verdicts import verdicts
 from liveqa_inspect.report.cli import SECTIONS
+from liveqa_inspect.report.comparison import judge_labels
 from liveqa_inspect.report.loading import load
 from liveqa_inspect.report.plots import CardChart, Charted
 from liveqa_inspect.stats.agreement import reference_rhos
 from liveqa_inspect.stats.bootstrap import Estimate
+from liveqa_inspect.tasks.expert_qa.claims_task import claim_correctness_scorer
+from liveqa_inspect.tasks.expert_qa.task import expert_qa_scorer
 from liveqa_inspect.tasks.live_qa.task import live_qa_scorer
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
+from liveqa_inspect.tasks.live_qa_judge.task import judge_agreement_scorer
 from liveqa_inspect.tasks.robustness.task import judge_robustness_scorer
 from tests.helpers import (
     QUIET,
@@ -418,3 +428,55 @@ def test_the_card_chart_marks_the_floor_leaves_n_a_undrawn_and_says_the_caveat(
     assert "n/a" in [text.get_text() for text in axes.texts]
     chart.draw(path := tmp_path / "card.png")
     assert path.read_bytes().startswith(b"\x89PNG")
+
+
+REGRADED = {
+    "live_qa": (live_qa, {"reference_metrics": False}, live_qa_scorer),
+    "expert_qa": (expert_qa, {}, expert_qa_scorer),
+    "live_qa_judge": (live_qa_judge, {}, judge_agreement_scorer),
+    "expert_qa_claims": (expert_qa_claims, {}, claim_correctness_scorer),
+    "live_qa_judge_robustness": (
+        live_qa_judge_robustness,
+        {"per_grade": 1, "perturbations": "padding"},
+        judge_robustness_scorer,
+    ),
+}
+"""Each judged task, its arguments here, and its judge's scorer (the one `inspect score` re-runs
+to re-grade it)."""
+
+
+@pytest.mark.parametrize("task", list(REGRADED))
+def test_every_judged_task_s_scores_hold_the_judge_record_read_by_the_report(
+    task: str, tmp_path: Path
+) -> None:
+    """A log of each judged task, re-graded by another judge bound at temperature 0.5 (as
+    `inspect score --model-role grader=...` does): every score holds who judged, what bound it
+    and the settings it was sent, and the report names the judge from that record."""
+    make, args, scorer = REGRADED[task]
+    [log] = eval(
+        make(**args),
+        model=scripted_model(lambda *_: verdict("3"), "first"),
+        model_roles={"grader": scripted_model(lambda *_: verdict("1"), "first")},
+        limit=2,
+        **QUIET,
+    )
+    assert log.status == "success", log.error
+    grader = scripted_model(lambda *_: verdict("1"), "second", temperature=0.5)
+    found = read_eval_log(log.location)
+    regraded = score(found, scorer(), model_roles={"grader": grader}, action="overwrite")
+    write_eval_log(regraded, path := str(tmp_path / "regraded.eval"))
+    name = regraded.eval.headline_metric.scorer  # type: ignore[union-attr]
+    records = [s.scores[name].metadata["judge"] for s in regraded.samples or []]
+    assert records and all(
+        record
+        == {
+            "models": ["mockllm/second"],
+            "panel": None,
+            "bound": "grader role",
+            "settings": [{"seed": "42", "temperature": "0.5"}],
+        }
+        for record in records
+    )
+    loaded = load(path, SECTIONS)
+    assert loaded.judge_label == "mockllm/second"
+    assert judge_labels([loaded]) == ["mockllm/second"]
