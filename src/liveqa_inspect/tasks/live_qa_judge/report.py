@@ -194,6 +194,8 @@ def ranked(logs: Logs, names: Sequence[str]) -> dict[str, str]:
     """Each judge's kappa from the best one's over the answers every judge scored (paired), in
     words; no `best` among judges tied at the top."""
     keys = compare.shared(logs)
+    if not keys:
+        return dict.fromkeys(names, "no answer every judge scored")
     kept = [compare.restricted(log, keys, "answer") for log in logs]
     kappas = [agreement(log, items)[KAPPA].value for log, items in zip(logs, kept, strict=True)]
     top = max(np.nan_to_num(kappas, nan=-np.inf))
