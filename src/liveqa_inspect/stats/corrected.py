@@ -109,7 +109,8 @@ def corrected_mean(
 def unidentifiable(calibration: Array, levels: Array) -> NotIdentifiable | None:
     """Why a calibration's counts (rows the human level) cannot be inverted, if they cannot."""
     n, judged = int(calibration.sum()), calibration.sum(axis=0)
-    if missing := [level_name(level) for level, row in zip(levels, calibration) if not row.sum()]:
+    rows = zip(levels, calibration.sum(axis=1), strict=True)
+    if missing := [level_name(level) for level, answers in rows if not answers]:
         return NotIdentifiable(
             f"no calibration answer has the human level{'s' * (len(missing) > 1)} "
             f"{', '.join(missing)}, so how the judge "
@@ -170,7 +171,9 @@ def powered_estimate(others: Array, judge: Array, human: Array, tuned: bool) -> 
     n = len(judge)
     if not n:
         return Estimate(math.nan)
-    pairs, counts = np.unique(np.column_stack([judge, human]).astype(float), axis=0, return_counts=True)
+    pairs, counts = np.unique(
+        np.column_stack([judge, human]).astype(float), axis=0, return_counts=True
+    )
     values, others_counts = np.unique(np.asarray(others, dtype=float), return_counts=True)
     weights, others_weights = redrawn_counts(counts.astype(float), others_counts.astype(float))
     means, errors = powered_rows(pairs, weights, values, others_weights, tuned)
