@@ -54,8 +54,8 @@ def graded_levels(log: EvalLog) -> dict[Answer, float]:
 
 
 def nist_corrected(graded: EvalLog, calibration: EvalLog) -> Estimate | NotIdentifiable:
-    """The mean human level of `graded`'s scored answers (a live_qa or expert_qa log), corrected
-    by `calibration`, a live_qa_judge log of the same judge: its scored answers' (judge level,
+    """The mean human level of `graded`'s scored answers (a model's, graded by a judge), corrected
+    by `calibration`, the same judge's log measured against humans: its answers' (judge level,
     human level) pairs. Whether the two logs' judges and prompts are the same is the caller's to
     check."""
     metadata = calibration.eval.metadata or {}
@@ -63,7 +63,7 @@ def nist_corrected(graded: EvalLog, calibration: EvalLog) -> Estimate | NotIdent
         raise ReportError(
             f"{calibration.location or 'the calibration log'} is not a log measuring a judge on "
             f"the graded log's scale ({', '.join(f'{level:g}' for level in scale(graded))}): "
-            "calibrate with live_qa_judge run by the same judge"
+            "calibrate with the judge task run by the same judge"
         )
     human = {s.id: float((s.metadata or {})["human_level"]) for s in calibration.samples or []}
     pairs = [(level, human[sample]) for (sample, _), level in graded_levels(calibration).items()]

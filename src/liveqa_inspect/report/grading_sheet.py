@@ -72,13 +72,13 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 
 def answers_log(path: Path) -> EvalLog:
-    """A log of a model's answers graded by a judge (live_qa, expert_qa)."""
+    """A log of a model's answers graded by a judge, not of a judge measured against humans."""
     log = read_log(path)
     metadata = log.eval.metadata or {}
     if metadata.get("measures_judge") is not False or not scale(log):
         raise ReportError(
             f"{path} is a log of {log.eval.task}, not of a model's answers graded by a judge: "
-            "a grading sheet draws from a live_qa or expert_qa log"
+            "a grading sheet draws from a log of a model's answers and the judge's levels"
         )
     return log
 
