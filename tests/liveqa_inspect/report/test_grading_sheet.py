@@ -143,6 +143,7 @@ def test_the_filled_sheet_gives_the_prediction_powered_mean(
         ),
         (None, "line 1: the header lacks the column level"),
     ],
+    ids=["unknown sample", "level 0.5", "empty level", "missing column"],
 )
 def test_a_bad_sheet_is_refused_in_one_line_naming_its_row(
     log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str], change, said: str
