@@ -80,8 +80,9 @@ def corrected_mean(
     the figure is their mean level. The interval resamples calibration pairs and graded answers
     independently and takes each resample's unconstrained solution (the inverse, clipped to the
     scale): the constrained solution's resamples pile up against the edge where a level's true
-    share is near 0, and their interval covered 90% there (RESULTS.md). A resample that cannot be
-    inverted at all is left out; past UNDEFINED_SHARE of them the figure is refused."""
+    share is near 0, and their interval covered 90% there in development runs (RESULTS.md). A
+    resample that cannot be inverted at all is left out; past UNDEFINED_SHARE of them the figure
+    is refused."""
     levels = np.asarray(levels, dtype=float)
     judge = np.asarray(judge, dtype=float)
     if not len(judge):
