@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
 import pytest
 
 from tests.commands import Ran, inspect_command
@@ -193,3 +194,29 @@ def test_bench_live_qa_runs(run: Callable[..., str]) -> None:
     [row, floor] = table_rows(out, "2")
     assert row[1:3] == ["1", "1"] and row[7] == "0.1" and row[-2:] == ["2.00", "success"], row
     assert floor[1] == "1" and floor[-1] == "success", floor
+
+
+def test_bench_corrected_simulates_nists_calibration(
+    benchmarks: ModuleType, liveqa_data_dir: Path
+) -> None:
+    import bench_corrected
+
+    from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
+
+    levels = [s.metadata["human_level"] for s in live_qa_judge_dataset(data=liveqa_data_dir)]
+    assert bench_corrected.NIST_COUNTS == tuple(
+        levels.count(level) for level in bench_corrected.LEVELS
+    )
+    for confusion in bench_corrected.judges().values():
+        assert np.allclose(confusion.sum(axis=0), 1) and confusion.min() >= 0
+
+
+@pytest.mark.slow
+def test_bench_corrected_runs(run: Callable[..., str]) -> None:
+    out = run("bench_corrected.py", "--repetitions", "2", "--processes", "1")
+    rows = table_rows(out, "lenient")
+    # judge, estimator, shown, coverage, bias, mean width: eight estimators, two distributions.
+    assert [row[1] for row in rows[:2]] == ["raw mean", "corrected (NIST, 581)"]
+    assert len(rows) == 16 and all(row[2] == "100%" for row in rows)
+    assert [row[2] for row in table_rows(out, "near-constant")][1::8] == ["0%", "0%"]
+    assert "2 repetitions, 1 process(es)" in out

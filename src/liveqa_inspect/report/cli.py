@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from liveqa_inspect.default_judge import DEFAULT_JUDGE
+from liveqa_inspect.errors import DataError
+from liveqa_inspect.report import grading_sheet
 from liveqa_inspect.report.card import MARKDOWN, PNG, Card, judge_card
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
 from liveqa_inspect.report.counts import caveat_texts
@@ -118,7 +120,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a judge the judge card measures each candidate against where it graded the same "
         f"answers, beside the pinned default {DEFAULT_JUDGE} (repeatable)",
     )
+    grading_sheet.add_options(parser)
     args = parser.parse_args(argv)
+    if grading_sheet.asked(args):
+        try:
+            return grading_sheet.run(args, parser)
+        except (ReportError, DataError) as error:
+            print(f"error: {error}", file=sys.stderr)
+            return EXIT_REFUSED
     folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
     if args.reference_judge and not folder:
         parser.error(

@@ -114,11 +114,15 @@ def agreement(levels: list[float]) -> Metric:
     return compute
 
 
-def confusion_matrix(scores: list[SampleScore], levels: Sequence[float]) -> np.ndarray:
+def confusion_counts(human: Array, judge: Array, levels: Sequence[float]) -> Array:
     """Counts, rows the human level and columns the judge level, both in rising order."""
     k = len(levels)
-    human, judge = (level_index(v, levels) for v in (human_levels(scores), score_values(scores)))
-    return np.bincount(human.astype(int) * k + judge, minlength=k * k).reshape(k, k)
+    at = [level_index(np.asarray(v, dtype=float), levels).astype(int) for v in (human, judge)]
+    return np.bincount(at[0] * k + at[1], minlength=k * k).reshape(k, k)
+
+
+def confusion_matrix(scores: list[SampleScore], levels: Sequence[float]) -> Array:
+    return confusion_counts(human_levels(scores), score_values(scores), levels)
 
 
 @metric

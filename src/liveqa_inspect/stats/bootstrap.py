@@ -52,6 +52,21 @@ def tallied_estimates(
     return {key: Estimate(float(v[0]), *percentile_interval(v[1:]), n) for key, v in found.items()}
 
 
+def redrawn_counts(*counts: np.ndarray) -> list[np.ndarray]:
+    """Independent samples, each as its distinct items' counts: each sample's counts (the first
+    row), then RESAMPLES seeded multinomial redraws of them (as `tallied_estimates` draws one
+    sample), each sample from its own stream of SEED so that no two samples' draws move
+    together. A sample of no items has rows of 0."""
+    rows = []
+    for stream, given in zip(np.random.SeedSequence(SEED).spawn(len(counts)), counts, strict=True):
+        n = int(given.sum())
+        drawn = np.zeros((RESAMPLES, len(given)))
+        if n:
+            drawn = np.random.default_rng(stream).multinomial(n, given / n, size=RESAMPLES)
+        rows.append(np.vstack([given[None, :], drawn]).astype(float))
+    return rows
+
+
 def percentile_interval(values: np.ndarray) -> tuple[float, float]:
     """95% percentile interval of the defined resample values; NaN when none is defined."""
     values = values[~np.isnan(values)]
