@@ -325,8 +325,10 @@ def report(capsys: pytest.CaptureFixture[str], *args: str) -> Printed:
     """The CLI's output, and the tables it built for it (kept as `build` returns them)."""
     built: list[Block] = []
 
-    def keeping(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-        blocks, charts = build(logs)
+    def keeping(
+        logs: Sequence[LoadedLog], everything: Sequence[LoadedLog] = ()
+    ) -> tuple[list[Block], list[Chart]]:
+        blocks, charts = build(logs, everything)
         built.extend(blocks)
         return blocks, charts
 

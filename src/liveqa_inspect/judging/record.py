@@ -51,6 +51,12 @@ class JudgeRecord:
         return cls(tuple(found["models"]), found["panel"], found["bound"], settings)
 
     @property
+    def identity(self) -> tuple[object, ...]:
+        """Whom two records name alike, whatever bound them (the default judge bound as the
+        grader role, or measured as the model under evaluation, is one judge)."""
+        return self.models, self.panel, self.settings
+
+    @property
     def name(self) -> str:
         """A model, or a panel as `mean of a+b`: its rule makes its figures what they are."""
         joined = "+".join(self.models)

@@ -64,6 +64,8 @@ class Context:
 
     names: Names
     references: Sequence[str] = field(default_factory=tuple)
+    logs: Sequence[LoadedLog] = field(default_factory=tuple)
+    """Every log read: a judge's calibration is found among them."""
 
     def judges(self, logs: Logs) -> dict[str, LoadedLog]:
         return {self.names[log.path]: log for log in logs}
@@ -179,7 +181,7 @@ def judge_card(
     each task's card hook; `missing`: judge tasks no log ran; `skipped`: judge logs left out."""
     names = card_names(groups)
     found_references, notes = references(groups, names, asked)
-    context = Context(names, found_references)
+    context = Context(names, found_references, [log for logs in groups for log in logs])
     found = [
         part
         for logs in groups

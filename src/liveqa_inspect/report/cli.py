@@ -6,13 +6,13 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from liveqa_inspect.corrected import calibration, sheet
 from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.errors import DataError
-from liveqa_inspect.report import grading_sheet
 from liveqa_inspect.report.card import MARKDOWN, PNG, Card, judge_card
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
 from liveqa_inspect.report.counts import caveat_texts
-from liveqa_inspect.report.loading import grouped, load_all, logs_by_task
+from liveqa_inspect.report.loading import grouped, load, load_all, logs_by_task
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.refusals import ReportError
 from liveqa_inspect.report.sections import Logs, Sections
@@ -26,10 +26,14 @@ SECTIONS = Sections({task: section for task, (_, section) in TASKS.items()})
 """The registry the frame is handed: each task's report section."""
 
 
-def build(logs: Logs) -> tuple[list[Block], list[Chart]]:
+def build(logs: Logs, everything: Logs = ()) -> tuple[list[Block], list[Chart]]:
     """The caveats the runs printed, each naming its log (a comparison holds several), a one-log
-    report's title, the section's report, then what its models cost (report/cost.py)."""
+    report's title, the section's report, each model log's mean corrected by its judge's
+    calibration among `everything` read, then what its models cost (report/cost.py)."""
     blocks, charts = logs[0].section.report(logs)
+    blocks += [
+        line for log in logs if log.kind == "model" for line in calibration.lines(log, everything)
+    ]
     warned = [f"WARNING: {log.path.name}: {text}" for log in logs for text in caveat_texts(log)]
     title = [f"{logs[0].task} report: {logs[0].path}"] * (len(logs) == 1)
     return [*warned, *title, *blocks, cost_table(logs)], charts
@@ -120,11 +124,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a judge the judge card measures each candidate against where it graded the same "
         f"answers, beside the pinned default {DEFAULT_JUDGE} (repeatable)",
     )
-    grading_sheet.add_options(parser)
+    sheet.add_options(parser)
     args = parser.parse_args(argv)
-    if grading_sheet.asked(args):
+    if sheet.asked(args):
+        if args.grading_sheet is not None and args.human_grades is not None:
+            parser.error("--grading-sheet writes a sheet and --human-grades reads one: give one")
+        if len(args.logs) != 1 or Path(args.logs[0]).is_dir():
+            parser.error("--grading-sheet and --human-grades take one log file (not a folder)")
         try:
-            return grading_sheet.run(args, parser)
+            return sheet.run(args, load(args.logs[0], SECTIONS))
         except (ReportError, DataError) as error:
             print(f"error: {error}", file=sys.stderr)
             return EXIT_REFUSED
@@ -141,7 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             headings, groups = zip(*grouped(loaded), strict=True)
         else:
             headings, groups, skipped = [None], [load_all(args.logs, SECTIONS)], []
-        reports = [build(logs) for logs in groups]
+        everything = [log for logs in groups for log in logs]
+        reports = [build(logs, everything) for logs in groups]
         card = folder and card_of(groups, args.reference_judge, skipped)
     except ReportError as error:
         print(f"error: {error}", file=sys.stderr)

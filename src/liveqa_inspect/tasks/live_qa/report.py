@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from liveqa_inspect.corrected.calibration import ASSUMES, said
 from liveqa_inspect.judging.verdicts import panel_figures
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
@@ -196,7 +197,14 @@ def card(logs: Logs, context: frame.Context) -> list[frame.Part]:
     whose = f"{logs[0].task}: {logs[0].model}'s answers ({logs[0].section.setting(logs[0])})"
     rows = {name: [figure_cell(headline(log)), log.scored] for name, log in judges.items()}
     columns = [f"{logs[0].task} mean level", "answers scored"]
-    mean = frame.Part(f"{whose}: each judge's mean level", columns, rows, judges)
+    corrected = {name: said(log, context.logs) for name, log in judges.items()}
+    notes = [f"{name}'s calibration: {found[1]}" for name, found in corrected.items() if found]
+    if notes:
+        columns.append("corrected mean")
+        for name, found in corrected.items():
+            rows[name].append(found[0] if found else "no calibration")
+        notes.append(ASSUMES)
+    mean = frame.Part(f"{whose}: each judge's mean level", columns, rows, judges, notes=notes)
     noun = f"{logs[0].task} ({logs[0].model}'s answers)"
     return [mean, *frame.reference_part(logs, context, agreement, noun)]
 

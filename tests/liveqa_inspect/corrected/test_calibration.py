@@ -15,12 +15,16 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import live_qa, live_qa_judge
+from liveqa_inspect.corrected.calibration import corrected
 from liveqa_inspect.judging.scale import LIVEQA_SCALE
-from liveqa_inspect.report.corrected import nist_corrected
+from liveqa_inspect.report.cli import SECTIONS
+from liveqa_inspect.report.loading import load
+from liveqa_inspect.report.tables import figure_cell
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
 from liveqa_inspect.stats.corrected import NotIdentifiable
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
 from tests.helpers import QUIET, Humans, question_and_answer, scripted_model, verdict
+from tests.liveqa_inspect.report.test_card import card_of
 
 pytestmark = pytest.mark.slow  # four evals of some 290 and 50 answers each: ~30 s
 
@@ -59,7 +63,7 @@ def moved(humans: Humans, step: int) -> Callable[[str, GenerateConfig], str]:
 
 
 def runs(
-    judge: Callable[[str, GenerateConfig], str], name: str, data: Path
+    judge: Callable[[str, GenerateConfig], str], name: str, data: Path, folder: Path
 ) -> tuple[EvalLog, EvalLog]:
     """(the live_qa log of the served answers, the live_qa_judge log of the calibration), the
     judge named apart from the others (a judge's replies are cached by its name)."""
@@ -70,10 +74,15 @@ def runs(
         model=subject,
         model_roles={"grader": scripted_model(judge, name)},
         sample_id=graded,
+        log_dir=str(folder),
         **QUIET,
     )
     [calibrated] = eval(
-        live_qa_judge(), model=scripted_model(judge, name), sample_id=calibration, **QUIET
+        live_qa_judge(),
+        model=scripted_model(judge, name),
+        sample_id=calibration,
+        log_dir=str(folder),
+        **QUIET,
     )
     assert answered.status == calibrated.status == "success"
     return answered, calibrated
@@ -83,23 +92,38 @@ def raw_mean(log: EvalLog) -> Estimate:
     return mean_estimate([sample.scores["live_qa_scorer"].value for sample in log.samples or []])
 
 
+def nist_corrected(graded: EvalLog, calibration: EvalLog) -> Estimate | NotIdentifiable:
+    return corrected(*(load(log.location, SECTIONS) for log in (graded, calibration)))
+
+
 def test_lenient_and_strict_judges_agree_once_corrected(
-    humans: Humans, liveqa_data_dir: Path
+    humans: Humans, liveqa_data_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     answers, _, _ = served(liveqa_data_dir)
     truth = sum(level for _, level in answers.values()) / len(answers)
-    lenient = runs(moved(humans, +1), "lenient", liveqa_data_dir)
-    strict = runs(moved(humans, -1), "strict", liveqa_data_dir)
+    lenient = runs(moved(humans, +1), "lenient", liveqa_data_dir, tmp_path)
+    strict = runs(moved(humans, -1), "strict", liveqa_data_dir, tmp_path)
     raw = [raw_mean(lenient[0]), raw_mean(strict[0])]
     assert raw[1].high < raw[0].low  # the raw means differ beyond their intervals
-    corrected = [nist_corrected(*lenient), nist_corrected(*strict)]
-    assert all(isinstance(c, Estimate) for c in corrected)
-    assert max(c.low for c in corrected) < min(c.high for c in corrected)  # they overlap
-    assert all(c.low <= truth <= c.high for c in corrected)  # and cover the true mean
-    assert len(answers) == corrected[0].n == 51
+    found = [nist_corrected(*lenient), nist_corrected(*strict)]
+    assert all(isinstance(c, Estimate) for c in found)
+    assert max(c.low for c in found) < min(c.high for c in found)  # they overlap
+    assert all(c.low <= truth <= c.high for c in found)  # and cover the true mean
+    assert len(answers) == found[0].n == 51
+    # The folder's report prints each beside the raw mean, naming the calibration; its judge
+    # card (the served answers graded by both judges) shows them side by side.
+    printed, rows = card_of(capsys, str(tmp_path))
+    calibration = Path(lenient[1].location).name
+    assert (
+        f"corrected mean ({Path(lenient[0].location).name}, calibration {calibration}: 293 "
+        f"answers graded by NIST): {figure_cell(found[0])}" in printed
+    )
+    assert "assumes: the judge errs on these answers as it erred" in printed
+    for judge, estimate in zip(("lenient", "strict"), found, strict=True):
+        assert rows[f"mockllm/{judge}"]["corrected mean"] == figure_cell(estimate)
 
 
-def test_a_constant_judge_is_not_identifiable(liveqa_data_dir: Path) -> None:
-    found = nist_corrected(*runs(lambda *_: verdict("0.7"), "constant", liveqa_data_dir))
+def test_a_constant_judge_is_not_identifiable(liveqa_data_dir: Path, tmp_path: Path) -> None:
+    found = nist_corrected(*runs(lambda *_: verdict("0.7"), "constant", liveqa_data_dir, tmp_path))
     assert isinstance(found, NotIdentifiable)
     assert str(found).startswith("not identifiable: the judge gave 0.7 to all ")

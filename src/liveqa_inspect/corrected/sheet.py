@@ -9,16 +9,20 @@ import csv
 from pathlib import Path
 
 import numpy as np
-from inspect_ai.log import EvalLog, EvalSample
+from inspect_ai.log import EvalSample
 
 from liveqa_inspect.data.lines import read_csv
 from liveqa_inspect.errors import DataError, shown
 from liveqa_inspect.judging.scale import Scale
-from liveqa_inspect.report.corrected import Answer, graded_levels, read_log, scale
+from liveqa_inspect.report.graded import SampleId
+from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.refusals import ReportError
 from liveqa_inspect.report.tables import Table, render, value_ci
 from liveqa_inspect.stats.bootstrap import SEED, mean_estimate
 from liveqa_inspect.stats.corrected import human_only_mean, prediction_powered_mean
+
+Answer = tuple[SampleId, int]
+"""A sample id and its epoch: one grading, one draw of the judge."""
 
 SHEET = "grading-sheet.csv"
 COLUMNS = ("sample_id", "epoch", "question", "references", "answer", "level", "seed")
@@ -53,34 +57,27 @@ def asked(args: argparse.Namespace) -> bool:
     return args.grading_sheet is not None or args.human_grades is not None
 
 
-def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Either option, on exactly one log; a refused input raises (the CLI prints it, exit 2)."""
-    if args.grading_sheet is not None and args.human_grades is not None:
-        parser.error("--grading-sheet writes a sheet and --human-grades reads one: give one")
-    if len(args.logs) != 1 or Path(args.logs[0]).is_dir():
-        parser.error("--grading-sheet and --human-grades take one log file (not a folder)")
-    path = Path(args.logs[0])
-    log = answers_log(path)
+def run(args: argparse.Namespace, log: LoadedLog) -> int:
+    """Either option, on one log of a model's answers graded by a judge."""
+    if log.kind != "model":
+        raise ReportError(
+            f"{log.path} is a log of {log.task}, not of a model's answers graded by a judge: "
+            "a grading sheet draws from a log of a model's answers and the judge's levels"
+        )
     if args.human_grades is None:
-        written = write_sheet(log, path, args.grading_sheet, args.seed, args.out or path.parent)
+        out = args.out or log.path.parent
+        written = write_sheet(log, args.grading_sheet, args.seed, out)
         print(f"grading sheet: {written} ({args.grading_sheet} answers, seed {args.seed})")
         print("Fill the level column without looking up the judge's verdicts, then run")
-        print(f"  liveqa-report {path} --human-grades {written}")
+        print(f"  liveqa-report {log.path} --human-grades {written}")
     else:
-        print(render(powered_report(log, path, args.human_grades), markdown=args.markdown))
+        print(render(powered_report(log, args.human_grades), markdown=args.markdown))
     return 0
 
 
-def answers_log(path: Path) -> EvalLog:
-    """A log of a model's answers graded by a judge, not of a judge measured against humans."""
-    log = read_log(path)
-    metadata = log.eval.metadata or {}
-    if metadata.get("measures_judge") is not False or not scale(log):
-        raise ReportError(
-            f"{path} is a log of {log.eval.task}, not of a model's answers graded by a judge: "
-            "a grading sheet draws from a log of a model's answers and the judge's levels"
-        )
-    return log
+def graded_levels(log: LoadedLog) -> dict[Answer, float]:
+    """The scored answers' levels: the unscored are left out, as the log's mean leaves them."""
+    return {(g.sample, g.epoch): g.level for g in log.gradings if g.status == "scored"}
 
 
 def text(sample: EvalSample) -> tuple[str, str]:
@@ -94,12 +91,12 @@ def text(sample: EvalSample) -> tuple[str, str]:
     return question, "\n\n".join(numbered)
 
 
-def write_sheet(log: EvalLog, path: Path, n: int, seed: int, out: Path) -> Path:
+def write_sheet(log: LoadedLog, n: int, seed: int, out: Path) -> Path:
     """N scored answers in the order drawn (the first rows of a sheet are a random draw too)."""
     scored = sorted(graded_levels(log), key=lambda key: (str(key[0]), key[1]))
     if not 1 <= n <= len(scored):
         raise ReportError(
-            f"--grading-sheet {n}: {path} has {len(scored)} scored answers; draw 1 to "
+            f"--grading-sheet {n}: {log.path} has {len(scored)} scored answers; draw 1 to "
             f"{len(scored)} of them"
         )
     sheet = out / SHEET
@@ -108,7 +105,7 @@ def write_sheet(log: EvalLog, path: Path, n: int, seed: int, out: Path) -> Path:
             f"{sheet} exists: writing would lose any grades in it; move it, or choose another "
             "folder with --out"
         )
-    samples = {(s.id, s.epoch): s for s in log.samples or []}
+    samples = {(s.id, s.epoch): s for s in log.log.samples or []}
     drawn = np.random.default_rng(seed).choice(len(scored), size=n, replace=False)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -125,11 +122,11 @@ def write_sheet(log: EvalLog, path: Path, n: int, seed: int, out: Path) -> Path:
     return sheet
 
 
-def read_grades(sheet: Path, log: EvalLog, path: Path) -> dict[Answer, float]:
+def read_grades(sheet: Path, log: LoadedLog) -> dict[Answer, float]:
     """Each row's human level by its answer; a row that names no scored answer of the log, an
     answer twice, or a level off the log's scale is refused, naming its line."""
     answers = {(str(sample), epoch): (sample, epoch) for sample, epoch in graded_levels(log)}
-    levels = Scale(tuple(scale(log)))
+    levels, path = Scale(tuple(log.scale)), log.path
     grades: dict[Answer, float] = {}
     lines: dict[Answer, int] = {}
     for number, row in read_csv(sheet, READ):
@@ -163,11 +160,11 @@ def read_grades(sheet: Path, log: EvalLog, path: Path) -> dict[Answer, float]:
     return grades
 
 
-def powered_report(log: EvalLog, path: Path, sheet: Path) -> list[str | Table]:
+def powered_report(log: LoadedLog, sheet: Path) -> list[str | Table]:
     """The prediction-powered mean of the log's scored answers, the human-only mean of the hand-
     graded ones and the judge's own mean of all, each with its 95% interval."""
     judge = graded_levels(log)
-    grades = read_grades(sheet, log, path)
+    grades, path = read_grades(sheet, log), log.path
     graded = list(grades)
     others = np.array([level for key, level in judge.items() if key not in grades])
     judged = np.array([judge[key] for key in graded])
@@ -186,10 +183,10 @@ def powered_report(log: EvalLog, path: Path, sheet: Path) -> list[str | Table]:
             f"the N = {total}",
         ],
     ]
-    unscored = len(log.samples or []) - total
+    unscored = sum(g.status != "scored" for g in log.gradings)
     notes = [ASSUMES] + [
-        f"{unscored} answers the judge left unscored are not counted, as the log's mean leaves "
-        "them out."
+        f"{unscored} answers the judge left unscored (or that errored) are not counted, as the "
+        "log's mean leaves them out."
     ] * (unscored > 0)
     title = f"Corrected by {n} hand-graded answers ({sheet.name}) of {path}"
     return [Table(title, ["figure", "value", "95% CI", "answers"], rows, notes)]

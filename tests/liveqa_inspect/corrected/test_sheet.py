@@ -13,9 +13,11 @@ import pytest
 from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 
+from liveqa_inspect.corrected.sheet import COLUMNS, SHEET
+from liveqa_inspect.corrected.sheet import graded_levels as levels_of
 from liveqa_inspect.report import main
-from liveqa_inspect.report.corrected import graded_levels
-from liveqa_inspect.report.grading_sheet import COLUMNS, SHEET
+from liveqa_inspect.report.cli import SECTIONS
+from liveqa_inspect.report.loading import load
 from liveqa_inspect.report.tables import fmt
 from liveqa_inspect.stats.bootstrap import SEED, mean_estimate
 from liveqa_inspect.stats.corrected import human_only_mean, prediction_powered_mean
@@ -56,6 +58,10 @@ def row_line(path: Path, index: int) -> int:
                 return start
             start = reader.line_num + 1
     raise AssertionError(index)
+
+
+def graded_levels(log: EvalLog) -> dict[tuple[str | int, int], float]:
+    return levels_of(load(log.location, SECTIONS))
 
 
 def drawn(log: EvalLog, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> list[dict]:
