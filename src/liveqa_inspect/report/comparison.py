@@ -92,14 +92,16 @@ def row_noun(logs: Logs) -> str:
 def own_questions(log: LoadedLog) -> str | None:
     """A section's `setting` of a log of an own question set: its questions are asked as written,
     whatever a task argument says of the wording."""
-    own = log.own_set  # known by its sha256, whatever the file's name
-    return f"questions: own set sha256 {own.sha256[:12]}, asked {AS_WRITTEN}" if own else None
+    return f"questions: {log.own_set}, asked {AS_WRITTEN}" if log.own_set else None
 
 
 def settings(log: LoadedLog) -> dict[str, str]:
     """Every setting that changes a score, as a warning names it, the section's own last."""
     spec = log.log.eval
-    found = {"task": log.task, log.section.items: log.section.setting(log)}
+    items, own = log.section.setting(log), log.own_set
+    if own:  # known by its sha256, whatever its file's name
+        items = items.replace(str(own), str(own).removeprefix(f"{own.filename}: "))
+    found = {"task": log.task, log.section.items: items}
     found |= {f"-T {k}=": str(v) for k, v in spec.task_args.items() if k not in NOT_SETTINGS}
     judges = sorted(judge.name for judge in log.judges)
     found["judge"] = " | ".join(judges) or "none"
