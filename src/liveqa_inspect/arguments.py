@@ -6,10 +6,13 @@ import this module and not the datasets that read them."""
 
 import difflib
 import inspect
+import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
 from liveqa_inspect.errors import ArgumentError, shown
+
+logger = logging.getLogger(__name__)
 
 QuestionField = Literal["summary", "paraphrase", "original"]
 Part = Literal["question", "reference"]
@@ -22,14 +25,23 @@ SEED = 2017
 """live_qa_judge_robustness: the seed of its draws."""
 
 
-def only_its_own(task: Callable[..., object], others: dict[str, object]) -> None:
-    """`-T questions=original` (for `question`) would run the task on its default wording, Inspect
-    saying only that the name was not used: refused, naming the task's arguments."""
-    if not others:
-        return
+def parameters(task: Callable[..., object]) -> list[str]:
     named = inspect.signature(task).parameters.values()
-    takes = [p.name for p in named if p.kind is not inspect.Parameter.VAR_KEYWORD]
-    unknown = sorted(others)
+    return [p.name for p in named if p.kind is not inspect.Parameter.VAR_KEYWORD]
+
+
+def only_its_own(
+    task: Callable[..., object], others: dict[str, object], siblings: Iterable[str]
+) -> None:
+    """`-T questions=original` (for `question`) would run the task on its default wording, Inspect
+    saying only that the name was not used: refused, naming the task's arguments. A name another
+    task of the package takes (`siblings`) is passed over as Inspect passes it over, as `-T`
+    reaches every task of an eval set."""
+    takes = parameters(task)
+    for name in sorted(others.keys() & set(siblings)):
+        logger.warning(f"param '{name}' not used by task '{task.__name__}'")
+    if not (unknown := sorted(others.keys() - set(siblings))):
+        return
     close = [match for name in unknown for match in difflib.get_close_matches(name, takes, 1)]
     meant = f" (did you mean {' or '.join(map(repr, dict.fromkeys(close)))}?)" if close else ""
     which = "argument" if len(unknown) == 1 else "arguments"

@@ -20,20 +20,22 @@ from liveqa_inspect.arguments import (
     Split,
     Subset,
     only_its_own,
+    parameters,
 )
 from liveqa_inspect.errors import LiveQAError
 from liveqa_inspect.judging.panel import PanelRule
 
 
 def built(task: Any, others: dict[str, Any], **arguments: Any) -> Task:
-    """`task` built by its folder, after refusing an argument it does not take (`others`, which
-    Inspect would drop with a warning). A run of ours starts here: our errors are set up to be
-    said under `--display none` too, and the checks before the run learn the name Inspect gave
-    the task (without the package where this file is run as a task file)."""
+    """`task` built by its folder, after refusing an argument no task of ours takes (`others`,
+    which Inspect would drop with a warning). A run of ours starts here: our errors are set up to
+    be said under `--display none` too, and the checks before the run learn the name Inspect
+    gave the task (without the package where this file is run as a task file)."""
     from liveqa_inspect.judging.preflight import expect
 
     say_under_display_none(LiveQAError)
-    only_its_own(task, others)
+    siblings = {name for sibling in tasks.TASKS for name in parameters(globals()[sibling])}
+    only_its_own(task, others, siblings)
     module = import_module(f"{tasks.__name__}.{tasks.TASKS[task.__name__][0]}")
     made: Task = module.build(**arguments)
     expect(registry_info(task).name, made)
