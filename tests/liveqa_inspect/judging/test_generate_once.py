@@ -169,7 +169,8 @@ def answer_or_grade(messages: list[dict], model: str) -> str:
 def test_generate_with_no_key_then_grade_with_a_panel_through_inspect_score(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """No `--scorer`: `inspect score LOG` re-runs every scorer the log names, `verdicts` too."""
+    """No `--scorer`: `inspect score LOG` re-runs every scorer the log names, `verdicts` too
+    (which Inspect looks up by the names the log records, without the package)."""
     panel = "grader=openai-api/local/judge-a,openai-api/local/judge-b"
     with OpenAIServer(answer_or_grade) as server:
         env = {**server.env(), "OPENAI_API_KEY": None}
@@ -191,7 +192,7 @@ def test_generate_with_no_key_then_grade_with_a_panel_through_inspect_score(
         assert answers.status == "success", answers.error
         assert {r.model for r in server.requests} == {"subject"}
         graded = tmp_path / "graded.eval"
-        ran, _ = inspect_eval_logs(
+        ran, _ = inspect_eval_logs(  # a fresh process: the scorers are looked up as it starts
             "score",
             answers.location,
             "--model-role",
@@ -202,6 +203,7 @@ def test_generate_with_no_key_then_grade_with_a_panel_through_inspect_score(
             "none",
             log_dir=tmp_path / "logs",
             env=env,
+            fresh=True,
         )
         assert ran.returncode == 0, ran.output[-3000:]
         asked = sorted(r.model for r in server.requests if r.model != "subject")
