@@ -93,6 +93,13 @@ def judgments_changed(root: Path) -> Case:
     return Case(["eval-retry", first.location], "judgments.jsonl has changed", first=first)
 
 
+def bad_own_set(root: Path) -> Path:
+    path = root / "bad.jsonl"
+    lines = [QUESTIONS[0], {"id": "x-2", "question": " ", "references": ["Yes."]}]
+    path.write_text("".join(json.dumps(q) + "\n" for q in lines), encoding="utf-8")
+    return path
+
+
 def cases(root: Path) -> dict[str, Case]:
     live = ["eval", "liveqa_inspect/live_qa", "--model", "mockllm/model"]
     default_judge = f"The default judge {DEFAULT_JUDGE} cannot be made ("
@@ -102,6 +109,10 @@ def cases(root: Path) -> dict[str, Case]:
         "bound_judge_not_made": Case(
             [*live, "--model-role", f"grader=gguf/{root / 'missing.gguf'}"],
             f"gguf/{root / 'missing.gguf'}: no such file.",
+        ),
+        "bad_own_set": Case(
+            [*live, "-T", f"data={bad_own_set(root)}"],
+            f"{root / 'bad.jsonl'} line 2: the question is missing or empty.",
         ),
         "misspelt_argument": Case(
             [*live, "-T", "questions=original"],
@@ -149,6 +160,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory, module_env: None) -> dict[str
         "default_judge_no_key",
         "default_judge_no_key_default_display",
         "bound_judge_not_made",
+        "bad_own_set",
         "misspelt_argument",
         "own_set_changed",
         "judgments_changed",

@@ -26,14 +26,12 @@ CONSEQUENCES = {
 }
 
 
-def data_tags(*sources: Asset | OwnSet | OwnJudgments) -> list[str] | None:
-    """The tags of a task on `sources`: each own file's identity, checked when the log is
-    retried."""
-    own = [source for source in sources if isinstance(source, OwnSet | OwnJudgments)]
-    if not own:
+def data_tags(source: Asset | OwnSet | OwnJudgments) -> list[str] | None:
+    """The tags of a task on `source`: an own file's identity, checked when the log is retried."""
+    if not isinstance(source, OwnSet | OwnJudgments):
         return None
     refuse_changed_files()
-    return [f"{TAGS[type(source)]}{source.filename}{DIGEST}{source.sha256}" for source in own]
+    return [f"{TAGS[type(source)]}{source.filename}{DIGEST}{source.sha256}"]
 
 
 @cache
