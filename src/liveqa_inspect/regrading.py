@@ -12,7 +12,7 @@ from liveqa_inspect._inspect_private import register_unqualified, say_under_disp
 from liveqa_inspect.errors import LiveQAError
 from liveqa_inspect.tasks import TASKS
 
-PACKAGE = __package__ or "liveqa_inspect"
+PACKAGE = __name__.split(".")[0]
 
 
 def scorers_of(location: str) -> None:
