@@ -12,6 +12,7 @@ from inspect_ai.model import GenerateConfig, get_model
 from inspect_ai.scorer import exact
 from inspect_ai.util import registry_create, registry_info
 
+from liveqa_inspect import live_qa_judge
 from liveqa_inspect._inspect_private import (
     MODEL_NONE,
     OpenAICompatibleAPI,
@@ -24,7 +25,7 @@ from liveqa_inspect._inspect_private import (
     set_exception_hook,
 )
 from liveqa_inspect.errors import LiveQAError
-from tests.helpers import QUIET, scripted_model
+from tests.helpers import QUIET, scripted_model, verdict
 
 
 def test_resolved_config_is_the_model_s_own_config_with_nothing_passed() -> None:
@@ -87,3 +88,17 @@ def test_inspect_installs_its_exception_hook_once_so_ours_stays_outside() -> Non
 def test_a_run_without_a_model_logs_inspect_s_model_none() -> None:
     [log] = eval(Task(dataset=[Sample(input="x", target="x")], scorer=exact()), **QUIET)
     assert log.eval.model == MODEL_NONE
+
+
+def test_a_judge_s_settings_are_read_once_a_run_so_each_run_s_hold() -> None:
+    """One model object judging two runs at two temperatures (Inspect's flags, which a model
+    passed to `eval()` takes from the run): each run's scores record its own."""
+    judge = scripted_model(lambda *_: verdict("1"), "twice")
+    sent = []
+    for temperature in (0.5, 1.0):
+        [log] = eval(live_qa_judge(), model=judge, limit=1, temperature=temperature, **QUIET)
+        assert log.status == "success" and log.samples is not None
+        [juror] = log.samples[0].scores["judge_agreement_scorer"].metadata["jurors"]
+        sent.append(juror["config"]["temperature"])
+    assert sent == [0.5, 1.0]
+    assert [config.temperature for _, config in judge.calls] == [0.5, 1.0]  # type: ignore[attr-defined]
