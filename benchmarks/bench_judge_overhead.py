@@ -49,8 +49,8 @@ from inspect_ai import Task, eval
 from inspect_ai.model import Model, ModelOutput, ModelUsage, get_model
 from inspect_ai.solver import generate
 
+from liveqa_inspect import live_qa_judge
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
-from liveqa_inspect.tasks.live_qa_judge.task import live_qa_judge
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from inspect_floor import constant  # noqa: E402

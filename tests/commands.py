@@ -4,14 +4,17 @@ In this process, `inspect_command` runs the code a fresh `inspect` runs: the con
 entry point, with the command's arguments, environment and working folder, its output captured,
 and an exception that escapes it handled as the interpreter would (the exception hook, status 1).
 What Inspect sets once a process differs: its exception hook and its display (see conftest's
-`_process_start`) and the models it has made (see OpenAIServer.env). What only a fresh
-interpreter shows (its imports, the hooks and display it starts with, a process killed from
-outside) is tested with real processes: `process`, or `inspect_eval_logs(..., fresh=True)`.
+`_process_start`) and the models it has made (see OpenAIServer.env); the environment's entry
+points, which a start loads with its command's arguments, are run again for each command. What
+only a fresh interpreter shows (its imports, the hooks and display it starts with, a process
+killed from outside) is tested with real processes: `process`, or `inspect_eval_logs(...,
+fresh=True)`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import os
 import signal
@@ -94,6 +97,8 @@ def inspect_command(*args: str, env: Env | None = None, cwd: Path | None = None)
         contextlib.redirect_stdout(out),
         contextlib.redirect_stderr(err),
     ):
+        for extension in entry_points(group="inspect_ai"):
+            importlib.reload(extension.load())
         try:
             status = _exit_status(main())
         except SystemExit as exit:

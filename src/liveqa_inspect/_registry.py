@@ -1,10 +1,32 @@
-"""The `inspect_ai` entry point: every task and the model API. Inspect loads it once, before any
-task is built: the place to say our errors under `--display none` too."""
+"""The `inspect_ai` entry point, which Inspect imports at every start of every command, for every
+eval installed beside this one: it registers the tasks (liveqa_inspect.py) and the `gguf/`
+provider, each a light function importing the rest when a task is built or a model made (as
+Inspect's own providers do), and nothing else. One exception, for our logs alone: `inspect score`
+of a log of ours, which names its scorers without the package, finds them registered."""
 
-from liveqa_inspect import *  # noqa: F403 (every task, as the package exports them)
-from liveqa_inspect._inspect_private import register_scorers_unqualified, say_under_display_none
-from liveqa_inspect.errors import LiveQAError
-from liveqa_inspect.providers.gguf import gguf  # noqa: F401 (registered as it is imported)
+import sys
 
-register_scorers_unqualified(__package__)
-say_under_display_none(LiveQAError)
+from inspect_ai.model import ModelAPI, modelapi
+
+from liveqa_inspect._inspect_private import score_command_log
+from liveqa_inspect.liveqa_inspect import (  # noqa: F401 (registered as they are imported)
+    expert_qa,
+    expert_qa_claims,
+    live_qa,
+    live_qa_contamination,
+    live_qa_judge,
+    live_qa_judge_robustness,
+)
+
+
+@modelapi(name="gguf")
+def gguf() -> type[ModelAPI]:
+    from liveqa_inspect.providers.gguf import GGUFAPI
+
+    return GGUFAPI
+
+
+if (log := score_command_log(sys.argv)) is not None:
+    from liveqa_inspect.regrading import scorers_of
+
+    scorers_of(log)

@@ -3,6 +3,7 @@ message alone, never a traceback, says what went wrong and how to fix it."""
 
 import reprlib
 
+from inspect_ai.util import LimitExceededError
 from rich.markup import escape
 
 from liveqa_inspect._inspect_private import PrerequisiteError
@@ -21,15 +22,22 @@ class DataError(LiveQAError, RuntimeError):
     """A data file is missing, unreachable, altered or malformed."""
 
 
-class ChangedFileError(LiveQAError):
-    """A file a log names by its sha256 (a `gguf/` judge's weights, an own question set) differs
-    now: continuing the log would mix what two files give."""
+class StopsTheRun(LiveQAError, LimitExceededError):
+    """Raised by a hook of ours as a run or a task starts: a LimitExceededError is the one error
+    Inspect lets out of a hook (any other is logged as a warning, and the run goes on)."""
 
-    def __init__(self, path: object, then: str, now: str, consequence: str) -> None:
-        super().__init__(
-            f"{path} has changed since the log was written (sha256 {then} then, {now} now): "
-            f"{consequence}"
-        )
+    def __init__(self, message: str) -> None:
+        LimitExceededError.__init__(self, "custom", value=1, limit=0, message=message)
+        LiveQAError.__init__(self, message)
+
+
+def changed(path: object, then: str, now: str, consequence: str) -> str:
+    """A file a log names by its sha256 (a `gguf/` judge's weights, an own question set or
+    judgments file) differs now: continuing the log would mix what two files give."""
+    return (
+        f"{path} has changed since the log was written (sha256 {then} then, {now} now): "
+        f"{consequence}"
+    )
 
 
 class ArgumentError(LiveQAError, ValueError):

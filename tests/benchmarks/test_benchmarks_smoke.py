@@ -7,6 +7,7 @@ for) are also checked in the fast set.
 
 from __future__ import annotations
 
+import json
 import runpy
 import subprocess
 import sys
@@ -220,3 +221,30 @@ def test_bench_corrected_runs(run: Callable[..., str]) -> None:
     assert len(rows) == 16 and all(row[2] == "100%" for row in rows)
     assert [row[2] for row in table_rows(out, "near-constant")][1::8] == ["0%", "0%"]
     assert "2 repetitions, 1 process(es)" in out
+
+@pytest.mark.slow
+def test_bench_startup_finds_the_entry_point_reads_no_file_and_imports_nothing_heavy(
+    run: Callable[..., str], tmp_path: Path
+) -> None:
+    """Issue 42: in the start of another eval's `inspect eval`, the package's entry point
+    imports its light modules only (the tasks' signatures, gguf/'s name), opens none of its
+    data files, and imports none of scikit-learn, matplotlib, nltk or rouge_score."""
+    runs = tmp_path / "runs.json"
+    out = run("bench_startup.py", "--repeats", "1", "--json", str(runs))
+    assert "The package adds" in out and "Its entry point's" in out
+    starts = {start["mode"]: start for start in json.loads(runs.read_text(encoding="utf-8"))}
+    assert set(starts) == {"with the package", "without it"}
+    for start in starts.values():
+        assert (start["status"], start["opened"], start["heavy"]) == (0, [], [])
+    assert starts["without it"]["ours"] == []
+    assert set(starts["with the package"]["ours"]) == {
+        "liveqa_inspect",
+        "liveqa_inspect._inspect_private",
+        "liveqa_inspect._registry",
+        "liveqa_inspect.arguments",
+        "liveqa_inspect.errors",
+        "liveqa_inspect.judging",
+        "liveqa_inspect.judging.panel",
+        "liveqa_inspect.liveqa_inspect",
+        "liveqa_inspect.tasks",
+    }

@@ -3,9 +3,14 @@ from Python."""
 
 from __future__ import annotations
 
-import pytest
+import re
+from pathlib import Path
 
-from liveqa_inspect import live_qa_judge_robustness
+import pytest
+from inspect_ai import eval
+from inspect_ai.log import list_eval_logs
+
+from liveqa_inspect import live_qa, live_qa_contamination, live_qa_judge_robustness
 from liveqa_inspect.arguments import one_of, one_or_more, true_or_false, whole_number
 from liveqa_inspect.errors import ArgumentError
 from liveqa_inspect.tasks.robustness.dataset import PERTURBATIONS
@@ -65,3 +70,29 @@ def test_python_takes_the_comma_separated_names_the_cli_takes() -> None:
     assert asked("swap,padding") == asked(["swap", "padding"]) == ["padding", "swap"]
     assert one_or_more("aspects", "b", ("a", "b")) == ["b"]
     assert "got 'swap,typo'" in refused(asked, "swap,typo")
+
+
+def test_a_misspelt_argument_name_is_refused_naming_the_task_s_arguments(tmp_path: Path) -> None:
+    """Inspect would drop it with a warning and run the task on its default (issue 42, 3)."""
+    said = (
+        "live_qa takes no argument 'questions' (did you mean 'question'?); it takes question, "
+        "data, judge_cache, reference_metrics, panel."
+    )
+    assert refused(live_qa, questions="original") == said
+    with pytest.raises(ArgumentError, match=re.escape(said)):
+        eval("liveqa_inspect/live_qa", task_args={"questions": "original"}, log_dir=str(tmp_path))
+    assert not list_eval_logs(str(tmp_path))
+    assert refused(live_qa_contamination, parts="reference", colour=1) == (
+        "live_qa_contamination takes no arguments 'colour', 'parts' (did you mean 'part'?); it "
+        "takes part, data."
+    )
+
+
+def test_an_argument_of_another_task_is_passed_over_as_inspect_passes_it_over(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """`-T` reaches every task of an eval set: live_qa's `reference_metrics` is no misspelling
+    in live_qa_contamination's arguments."""
+    task = live_qa_contamination(reference_metrics=False)
+    assert task.metadata["part"] == "question"
+    assert "param 'reference_metrics' not used by task 'live_qa_contamination'" in caplog.text

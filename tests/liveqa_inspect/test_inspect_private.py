@@ -7,22 +7,25 @@ import sys
 
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
+from inspect_ai.hooks import Hooks, RunStart, hooks
 from inspect_ai.model import GenerateConfig, get_model
 from inspect_ai.scorer import exact
-from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import registry_create, registry_info
 
+from liveqa_inspect import live_qa_judge
 from liveqa_inspect._inspect_private import (
     MODEL_NONE,
     OpenAICompatibleAPI,
     PrerequisiteError,
-    register_scorers_unqualified,
+    register_unqualified,
     resolved_config,
-    sample_is_scored,
+    run_scores,
+    say_under_display_none,
+    score_command_log,
     set_exception_hook,
 )
 from liveqa_inspect.errors import LiveQAError
-from tests.helpers import QUIET, scripted_model
+from tests.helpers import QUIET, scripted_model, verdict
 
 
 def test_resolved_config_is_the_model_s_own_config_with_nothing_passed() -> None:
@@ -31,29 +34,35 @@ def test_resolved_config_is_the_model_s_own_config_with_nothing_passed() -> None
     assert (config.max_tokens, config.seed, config.temperature) == (77, 5, None)
 
 
-def test_sample_is_scored_only_in_a_scored_run() -> None:
-    seen: list[bool] = []
+SEEN: list[bool] = []
 
-    @solver
-    def look() -> Solver:
-        async def solve(state: TaskState, generate: Generate) -> TaskState:
-            seen.append(sample_is_scored())
-            return state
 
-        return solve
+@hooks(name="run_scores_probe", description="What run_scores says as each run starts.")
+class RunScoresProbe(Hooks):
+    async def on_run_start(self, data: RunStart) -> None:
+        SEEN.append(run_scores())
 
-    task = Task(dataset=[Sample(input="x", target="y")], setup=look(), scorer=exact())
+
+def test_run_scores_says_whether_the_run_starting_scores() -> None:
+    task = Task(dataset=[Sample(input="x", target="y")], scorer=exact())
+    SEEN.clear()
     for scored in (True, False):
         [log] = eval(task, model=scripted_model(lambda *_: "y"), score=scored, **QUIET)
         assert log.status == "success"
-    assert seen == [True, False]
+    assert SEEN == [True, False]
+
+
+def test_an_inspect_score_command_s_log_is_read_as_inspect_reads_it() -> None:
+    command = ["inspect", "score", "--model-role", "grader=x/y", "a.eval", "--action", "append"]
+    assert score_command_log(command) == "a.eval"
+    assert score_command_log(["inspect", "eval", "a.eval"]) is None
+    assert score_command_log(["inspect"]) is None
 
 
 def test_our_scorers_are_found_by_the_unqualified_names_a_log_records() -> None:
-    """What `inspect score LOG` looks up: the names without the package (the entry point, loaded
-    by then, registered them)."""
-    importlib.import_module("liveqa_inspect._registry")
-    register_scorers_unqualified("liveqa_inspect")  # again: it never replaces a registration
+    """What `inspect score LOG` looks up: the names without the package."""
+    importlib.import_module("liveqa_inspect.tasks.live_qa.task")
+    register_unqualified(["live_qa_scorer", "verdicts"], "liveqa_inspect")
     recorded = {"live_qa_scorer": {}, "verdicts": {"judge": "live_qa_scorer", "levels": [0.0]}}
     for name, options in recorded.items():
         made = registry_create("scorer", name, **options)
@@ -68,15 +77,28 @@ def test_the_openai_compatible_base_makes_its_client_from_base_url_once() -> Non
 
 
 def test_inspect_installs_its_exception_hook_once_so_ours_stays_outside() -> None:
-    """The entry point installs Inspect's hook, then ours around it: eval()'s own later call
-    must leave ours in place."""
-    importlib.import_module("liveqa_inspect._registry")
+    """Ours is installed over Inspect's: Inspect's own later call must leave ours in place."""
+    say_under_display_none(LiveQAError)
     ours = sys.excepthook
     set_exception_hook()
-    assert sys.excepthook is ours
+    assert sys.excepthook is ours and ours.__qualname__.startswith("say_under_display_none")
     assert issubclass(LiveQAError, PrerequisiteError)
 
 
 def test_a_run_without_a_model_logs_inspect_s_model_none() -> None:
     [log] = eval(Task(dataset=[Sample(input="x", target="x")], scorer=exact()), **QUIET)
     assert log.eval.model == MODEL_NONE
+
+
+def test_a_judge_s_settings_are_read_once_a_run_so_each_run_s_hold() -> None:
+    """One model object judging two runs at two temperatures (Inspect's flags, which a model
+    passed to `eval()` takes from the run): each run's scores record its own."""
+    judge = scripted_model(lambda *_: verdict("1"), "twice")
+    sent = []
+    for temperature in (0.5, 1.0):
+        [log] = eval(live_qa_judge(), model=judge, limit=1, temperature=temperature, **QUIET)
+        assert log.status == "success" and log.samples is not None
+        [juror] = log.samples[0].scores["judge_agreement_scorer"].metadata["jurors"]
+        sent.append(juror["config"]["temperature"])
+    assert sent == [0.5, 1.0]
+    assert [config.temperature for _, config in judge.calls] == [0.5, 1.0]  # type: ignore[attr-defined]

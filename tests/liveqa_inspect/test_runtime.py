@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
-from liveqa_inspect.tasks.live_qa_judge.task import live_qa_judge
+from liveqa_inspect import live_qa_judge
 
 
 def test_building_a_task_freezes_what_lives_then(liveqa_data_dir: Path) -> None:

@@ -11,9 +11,9 @@ from liveqa_inspect.caveats import grades_itself
 from liveqa_inspect.judging.errored import unless_errored
 from liveqa_inspect.judging.grade import JUDGE_ROLE, grade
 from liveqa_inspect.judging.panel import PanelRule, check_panel
+from liveqa_inspect.judging.preflight import check_roles
 from liveqa_inspect.judging.prompts import JudgePrompt
 from liveqa_inspect.judging.record import Bound
-from liveqa_inspect.judging.solvers import check_roles
 from liveqa_inspect.stats.agreement import agreement, confusion
 from liveqa_inspect.stats.names import level_name
 
@@ -36,7 +36,8 @@ def answer_fields(state: TaskState, target: Target) -> dict[str, str | list[str]
 def juror_models(default: str | None) -> tuple[list[Model], Bound]:
     """The grader role's models (a panel: all of them), else `default` (None: the evaluated
     model), made without a role as a pinned judge always was; roles bind at eval. With what
-    bound them, which every score records."""
+    bound them, which every score records. The roles are checked as a run starts
+    (preflight.py), and here again for a re-grading, where none does."""
     check_roles()
     bound = model_roles().get(JUDGE_ROLE)
     if bound is None:

@@ -11,10 +11,10 @@ from inspect_ai.util import registry_info
 from liveqa_inspect._version import EVAL_VERSION
 from liveqa_inspect.data.sources import Asset
 from liveqa_inspect.default_judge import DEFAULT_JUDGE
+from liveqa_inspect.judging.preflight import judged
 from liveqa_inspect.judging.prompts import JudgePrompt
 from liveqa_inspect.judging.provenance import provenance
 from liveqa_inspect.judging.reducer import judge_epochs
-from liveqa_inspect.judging.solvers import check_roles, judges_ready
 from liveqa_inspect.judging.verdicts import verdicts
 from liveqa_inspect.judging.viewer import viewer
 from liveqa_inspect.runtime import settle
@@ -40,19 +40,16 @@ def judged_task(
     **task: Any,
 ) -> Task:
     """`measures_judge`: the judge (the grader role if bound, else the evaluated model) is measured
-    against humans, kappa the headline, rather than grading a model (no model is called before the
-    judge then: no `judges_ready`). A role no task reads is refused here where Inspect's CLI binds
-    the roles before making the task, else by `judges_ready` or scorer.py's `juror_models`.
-    `versions`: a score holds a level for each version of the answer (robustness), so no `verdicts`
-    scorer, which reads one; `reducer`, `headline` and `metadata` (beside provenance): its own."""
-    check_roles()
+    against humans, kappa the headline, rather than grading a model with the pinned default judge
+    where no grader is bound; either is checked as the run starts (preflight.py). `versions`: a
+    score holds a level for each version of the answer (robustness), so no `verdicts` scorer,
+    which reads one; `reducer`, `headline` and `metadata` (beside provenance): its own."""
     default = None if measures_judge else DEFAULT_JUDGE
     name = scorer_name(judge_scorer)
     one_level = [] if versions else [verdicts(judge=name, levels=list(prompt.scale.levels))]
     headline = headline or (KAPPA if measures_judge else MEAN)
     settle()
-    return Task(
-        setup=None if default is None else judges_ready(default),
+    made = Task(
         epochs=Epochs(1, reducer or judge_epochs()),
         version=EVAL_VERSION,
         scorer=[judge_scorer, *one_level, *other_scorers],
@@ -61,3 +58,5 @@ def judged_task(
         metadata=provenance(prompt, measures_judge, default, *assets) | dict(metadata or {}),
         **task,
     )
+    judged(made, default)
+    return made

@@ -1,7 +1,8 @@
-"""`gguf/...`: a GGUF file on a llama.cpp server it starts, or one the user runs. A started
-server's `base_url` is `local-gguf:FILE#sha256=...`, not its port: Inspect's cache key then names
-the weights, and `inspect eval-retry` hands a role's back here, where a changed file is refused.
-The evaluated model's is not logged, so a log answered by two files is named at its end."""
+"""`gguf/...` (registered by the entry point, _registry.py): a GGUF file on a llama.cpp server it
+starts, or one the user runs. A started server's `base_url` is `local-gguf:FILE#sha256=...`, not
+its port: Inspect's cache key then names the weights, and `inspect eval-retry` hands a role's
+back here, where a changed file is refused. The evaluated model's is not logged, so a log
+answered by two files is named at its end."""
 
 import logging
 import os
@@ -12,13 +13,13 @@ from typing import Any
 import httpx
 from inspect_ai.event import ModelEvent
 from inspect_ai.hooks import Hooks, TaskEnd, hooks
-from inspect_ai.model import GenerateConfig, ModelOutput, modelapi
+from inspect_ai.model import GenerateConfig, ModelOutput
 from inspect_ai.util import warn_once
 from typing_extensions import override
 
-from liveqa_inspect._inspect_private import OpenAICompatibleAPI
+from liveqa_inspect._inspect_private import OpenAICompatibleAPI, say_under_display_none
 from liveqa_inspect.caveats import too_small
-from liveqa_inspect.errors import ChangedFileError, LiveQAError
+from liveqa_inspect.errors import LiveQAError, changed
 from liveqa_inspect.providers.server import (
     START_TIMEOUT,
     LocalServer,
@@ -52,7 +53,7 @@ def check_same_weights(recorded: str | None, model: ModelFile) -> None:
     expected = recorded.rpartition(DIGEST)[2]
     if expected != model.sha256:
         consequence = "the rest of the run would be answered by other weights."
-        raise ChangedFileError(model.path, expected, model.sha256, consequence)
+        raise LiveQAError(changed(model.path, expected, model.sha256, consequence))
 
 
 @cache
@@ -75,6 +76,7 @@ class GGUFAPI(OpenAICompatibleAPI):
         start_timeout: float = START_TIMEOUT,
         **server_options: Any,
     ) -> None:
+        say_under_display_none(LiveQAError)  # a run of ours: a judge that cannot be made says so
         self.server: LocalServer | None = None
         url = user_server(base_url)
         if url is None:
@@ -119,11 +121,6 @@ class GGUFAPI(OpenAICompatibleAPI):
             weights = {MODEL_FILE: server.model.path.name, SHA256: server.model.sha256}
             output.metadata = {**(output.metadata or {}), **weights}
         return result
-
-
-@modelapi(name=SERVICE)
-def gguf() -> type[GGUFAPI]:
-    return GGUFAPI
 
 
 class MixedWeights(Hooks):

@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval, eval_retry
+from inspect_ai.log import list_eval_logs, read_eval_log
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import live_qa
 from liveqa_inspect.data.own_set import OWN_SET
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
-from liveqa_inspect.errors import ArgumentError, DataError
+from liveqa_inspect.errors import ArgumentError, DataError, LiveQAError
 from liveqa_inspect.report import main
 from liveqa_inspect.tasks.contamination.dataset import split_text
 from tests.commands import inspect_command
@@ -473,16 +474,23 @@ def test_eval_retry_after_the_file_changed_is_refused(
     path.write_text(original.replace("See a doctor after three days.", "Rest."), "utf-8")
     after = hashlib.sha256(path.read_bytes()).hexdigest()
 
-    [refused] = eval_retry(failed.location, log_dir=logs, **QUIET)
+    with pytest.raises(LiveQAError) as refused:
+        eval_retry(failed.location, log_dir=logs, **QUIET)
 
-    assert refused.status == "error" and refused.error is not None
-    assert refused.error.message == (
+    assert refused.value.args[0] == (
         f"ours.jsonl has changed since the log was written (sha256 {before} then, {after} now): "
         "the samples the retry runs would be graded against other questions and references than "
-        "those it keeps. Restore the file and retry the log the first run wrote, or run the set "
-        "anew with `inspect eval`."
+        "those it keeps. Restore the file and retry the log the first run wrote, or run it anew "
+        "with `inspect eval`."
     )
-    assert not [s for s in refused.samples or [] if s.id == "fv-3" and s.scores]
+    [retry] = [
+        log
+        for info in list_eval_logs(logs)
+        if (log := read_eval_log(info.name)).eval.eval_id != failed.eval.eval_id
+    ]
+    assert retry.status == "error"  # its task stopped before any sample ran: it holds the first's
+    assert retry.samples is not None and failed.samples is not None
+    assert [(s.id, s.error) for s in retry.samples] == [(s.id, s.error) for s in failed.samples]
     path.write_text(original, "utf-8")  # restored, the first log is retried as usual
     [retried] = eval_retry(failed.location, log_dir=logs, **QUIET)
     assert retried.status == "success", retried.error

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval, score
 from inspect_ai.event import ModelEvent
-from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
+from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log, write_eval_log
 from inspect_ai.model import ModelCost, ModelInfo, set_model_info
 
 from liveqa_inspect import live_qa
 from liveqa_inspect.default_judge import DEFAULT_JUDGE
+from liveqa_inspect.errors import LiveQAError
 from liveqa_inspect.judging.verdicts import verdicts
 from liveqa_inspect.tasks.live_qa.task import live_qa_scorer
 from tests.commands import inspect_eval_logs
@@ -61,15 +62,18 @@ def test_a_no_score_run_needs_no_judge_and_no_key() -> None:
 
 
 @pytest.mark.usefixtures("no_key")
-def test_a_scored_run_without_the_default_judge_s_key_fails_before_any_answer() -> None:
+def test_a_scored_run_without_the_default_judge_s_key_is_refused_before_it_starts(
+    tmp_path: Path,
+) -> None:
+    """As a task that cannot be built is: `eval()` raises, no log, nothing answered or paid."""
     subject = scripted_model(subject_script)
-    [log] = eval(live_qa(reference_metrics=False), model=subject, limit=3, **QUIET)
-    assert log.status == "error"
-    assert log.error is not None
-    assert f"The default judge {DEFAULT_JUDGE} cannot be made" in log.error.message
-    assert "No OPENAI_API_KEY" in log.error.message and "[bold]" not in log.error.message
-    assert "--model-role grader=MODEL" in log.error.message and "--no-score" in log.error.message
-    assert subject.calls == []  # nothing answered, nothing paid for
+    with pytest.raises(LiveQAError) as refused:
+        eval(live_qa(reference_metrics=False), model=subject, log_dir=str(tmp_path), **QUIET)
+    said = refused.value.args[0]
+    assert said.startswith(f"The default judge {DEFAULT_JUDGE} cannot be made (")
+    assert "No OPENAI_API_KEY" in said and "\n" not in said
+    assert "--model-role grader=MODEL" in said and "--no-score" in said
+    assert subject.calls == [] and not list_eval_logs(str(tmp_path))
 
 
 def price(dollars: float) -> ModelCost:
@@ -165,7 +169,8 @@ def answer_or_grade(messages: list[dict], model: str) -> str:
 def test_generate_with_no_key_then_grade_with_a_panel_through_inspect_score(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """No `--scorer`: `inspect score LOG` re-runs every scorer the log names, `verdicts` too."""
+    """No `--scorer`: `inspect score LOG` re-runs every scorer the log names, `verdicts` too
+    (which Inspect looks up by the names the log records, without the package)."""
     panel = "grader=openai-api/local/judge-a,openai-api/local/judge-b"
     with OpenAIServer(answer_or_grade) as server:
         env = {**server.env(), "OPENAI_API_KEY": None}
@@ -187,7 +192,7 @@ def test_generate_with_no_key_then_grade_with_a_panel_through_inspect_score(
         assert answers.status == "success", answers.error
         assert {r.model for r in server.requests} == {"subject"}
         graded = tmp_path / "graded.eval"
-        ran, _ = inspect_eval_logs(
+        ran, _ = inspect_eval_logs(  # a fresh process: the scorers are looked up as it starts
             "score",
             answers.location,
             "--model-role",
@@ -198,6 +203,7 @@ def test_generate_with_no_key_then_grade_with_a_panel_through_inspect_score(
             "none",
             log_dir=tmp_path / "logs",
             env=env,
+            fresh=True,
         )
         assert ran.returncode == 0, ran.output[-3000:]
         asked = sorted(r.model for r in server.requests if r.model != "subject")

@@ -3,11 +3,16 @@ called, naming the role the tasks read (issue 36, 6): else the paid default judg
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
-from inspect_ai import eval
+import pytest
+from inspect_ai import eval, score
+from inspect_ai.log import list_eval_logs
 
 from liveqa_inspect import live_qa, live_qa_judge
+from liveqa_inspect.errors import LiveQAError
+from liveqa_inspect.tasks.live_qa.task import live_qa_scorer
 from tests.commands import inspect_command
 from tests.helpers import QUIET, judge_script, scripted_model, subject_script
 
@@ -17,33 +22,41 @@ REFUSED = (
 )
 
 
-def test_a_misspelt_role_is_refused_before_the_model_answers() -> None:
+def test_a_misspelt_role_is_refused_before_the_model_answers(tmp_path: Path) -> None:
+    """As the run starts, a task built before `eval()` too: no log, no model called."""
     subject, judge = scripted_model(subject_script), scripted_model(judge_script, "judge")
-    [log] = eval(
-        live_qa(reference_metrics=False),
-        model=subject,
-        model_roles={"grade": judge},
-        limit=2,
-        **QUIET,
-    )
-    assert log.status == "error" and log.error is not None
-    assert REFUSED in log.error.message
+    with pytest.raises(LiveQAError, match=re.escape(REFUSED)):
+        eval(
+            live_qa(reference_metrics=False),
+            model=subject,
+            model_roles={"grade": judge},
+            log_dir=str(tmp_path),
+            **QUIET,
+        )
     assert subject.calls == [] and judge.calls == []  # type: ignore[attr-defined]
+    assert not list_eval_logs(str(tmp_path))
 
 
-def test_a_role_beside_the_grader_is_refused_before_the_judge_is_asked() -> None:
-    """live_qa_judge calls no model before its judge: the judge's scorer refuses."""
+def test_a_role_beside_the_grader_is_refused_before_the_judge_is_asked(tmp_path: Path) -> None:
     judge, other = scripted_model(judge_script, "judge"), scripted_model(judge_script, "other")
-    [log] = eval(
-        live_qa_judge(),
-        model=scripted_model(judge_script, "evaluated"),
-        model_roles={"grader": judge, "grade": other},
-        limit=2,
-        **QUIET,
-    )
-    assert log.status == "error" and log.error is not None
-    assert REFUSED in log.error.message
+    with pytest.raises(LiveQAError, match=re.escape(REFUSED)):
+        eval(
+            live_qa_judge(),
+            model=scripted_model(judge_script, "evaluated"),
+            model_roles={"grader": judge, "grade": other},
+            log_dir=str(tmp_path),
+            **QUIET,
+        )
     assert judge.calls == [] and other.calls == []  # type: ignore[attr-defined]
+
+
+def test_a_re_grading_with_a_misspelt_role_is_refused_before_the_judge_is_asked() -> None:
+    """`score()` starts no run: the judge's scorer refuses."""
+    subject, judge = scripted_model(subject_script), scripted_model(judge_script, "judge")
+    [answers] = eval(live_qa(reference_metrics=False), model=subject, limit=1, score=False, **QUIET)
+    with pytest.raises(LiveQAError, match=re.escape(REFUSED)):
+        score(answers, [live_qa_scorer()], model_roles={"grade": judge})
+    assert judge.calls == []  # type: ignore[attr-defined]
 
 
 def test_the_command_refuses_a_misspelt_role_in_one_line(tmp_path: Path) -> None:
@@ -51,4 +64,4 @@ def test_the_command_refuses_a_misspelt_role_in_one_line(tmp_path: Path) -> None
     ran = inspect_command(*args.split(), "--log-dir", str(tmp_path / "logs"))
     assert ran.returncode == 1
     assert "".join(ran.output.split()) == "".join(f"ERROR: {REFUSED}".split())
-    assert not (tmp_path / "logs").exists()
+    assert not list_eval_logs(str(tmp_path / "logs"))

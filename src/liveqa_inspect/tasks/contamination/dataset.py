@@ -3,17 +3,16 @@ every run. Texts too short to split are left out and counted, never silently dro
 
 import re
 from pathlib import Path
-from typing import Literal, get_args
+from typing import get_args
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from liveqa_inspect.arguments import one_of
+from liveqa_inspect.arguments import Part, one_of
 from liveqa_inspect.data.own_set import OwnSet
 from liveqa_inspect.data.sources import Asset
 from liveqa_inspect.errors import DataError
 from liveqa_inspect.tasks.live_qa.dataset import question_set
 
-Part = Literal["question", "reference"]
 PARTS: tuple[str, ...] = get_args(Part)
 
 MIN_SIDE_WORDS = 6

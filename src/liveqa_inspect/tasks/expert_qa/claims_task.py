@@ -1,10 +1,10 @@
 """expert_qa_claims: a judge's claim-level verdicts against ExpertQA's experts."""
 
-from inspect_ai import Task, task
+from inspect_ai import Task
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from liveqa_inspect.arguments import true_or_false
+from liveqa_inspect.arguments import Aspect, Split, Subset, true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
 from liveqa_inspect.judging.errored import unless_errored
 from liveqa_inspect.judging.panel import PanelRule
@@ -15,7 +15,7 @@ from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.overlap import worker
 from liveqa_inspect.stats.agreement import reference_spearman
 from liveqa_inspect.tasks.expert_qa.claims_metrics import majority_share, wrong_claim_detection
-from liveqa_inspect.tasks.expert_qa.dataset import Aspect, Split, Subset, expert_qa_claims_dataset
+from liveqa_inspect.tasks.expert_qa.dataset import expert_qa_claims_dataset
 
 CORRECTNESS = list(CLAIM_CORRECTNESS_JUDGE.scale.levels)
 
@@ -62,28 +62,16 @@ def claim_passage_overlap() -> Scorer:
     return score
 
 
-@task
-def expert_qa_claims(
-    aspect: Aspect = "correctness",
-    split: Split = "domain",
-    subset: Subset = "test",
-    field: str | list[str] | None = None,
-    data: str | None = None,
-    judge_cache: bool = True,
-    panel: PanelRule = "mean",
+def build(
+    aspect: Aspect,
+    split: Split,
+    subset: Subset,
+    field: str | list[str] | None,
+    data: str | None,
+    judge_cache: bool,
+    panel: PanelRule,
 ) -> Task:
-    """A judge's claim-level verdicts against ExpertQA's domain experts.
-
-    Args:
-        aspect: "correctness" (rate each claim 1-5, ExpertQA's scale) or "support" (rate 1-3
-            how far the claim's evidence passages support it).
-        split: "domain" or "random", as for expert_qa.
-        subset: "test" or "validation".
-        field: One or more fields to keep, e.g. "Healthcare / Medicine".
-        data: A folder holding the upstream JSONL files, instead of the downloads.
-        judge_cache: Cache the judge's replies.
-        panel: How the levels of a judge panel combine: "mean", "median" or "majority".
-    """
+    """The task `liveqa_inspect.expert_qa_claims` builds (its arguments: liveqa_inspect.py)."""
     correctness = aspect == "correctness"
     grader = claim_correctness_scorer if correctness else claim_support_scorer
     judge = grader(cache=judge_cache, panel=panel)  # refuses a bad panel first

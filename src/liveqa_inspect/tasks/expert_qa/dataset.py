@@ -5,18 +5,15 @@ of the pinned files absorbed here: a few answers have no usefulness label, or an
 
 import re
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, get_args
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
-from liveqa_inspect.arguments import one_of
+from liveqa_inspect.arguments import Aspect, Split, Subset, one_of
 from liveqa_inspect.data.lines import normalise, read_jsonl
 from liveqa_inspect.data.sources import EXPERT_QA_FILES, fetch, location
 from liveqa_inspect.errors import ArgumentError, shown
 
-Split = Literal["domain", "random"]
-Subset = Literal["test", "validation"]
-Aspect = Literal["correctness", "support"]
 ASPECTS: tuple[str, ...] = get_args(Aspect)
 UNLABELLED = "unlabelled"
 """The usefulness of an answer the annotator did not rate (upstream `null`), kept as a group."""

@@ -1,19 +1,19 @@
 """expert_qa: ExpertQA's long-form questions, graded by the same pinned judge as live_qa with a
 rubric worded for experts of the question's field."""
 
-from inspect_ai import Task, task
+from inspect_ai import Task
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Scorer, Target, scorer
 from inspect_ai.solver import TaskState, generate, prompt_template
 
-from liveqa_inspect.arguments import true_or_false
+from liveqa_inspect.arguments import Split, Subset, true_or_false
 from liveqa_inspect.data.sources import EXPERT_QA_FILES
 from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.judging.panel import PanelRule
 from liveqa_inspect.judging.prompts import EXPERT_QA_JUDGE
 from liveqa_inspect.judging.scorer import answer_fields, grading_scorer
 from liveqa_inspect.judging.task import judged_task
-from liveqa_inspect.tasks.expert_qa.dataset import Split, Subset, expert_qa_dataset
+from liveqa_inspect.tasks.expert_qa.dataset import expert_qa_dataset
 from liveqa_inspect.tasks.live_qa.metrics import judge_metrics
 
 EXPERT_CONFIG = GenerateConfig(temperature=0.0, max_tokens=2048)
@@ -36,28 +36,16 @@ def expert_qa_scorer(cache: bool = True, panel: PanelRule = "mean") -> Scorer:
     return grading_scorer(EXPERT_QA_JUDGE, expert_fields, DEFAULT_JUDGE, cache, panel)
 
 
-@task
-def expert_qa(
-    split: Split = "domain",
-    subset: Subset = "test",
-    field: str | list[str] | None = None,
-    question_type: str | list[str] | None = None,
-    data: str | None = None,
-    judge_cache: bool = True,
-    panel: PanelRule = "mean",
+def build(
+    split: Split,
+    subset: Subset,
+    field: str | list[str] | None,
+    question_type: str | list[str] | None,
+    data: str | None,
+    judge_cache: bool,
+    panel: PanelRule,
 ) -> Task:
-    """ExpertQA long-form questions from experts of 32 fields, graded by the same pinned judge.
-
-    Args:
-        split: "domain" (questions sampled per field) or "random" (sampled at random).
-        subset: "test" or "validation".
-        field: One or more fields to keep, e.g. "Healthcare / Medicine".
-        question_type: One or more ExpertQA question types; a question with several is kept
-            if any matches.
-        data: A folder holding the upstream JSONL files, instead of the downloads.
-        judge_cache: Cache judge replies, so re-scoring with the same judge costs nothing.
-        panel: How the levels of a judge panel combine: "mean", "median" or "majority".
-    """
+    """The task `liveqa_inspect.expert_qa` builds (its arguments: liveqa_inspect.py)."""
     judge = expert_qa_scorer(cache=judge_cache, panel=panel)  # refuses a bad panel first
     true_or_false(judge_cache=judge_cache)
     # The data first: its loader refuses a bad split or subset in words, not as a missing key.

@@ -3,18 +3,17 @@ quirks (docs/data.md) are absorbed here and nowhere else."""
 
 import io
 from pathlib import Path
-from typing import Literal, get_args
+from typing import get_args
 
 from inspect_ai.dataset import MemoryDataset, Sample
 from lxml import etree
 
-from liveqa_inspect.arguments import one_of
+from liveqa_inspect.arguments import QuestionField, one_of
 from liveqa_inspect.data.lines import normalise
 from liveqa_inspect.data.own_set import SUFFIXES, OwnSet, own_set
 from liveqa_inspect.data.sources import LIVEQA_QUESTIONS, Asset, fetch, location
 from liveqa_inspect.errors import ArgumentError, DataError
 
-QuestionField = Literal["summary", "paraphrase", "original"]
 QUESTION_FIELDS: tuple[str, ...] = get_args(QuestionField)
 
 

@@ -2,12 +2,12 @@
 
 from pathlib import Path
 
-from inspect_ai import Task, task
+from inspect_ai import Task
 from inspect_ai.model import GenerateConfig
 from inspect_ai.scorer import Scorer, scorer
 from inspect_ai.solver import generate, prompt_template
 
-from liveqa_inspect.arguments import true_or_false
+from liveqa_inspect.arguments import QuestionField, true_or_false
 from liveqa_inspect.data.own_set_retry import data_tags
 from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.judging.panel import PanelRule
@@ -15,7 +15,7 @@ from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
 from liveqa_inspect.judging.scorer import answer_fields, grading_scorer
 from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.overlap.reference import reference_overlap
-from liveqa_inspect.tasks.live_qa.dataset import QuestionField, question_set
+from liveqa_inspect.tasks.live_qa.dataset import question_set
 from liveqa_inspect.tasks.live_qa.metrics import judge_metrics
 
 INSTRUCTION = "Please answer the following consumer health question."
@@ -32,27 +32,14 @@ def live_qa_scorer(cache: bool = True, panel: PanelRule = "mean") -> Scorer:
     return grading_scorer(LIVEQA_JUDGE, answer_fields, DEFAULT_JUDGE, cache, panel)
 
 
-@task
-def live_qa(
-    question: QuestionField = "summary",
-    data: str | None = None,
-    judge_cache: bool = True,
-    reference_metrics: bool = True,
-    panel: PanelRule = "mean",
+def build(
+    question: QuestionField,
+    data: str | None,
+    judge_cache: bool,
+    reference_metrics: bool,
+    panel: PanelRule,
 ) -> Task:
-    """TREC-2017 LiveQA Medical: 104 consumer health questions, graded by a pinned judge.
-
-    Args:
-        question: Which wording to ask: "summary" (NLM summary, as HELM), "paraphrase"
-            (NIST paraphrase) or "original" (the consumer's own subject and message).
-        data: A folder holding the upstream XML, or the file itself, instead of the download;
-            or a .jsonl or .csv file of your own questions (docs/own-questions.md).
-        judge_cache: Cache judge replies, so re-scoring with the same judge costs nothing.
-        reference_metrics: Also report HELM's reference-overlap metrics (ROUGE-L, BLEU, F1,
-            exact match) next to the judge score.
-        panel: How the levels of a judge panel (the grader role bound to several models)
-            combine: "mean", "median" or "majority".
-    """
+    """The task `liveqa_inspect.live_qa` builds (its arguments: liveqa_inspect.py)."""
     judge = live_qa_scorer(cache=judge_cache, panel=panel)  # refuses a bad panel first
     true_or_false(judge_cache=judge_cache, reference_metrics=reference_metrics)
     # The data first: a bad argument then stops the run before the reference scorer starts its

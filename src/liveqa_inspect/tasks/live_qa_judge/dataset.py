@@ -10,7 +10,14 @@ from pathlib import Path
 from inspect_ai.dataset import MemoryDataset
 
 from liveqa_inspect.data.lines import read_jsonl, read_lines
-from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, fetch, location
+from liveqa_inspect.data.own_judgments import OwnJudgments
+from liveqa_inspect.data.sources import (
+    LIVEQA_JUDGMENTS,
+    LIVEQA_QUESTIONS,
+    Asset,
+    fetch,
+    location,
+)
 from liveqa_inspect.errors import ArgumentError, DataError, shown
 from liveqa_inspect.tasks.live_qa.dataset import question_set
 
@@ -114,6 +121,12 @@ def parse_user_judgments(path: Path) -> list[Judgment]:
             "and grade."
         )
     return list(dict.fromkeys(found))
+
+
+def judgments_source(judgments: str | Path | None) -> Asset | OwnJudgments:
+    """What a log records as the judgments its samples come from: NIST's pinned file, or (a file
+    the dataset has read) a team's own, by its digest."""
+    return LIVEQA_JUDGMENTS if judgments is None else OwnJudgments.of_file(Path(judgments))
 
 
 def live_qa_judge_dataset(

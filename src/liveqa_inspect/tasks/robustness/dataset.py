@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
+from liveqa_inspect.arguments import PER_GRADE, SEED
 from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.tasks.live_qa_judge.dataset import live_qa_judge_dataset
 from liveqa_inspect.versioned import Versioned
@@ -24,8 +25,6 @@ from liveqa_inspect.versioned import Versioned
 ORIGINAL = "original"
 Expect = Literal["hold", "lower"]
 
-PER_GRADE = 40
-SEED = 2017
 EXCELLENT_GRADE = 4
 LOWEST = LIVEQA_SCALE.levels[0]
 WELL_GRADED = 0.7

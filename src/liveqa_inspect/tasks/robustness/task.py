@@ -4,13 +4,14 @@ prompt; a score holds a level per version, so the headline and epoch reducer are
 
 import math
 
-from inspect_ai import Task, task
+from inspect_ai import Task
 from inspect_ai.scorer import Score, Scorer, ScoreReducer, Target, score_reducer, scorer
 from inspect_ai.solver import TaskState
 from inspect_ai.util import collect
 
-from liveqa_inspect.arguments import one_or_more, true_or_false, whole_number
-from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS
+from liveqa_inspect.arguments import QuestionField, one_or_more, true_or_false, whole_number
+from liveqa_inspect.data.own_set_retry import data_tags
+from liveqa_inspect.data.sources import LIVEQA_QUESTIONS
 from liveqa_inspect.judging.panel import PanelRule
 from liveqa_inspect.judging.prompts import LIVEQA_JUDGE
 from liveqa_inspect.judging.reducer import judge_epochs
@@ -19,7 +20,7 @@ from liveqa_inspect.judging.solvers import given_answer
 from liveqa_inspect.judging.task import judged_task
 from liveqa_inspect.stats.names import ROBUSTNESS
 from liveqa_inspect.stats.values import to_float
-from liveqa_inspect.tasks.live_qa.dataset import QuestionField
+from liveqa_inspect.tasks.live_qa_judge.dataset import judgments_source
 from liveqa_inspect.tasks.robustness import dataset
 from liveqa_inspect.tasks.robustness.metrics import robustness
 
@@ -87,49 +88,37 @@ def robustness_epochs() -> ScoreReducer:
     return reduce
 
 
-@task
-def live_qa_judge_robustness(
-    perturbations: str | list[str] | None = None,
-    per_grade: int = dataset.PER_GRADE,
-    seed: int = dataset.SEED,
-    question: QuestionField = "summary",
-    data: str | None = None,
-    judgments: str | None = None,
-    judge_cache: bool = True,
-    panel: PanelRule = "mean",
+def build(
+    perturbations: str | list[str] | None,
+    per_grade: int,
+    seed: int,
+    question: QuestionField,
+    data: str | None,
+    judgments: str | None,
+    judge_cache: bool,
+    panel: PanelRule,
 ) -> Task:
-    """A judge's verdicts on human-judged answers as given and perturbed: the grader role if
-    bound, else the evaluated model.
-
-    Args:
-        perturbations: One or more of padding, authority, formatting, grader_note,
-            reference_order (should not move the level), truncation, swap (should lower it);
-            all of them by default.
-        per_grade: How many answers of each human grade to draw (all of a grade with fewer).
-        seed: Draws the answers and every choice the perturbations make.
-        question: The question wording the judge sees, as in live_qa.
-        data: A folder holding the upstream XML and NIST judgments, instead of the downloads.
-        judgments: A JSONL file of your own human judgments (question_id, answer, grade 1-4) to
-            use instead of NIST's.
-        judge_cache: Cache the judge's replies.
-        panel: How the levels of a judge panel combine: "mean", "median" or "majority".
-    """
+    """The task `liveqa_inspect.live_qa_judge_robustness` builds (its arguments:
+    liveqa_inspect.py)."""
     judge = judge_robustness_scorer(cache=judge_cache, panel=panel)  # checks the panel first
     true_or_false(judge_cache=judge_cache)
     whole_number("per_grade", per_grade, least=1)
     whole_number("seed", seed, least=0)
     asked = [*dataset.PERTURBATIONS] if perturbations is None else perturbations
     names = one_or_more("perturbations", asked, dataset.PERTURBATIONS)  # in their order
+    answers = dataset.robustness_dataset(names, per_grade, seed, question, data, judgments)
+    source = judgments_source(judgments)
     return judged_task(
         judge,
         LIVEQA_JUDGE,
-        [LIVEQA_QUESTIONS, LIVEQA_JUDGMENTS],
+        [LIVEQA_QUESTIONS, source],
         measures_judge=True,
         versions=[dataset.ORIGINAL, *names],
         reducer=robustness_epochs(),
         headline=ROBUSTNESS,
         metadata={"perturbation_texts": dataset.TEXTS.provenance()},
-        dataset=dataset.robustness_dataset(names, per_grade, seed, question, data, judgments),
+        dataset=answers,
         solver=given_answer(),
+        tags=data_tags(source),
         # No task config, for live_qa_judge's reason (it would read as the user's own).
     )

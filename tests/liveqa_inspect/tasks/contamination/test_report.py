@@ -15,6 +15,7 @@ from inspect_ai.log import write_eval_log
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import live_qa_contamination
+from liveqa_inspect import liveqa_inspect as task_file
 from liveqa_inspect.report.cli import SECTIONS, build
 from liveqa_inspect.report.loading import load_all
 from liveqa_inspect.report.plots import IntervalChart, Scatter
@@ -22,7 +23,6 @@ from liveqa_inspect.report.refusals import ReportError
 from liveqa_inspect.report.tables import Table, interval
 from liveqa_inspect.stats.bootstrap import mean_interval
 from liveqa_inspect.stats.names import DIFFERENCE, DIFFERENCE_P, ci_keys
-from liveqa_inspect.tasks.contamination import task as task_file
 from liveqa_inspect.tasks.contamination.report import SHOWN_CHARS
 from liveqa_inspect.tasks.contamination.scorer import VERBATIM_WORDS, words
 from liveqa_inspect.tasks.contamination.solver import Replies
@@ -285,10 +285,11 @@ def test_errored_items_are_counted(rest: dict[str, str]) -> None:
 
 
 def test_a_log_of_the_task_run_from_its_file_is_reported(rest: dict[str, str]) -> None:
-    """`inspect eval src/liveqa_inspect/tasks/contamination/task.py` registers the task without
-    the package's name: the log is known as this package's by its data's provenance."""
+    """`inspect eval src/liveqa_inspect/liveqa_inspect.py@live_qa_contamination` registers the task
+    without the package's name: the log is known as this package's by its data's provenance."""
     path = os.path.relpath(task_file.__file__)  # Inspect takes a task file's path relative
-    [log] = eval(path, model=scripted_model(guided_only(rest)), limit=2, **QUIET)
+    model = scripted_model(guided_only(rest))
+    [log] = eval(f"{path}@live_qa_contamination", model=model, limit=2, **QUIET)
     assert log.status == "success" and log.eval.task_registry_name == "live_qa_contamination"
     blocks, _ = build(load_all([log.location], SECTIONS))
     assert "items: 2 scored, 0 unscored, 0 errored, 0 missing" in blocks

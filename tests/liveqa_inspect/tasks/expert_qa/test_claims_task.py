@@ -10,6 +10,7 @@ from inspect_ai.log import EvalLog
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect import expert_qa_claims
+from liveqa_inspect.arguments import Aspect
 from liveqa_inspect.judging.prompts import (
     CLAIM_CORRECTNESS_JUDGE,
     CLAIM_SUPPORT_JUDGE,
@@ -17,7 +18,7 @@ from liveqa_inspect.judging.prompts import (
 )
 from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1
 from liveqa_inspect.tasks.expert_qa.claims_task import correctness_fields, support_fields
-from liveqa_inspect.tasks.expert_qa.dataset import Aspect, expert_qa_claims_dataset
+from liveqa_inspect.tasks.expert_qa.dataset import expert_qa_claims_dataset
 from tests.helpers import (
     QUIET,
     Script,

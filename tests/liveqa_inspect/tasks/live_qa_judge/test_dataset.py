@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from liveqa_inspect import live_qa_judge
 from liveqa_inspect.data.sources import LIVEQA_JUDGMENTS, LIVEQA_QUESTIONS, cached_path, fetch
 from liveqa_inspect.errors import DataError
 from liveqa_inspect.tasks.live_qa_judge.dataset import (
@@ -20,7 +21,6 @@ from liveqa_inspect.tasks.live_qa_judge.dataset import (
     parse_nist_judgments,
     parse_user_judgments,
 )
-from liveqa_inspect.tasks.live_qa_judge.task import live_qa_judge
 from tests.helpers import judgments_file
 
 
