@@ -5,7 +5,9 @@ the judge card alike), their row labels, and each log's paired difference from t
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
 
+import liveqa_inspect
 from liveqa_inspect._inspect_private import MODEL_NONE
+from liveqa_inspect.arguments import parameters
 from liveqa_inspect.report.graded import Item, Key, paired
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.sections import Logs
@@ -102,7 +104,10 @@ def settings(log: LoadedLog) -> dict[str, str]:
     if own:  # known by its sha256, whatever its file's name
         items = items.replace(str(own), str(own).removeprefix(f"{own.filename}: "))
     found = {"task": log.task, log.section.items: items}
-    found |= {f"-T {k}=": str(v) for k, v in spec.task_args.items() if k not in NOT_SETTINGS}
+    # Its own arguments: a -T name another task of an eval set takes reaches it too, unread.
+    own = parameters(getattr(liveqa_inspect, log.task))
+    args = {k: v for k, v in spec.task_args.items() if k in own and k not in NOT_SETTINGS}
+    found |= {f"-T {k}=": str(v) for k, v in args.items()}
     judges = sorted(judge.name for judge in log.judges)
     found["judge"] = " | ".join(judges) or "none"
     found["judge settings"] = ", ".join(f"{k}={v}" for k, v in judge_settings(log).items())
