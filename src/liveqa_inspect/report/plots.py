@@ -162,23 +162,23 @@ class CardChart:
         for y, row in enumerate(self.rows):
             e, colour = row.estimate, PALETTE[judges.index(row.judge) % len(PALETTE)]
             axes.text(1.01, y, fmt(e.value), transform=axes.get_yaxis_transform(), va="center")
+            if not math.isnan(row.floor):
+                axes.plot(row.floor, y, "D", color="black", markersize=7, zorder=3)
+                floors = True
             if math.isnan(e.value):
                 continue
             axes.barh(y, e.value, color=colour, alpha=0.85)
             if not (math.isnan(e.low) or math.isnan(e.high)):
                 bounds = [[e.value - e.low], [e.high - e.value]]
                 axes.errorbar(e.value, y, xerr=bounds, fmt="none", ecolor="black", capsize=4)
-            if not math.isnan(row.floor):
-                label = "" if floors else "ROUGE-L floor (same answers)"
-                axes.plot(row.floor, y, "D", color="black", markersize=7, label=label)
-                floors = True
+        lowest = min([0.0, *(r.estimate.low for r in self.rows if not math.isnan(r.estimate.low))])
+        axes.set_xlim(min(-0.1, lowest - 0.05), 1.05)  # kappa and rho run to 1
         axes.set_yticks(range(len(self.rows)), [f"{r.judge}: {r.figure}" for r in self.rows])
         axes.invert_yaxis()
         axes.axvline(0, color="grey", linewidth=0.8)
-        axes.set(xlabel="figure (quadratic kappa, Spearman rho)")
+        floor = "; \u25c6 ROUGE-L's rho on the same answers, the floor" if floors else ""
+        axes.set(xlabel=f"figure (quadratic kappa, Spearman rho){floor}")
         axes.grid(axis="x", alpha=0.3)
-        if floors:
-            axes.legend(loc="lower right", fontsize=8)
 
 
 PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3")
