@@ -424,7 +424,7 @@ def test_the_card_chart_marks_the_floor_leaves_n_a_undrawn_and_says_the_caveat(
     assert len(bars) == 3  # the undefined rho has no bar
     assert len({bar.get_facecolor() for bar in bars}) == 2  # one colour a judge
     floors = [line for line in axes.lines if line.get_marker() == "D"]
-    assert len(floors) == 1  # the defined rho's floor, as a mark
+    assert len(floors) == 2  # each rho's floor, as a mark, beside the undefined one too
     assert "n/a" in [text.get_text() for text in axes.texts]
     chart.draw(path := tmp_path / "card.png")
     assert path.read_bytes().startswith(b"\x89PNG")
