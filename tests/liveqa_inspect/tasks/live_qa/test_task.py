@@ -58,7 +58,7 @@ def test_scores_metrics_headline_and_provenance() -> None:
     assert meta["judge_prompt"] == LIVEQA_JUDGE.provenance()
     assert meta["data"][LIVEQA_QUESTIONS.filename]["sha256"] == LIVEQA_QUESTIONS.sha256
     assert meta["data_license"] == "CC BY 4.0"
-    assert log.eval.task_version == "4-C"
+    assert log.eval.task_version == "4-D"
 
 
 def test_inspect_view_leads_with_the_judge_s_level_on_the_whole_scale() -> None:
@@ -252,6 +252,6 @@ def test_one_version_in_the_package_the_log_and_eval_yaml() -> None:
     from liveqa_inspect._version import EVAL_VERSION, __version__
 
     register = yaml.safe_load(files("liveqa_inspect").joinpath("eval.yaml").read_text("utf-8"))
-    assert register["version"] == EVAL_VERSION == "4-C"
-    assert version("liveqa-inspect") == __version__ == "4.2"
+    assert register["version"] == EVAL_VERSION == "4-D"
+    assert version("liveqa-inspect") == __version__ == "4.3"
     assert live_qa().version == EVAL_VERSION
