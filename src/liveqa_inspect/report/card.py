@@ -16,7 +16,6 @@ from liveqa_inspect.judging.grade import filled
 from liveqa_inspect.judging.record import JudgeRecord
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import NO_PRICE, Spend, judge_spend
-from liveqa_inspect.report.counts import caveat_texts
 from liveqa_inspect.report.graded import Item, paired
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import CardChart, Charted
@@ -136,13 +135,13 @@ def reference_part(logs: Logs, context: Context, agreement: Agreement, noun: str
 
 
 def warnings(found: Sequence[Part]) -> list[str]:
-    """The caveats the run printed (report/counts.py), once a judge and text, naming the judge:
+    """The caveats the run printed (LoadedLog.caveats), once a judge and text, naming the judge:
     the card is what a team pastes, and a figure pasted without them reads as a measurement."""
     said = (
         f"WARNING: {name}: {text}"
         for part in found
         for name, log in part.logs.items()
-        for text in caveat_texts(log)
+        for text in log.caveats()
     )
     return list(dict.fromkeys(said))
 

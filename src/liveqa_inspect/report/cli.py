@@ -9,7 +9,6 @@ from pathlib import Path
 from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.report.card import MARKDOWN, PNG, Card, judge_card
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
-from liveqa_inspect.report.counts import caveat_texts
 from liveqa_inspect.report.loading import grouped, load_all, logs_by_task
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.refusals import ReportError
@@ -28,7 +27,7 @@ def build(logs: Logs) -> tuple[list[Block], list[Chart]]:
     """The caveats the runs printed, each naming its log (a comparison holds several), a one-log
     report's title, the section's report, then what its models cost (report/cost.py)."""
     blocks, charts = logs[0].section.report(logs)
-    warned = [f"WARNING: {log.path.name}: {text}" for log in logs for text in caveat_texts(log)]
+    warned = [f"WARNING: {log.path.name}: {text}" for log in logs for text in log.caveats()]
     title = [f"{logs[0].task} report: {logs[0].path}"] * (len(logs) == 1)
     return [*warned, *title, *blocks, cost_table(logs)], charts
 

@@ -64,7 +64,11 @@ def same_answers(logs: Logs) -> bool:
     """Whether model logs hold one run's answers, each graded again (`inspect score` on copies of
     a `--no-score` log), by another judge or by the same one (a test-retest): what differs
     between them is the grading, not the model."""
-    return logs[0].kind == "model" and len(logs) > 1 and len({answers(log) for log in logs}) == 1
+    return (
+        logs[0].section.kind == "model"
+        and len(logs) > 1
+        and len({answers(log) for log in logs}) == 1
+    )
 
 
 def judged(logs: Logs) -> bool:
@@ -212,9 +216,9 @@ def per_log(
 ) -> Table:
     """A row per log: its label, its `cells`, its counts (errored and missing where any has one)."""
     counts = ["scored", "unscored"]
-    counts += [count for count in ("errored", "missing") if any(getattr(g, count) for g in logs)]
+    counts += [count for count in ("errored", "missing") if any(g.counts[count] for g in logs)]
     named = zip(labels(logs), logs, strict=True)
-    rows = [[name, *cells(log), *(getattr(log, count) for count in counts)] for name, log in named]
+    rows = [[name, *cells(log), *(log.counts[count] for count in counts)] for name, log in named]
     return Table(title, [row_noun(logs), *headers, *counts], rows)
 
 

@@ -166,7 +166,9 @@ def grouped(logs: Sequence[LoadedLog]) -> list[tuple[str, list[LoadedLog]]]:
         by_set.setdefault((log.task, log.question_set, log.humans), []).append(log)
     found = []
     for group in by_set.values():
-        split = group[0].kind == "model" and len({answers(log) for log in group}) < len(group)
+        split = group[0].section.kind == "model" and len({answers(log) for log in group}) < len(
+            group
+        )
         found += [(heading(each, split), each) for each in by_answers(group) if split] or [
             (heading(group, False), group)
         ]

@@ -79,7 +79,7 @@ def refuse_mixed(logs: list["LoadedLog"], sections: Sections) -> list["LoadedLog
         if (same := file_digest(log.path)) in seen:
             raise ReportError(f"{twice}log once ({seen[same]} is a copy of it, the same bytes)")
         seen |= {log.path.resolve(): log.path, same: log.path}
-    if len({log.kind for log in logs}) > 1:
+    if len({log.section.kind for log in logs}) > 1:
         listed = "; ".join(f"{log.path} ({log.task})" for log in logs)
         *kinds, last = (f"{kind} logs ({', '.join(t)})" for kind, t in sections.kinds().items())
         raise ReportError(

@@ -9,7 +9,6 @@ from inspect_ai.log import EvalSample
 from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect.report.comparison import comparison, figure_name, labels, per_log
-from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import IntervalChart, Scatter
 from liveqa_inspect.report.refusals import ReportError
@@ -163,7 +162,7 @@ def report(logs: Logs) -> Report:
     blocks = [
         f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
         f"instructions: {settings(log)['probe instructions']}",
-        *count_lines(log),
+        *log.count_lines(),
         f"left out of the items: {len(meta['left_out'])} texts shorter than "
         f"{2 * int(meta['min_side_words'])} words" + (f" ({left_out})" if left_out else ""),
         verdict(found, counts),

@@ -12,7 +12,6 @@ from liveqa_inspect.judging.verdicts import panel_figures
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
-from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.graded import Item
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
@@ -173,7 +172,7 @@ def report(logs: Logs) -> Report:
     blocks: list[Block] = [
         f"model: {log.model}; {log.section.setting(log)}; epochs: {log.epochs}",
         f"judge: {log.judge_label}; prompt: {log.prompt_label}",
-        *count_lines(log),
+        *log.count_lines(),
         table,
         level_table(log),
         *panel_table(log),

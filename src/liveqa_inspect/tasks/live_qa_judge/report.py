@@ -12,7 +12,6 @@ from liveqa_inspect.judging.verdicts import epoch_figures, panel_figures
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
-from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.graded import Item
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Chart, Charted, Heatmap, IntervalChart
@@ -170,7 +169,7 @@ def report(logs: Logs, detects: Detects) -> Report:
     blocks: list[Block] = [
         compare.judge_line(log),
         f"{log.section.setting(log)}; epochs: {log.epochs}; scale: {scale}",
-        *count_lines(log),
+        *log.count_lines(),
         figure_table(title, judge, agree.FIGURES),
     ]
     epochs = epoch_figures(log.verdicts)

@@ -12,7 +12,6 @@ import numpy as np
 
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.graded import Item, paired
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import IntervalChart
@@ -64,7 +63,7 @@ def header(log: LoadedLog) -> list[str]:
         *(f"{name}: {value}" for name, value in settings(log).items()),
         f"{setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
         f"epochs: {log.epochs}",
-        count_lines(log)[0],  # the frame's epochs line counts the original's alone
+        log.count_lines()[0],  # the frame's epochs line counts the original's alone
         *([epochs] if unread or errored else []),
     ]
 
