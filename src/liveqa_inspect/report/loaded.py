@@ -111,6 +111,11 @@ class LoadedLog:
     def judge_label(self) -> str:
         return " | ".join(judge.name for judge in self.judges) or self.model
 
+    @cached_property
+    def judge_settings(self) -> dict[str, str]:
+        """The settings that change its judge's verdicts, as its scores record them."""
+        return {k: v for judge in self.judges for k, v in judge.shown_settings().items()}
+
     @property
     def epochs(self) -> int:
         return max(1, self.log.eval.config.epochs or 1)

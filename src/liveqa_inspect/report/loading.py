@@ -13,7 +13,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from liveqa_inspect.judging.grade import JUDGE_ROLE, filled
 from liveqa_inspect.judging.record import JudgeRecord
-from liveqa_inspect.report.comparison import answers, judge_names, same_answers
+from liveqa_inspect.report.comparison import answers, same_answers
 from liveqa_inspect.report.graded import gradings, items
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.refusals import ReportError, file_digest, refuse, refuse_mixed
@@ -103,21 +103,25 @@ def load_all(paths: Sequence[str | Path], sections: Sections) -> list[LoadedLog]
     return refuse_mixed([load(path, sections) for path in paths], sections)
 
 
+Said = tuple[str, str | None]
+"""A line said of a log of the folder left out, and the task of the log where it is known."""
+
+
 def listed(folder: str | Path) -> dict[Path, float]:
     """The logs Inspect lists in one folder (not its sub-folders), with their times."""
     found = list_eval_logs(str(folder), recursive=False, descending=False)
     return {Path(info.name.removeprefix("file://")): info.mtime or 0 for info in found}
 
 
-def log_files(folder: Path) -> tuple[list[Path], list[str]]:
+def log_files(folder: Path) -> tuple[list[Path], list[Said]]:
     """The folder's logs and its sub-folders', oldest first, a linked folder or log followed once
     (a link back up the tree is named as not followed, not walked again). Inspect lists no
     linked log: one is a log where Inspect lists its target."""
-    found, said, seen = dict[Path, float](), [], set[str]()
+    found, said, seen = dict[Path, float](), list[Said](), set[str]()
     for top, dirs, files in os.walk(folder, followlinks=True):
         real = os.path.realpath(top)
         if real in seen:
-            said.append(f"not followed: {top} is a link to {real}, already read")
+            said.append((f"not followed: {top} is a link to {real}, already read", None))
             dirs.clear()
             continue
         seen.add(real)
@@ -129,17 +133,12 @@ def log_files(folder: Path) -> tuple[list[Path], list[str]]:
     return sorted(found, key=found.__getitem__), said
 
 
-Said = tuple[str, str | None]
-"""A line said of a log of the folder left out, and the task of the log where it is known."""
-
-
 def logs_by_task(folder: Path, sections: Sections) -> tuple[list[LoadedLog], list[Said]]:
     """Every log of the folder a report can describe, and what was left out or read once, and
     why: one log a single report would refuse (a failed attempt an eval set retried, a log of
     another package) must not cost the folder's others their report; only a byte-identical file
     (a backup, a link) is a copy, read once."""
-    paths, notes = log_files(folder)
-    said: list[Said] = [(note, None) for note in notes]
+    paths, said = log_files(folder)
     if not paths:
         raise ReportError(f"no Inspect logs found in {folder}")
     loaded, first = [], dict[str, Path]()
@@ -166,11 +165,9 @@ def grouped(logs: Sequence[LoadedLog]) -> list[tuple[str, list[LoadedLog]]]:
         by_set.setdefault((log.task, log.question_set, log.humans), []).append(log)
     found = []
     for group in by_set.values():
-        split = group[0].section.kind == "model" and len({answers(log) for log in group}) < len(
-            group
-        )
-        found += [(heading(each, split), each) for each in by_answers(group) if split] or [
-            (heading(group, False), group)
+        split = group[0].section.kind == "model" and len(set(map(answers, group))) < len(group)
+        found += [
+            (heading(each, split), each) for each in (by_answers(group) if split else [group])
         ]
     return found
 
@@ -183,7 +180,7 @@ def by_answers(logs: Sequence[LoadedLog]) -> list[list[LoadedLog]]:
     found = [run for run in runs.values() if len(run) > 1]
     by_judge: dict[str, dict[frozenset[str], LoadedLog]] = {}
     for log in logs:
-        by_judge.setdefault(judge_names([log])[0], {}).setdefault(answers(log), log)
+        by_judge.setdefault(log.judge_label, {}).setdefault(answers(log), log)
     found += [list(each.values()) for each in by_judge.values() if len(each) > 1]
     shown = {log.path for group in found for log in group}
     return found + [[log] for log in logs if log.path not in shown]
@@ -199,5 +196,5 @@ def heading(logs: Sequence[LoadedLog], split: bool) -> str:
     if same_answers(logs):
         where += f": {log.model}'s answers"
     elif split:
-        where += f": graded by {judge_names([log])[0]}"
+        where += f": graded by {log.judge_label}"
     return f"== {log.task}{where}: {len(logs)} log(s) =="

@@ -193,7 +193,8 @@ def ranked(logs: Logs, names: Sequence[str]) -> dict[str, str]:
     """Each judge's kappa from the best one's over the answers every judge scored (paired), in
     words; no `best` among judges tied at the top."""
     keys = compare.shared(logs)
-    kept = [compare.restricted(log, keys, "answer") for log in logs]
+    scored = [{item.answer: item for item in log.scored_items()} for log in logs]
+    kept = [[found[key] for key in keys] for found in scored]
     kappas = [agreement(log, items)[KAPPA].value for log, items in zip(logs, kept, strict=True)]
     top = max(np.nan_to_num(kappas, nan=-np.inf))
     best = [n for n, kappa in enumerate(kappas) if np.nan_to_num(kappa, nan=-np.inf) == top]
