@@ -15,7 +15,7 @@ from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.judging.grade import filled
 from liveqa_inspect.judging.record import JudgeRecord
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report.cost import NO_PRICE, Spend, judge_spend
+from liveqa_inspect.report.cost import NO_PRICE, Spend
 from liveqa_inspect.report.graded import Item, paired
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import CardChart, Charted
@@ -158,7 +158,7 @@ def spent(found: Sequence[Part], name: str) -> list[Cell]:
     errored = sum(grading.status == "errored" for grading in rows)
     unscored = sum(grading.status == "unscored" for grading in rows)
     graded = len(rows) - errored
-    spend = Spend.total([judge_spend(log) for log in logs])
+    spend = Spend.of(call for log in logs for call in log.calls if call.judging)
     if not spend.calls:
         return [share(errored, len(rows)), share(unscored, graded), *["no judge call"] * 3]
     dollars = NO_PRICE if spend.cost is None else f"{100 * spend.cost / graded:.4f}"
