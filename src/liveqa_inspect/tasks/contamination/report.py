@@ -3,7 +3,6 @@ the reduced scores, and of every epoch's for the counts), and the intervals of t
 
 import math
 import textwrap
-from dataclasses import replace
 
 from inspect_ai.log import EvalSample
 from inspect_ai.scorer import SampleScore
@@ -83,17 +82,15 @@ def verdict(found: Overlaps, counts: dict[str, int]) -> str:
     return said + (also if both else "")
 
 
-def overlap_table(found: Overlaps) -> Table:
+def tables(found: Overlaps, counts: dict[str, int], words: int) -> list[Table]:
+    """The overlaps (the difference the headline), then the completions that reproduced their
+    remainder or were refused."""
     rows = {NAMED[name]: overlap for name, overlap in found.overlaps.items()}
-    title = "Overlap of the completions with the true remainder (mean ROUGE-L F; seeded bootstrap "
     rows["difference, guided - general"] = found.difference
-    table = figure_table(title + "95% CI, paired for the difference)", rows, list(rows))
+    title = "Overlap of the completions with the true remainder (mean ROUGE-L F; seeded bootstrap "
+    overlaps = figure_table(title + "95% CI, paired for the difference)", rows, list(rows))
     p_row = ["one-sided p (difference > 0)", p_value(found.p), ""]
     notes = ["The difference is the headline; a refused or empty reply counts 0."]
-    return replace(table, rows=[*table.rows, p_row], notes=notes)
-
-
-def reproduction_table(counts: dict[str, int], words: int) -> Table:
     title = (
         f"Reproduced (a run of {words} words or more shared with the remainder) and refused, "
         f"of the {counts[names.COMPLETIONS]} completions of each instruction"
@@ -106,7 +103,10 @@ def reproduction_table(counts: dict[str, int], words: int) -> Table:
         f"{counts[names.SHORT]} completions are of a remainder shorter than {words} words: none "
         "can reproduce it, as a few words repeated whole are often a guess."
     )
-    return Table(title, ["instruction", "reproduced", "refused or empty"], rows, [note])
+    return [
+        Table(overlaps.title, overlaps.headers, [*overlaps.rows, p_row], notes),
+        Table(title, ["instruction", "reproduced", "refused or empty"], rows, [note]),
+    ]
 
 
 def runs_table(log: LoadedLog) -> Table:
@@ -122,14 +122,6 @@ def runs_table(log: LoadedLog) -> Table:
     title = f"The longest runs shared with the remainder (at most {LONGEST_RUNS} completions)"
     headers = ["id", "epoch", "instruction", "run", "shown (its end)", "completion", "remainder"]
     return Table(title, headers, sorted(runs, key=lambda row: -row[3])[:LONGEST_RUNS])
-
-
-def overlap_chart(log: LoadedLog, scores: list[SampleScore]) -> Scatter:
-    title = f"{log.task} {log.model} ({setting(log)}): each item's overlap with its remainder"
-    axes = [f"{NAMED[name]}: ROUGE-L with the remainder" for name in (GENERAL, GUIDED)]
-    x, y = (list(column(scores, names.overlap_key(name))) for name in (GENERAL, GUIDED))
-    name = f"{log.path.stem}-overlap.png"
-    return Scatter(name, title, *axes, x, y, "guided higher", "general higher", log.path)
 
 
 def side_by_side(logs: Logs) -> Report:
@@ -166,11 +158,15 @@ def report(logs: Logs) -> Report:
         f"left out of the items: {len(meta['left_out'])} texts shorter than "
         f"{2 * int(meta['min_side_words'])} words" + (f" ({left_out})" if left_out else ""),
         verdict(found, counts),
+        *([REFERENCES_NOTE] if meta["part"] == "reference" else []),
+        *tables(found, counts, int(meta["verbatim_words"])),
+        runs_table(log),
     ]
-    blocks += [REFERENCES_NOTE] if meta["part"] == "reference" else []
-    words = int(meta["verbatim_words"])
-    blocks += [overlap_table(found), reproduction_table(counts, words), runs_table(log)]
-    return blocks, [overlap_chart(log, scores)]
+    title = f"{log.task} {log.model} ({setting(log)}): each item's overlap with its remainder"
+    axes = [f"{NAMED[name]}: ROUGE-L with the remainder" for name in (GENERAL, GUIDED)]
+    x, y = (list(column(scores, names.overlap_key(name))) for name in (GENERAL, GUIDED))
+    name = f"{log.path.stem}-overlap.png"
+    return blocks, [Scatter(name, title, *axes, x, y, "guided higher", "general higher", log.path)]
 
 
 SECTION = Section(
