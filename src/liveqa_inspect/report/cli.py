@@ -77,19 +77,6 @@ def show_card(card: Card, out: Path, markdown: bool) -> bool:
     return True
 
 
-def card_of(
-    groups: Sequence[Logs], asked: Sequence[str], skipped: Sequence[tuple[str, str | None]]
-) -> Card | None:
-    """The folder's judge card from each task's hook; the judge tasks no log ran, and the judge
-    logs left out (a failed run), named on it."""
-    hooked = {task: SECTIONS.of(task).card for task in SECTIONS.tasks if SECTIONS.of(task).card}
-    ran = {logs[0].task for logs in groups}
-    judged = [task for task in hooked if SECTIONS.of(task).judged]
-    missing = [task for task in judged if task not in ran]
-    left_out = [line.removeprefix("skipped: ") for line, task in skipped if task in judged]
-    return judge_card(groups, hooked, asked, missing, left_out)  # type: ignore[arg-type]
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the report, then write its PNGs: a folder the figures cannot be written to costs
     the figures, not the tables."""
@@ -132,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             headings, groups, skipped = [None], [load_all(args.logs, SECTIONS)], []
         reports = [build(logs) for logs in groups]
-        card = folder and card_of(groups, args.reference_judge, skipped)
+        card = folder and judge_card(groups, SECTIONS, args.reference_judge, skipped)
     except ReportError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_REFUSED
