@@ -21,6 +21,11 @@ EXIT_REFUSED = 2
 """As argparse uses for a bad command line: the input, not the program, is at fault."""
 SECTIONS = Sections({task: section for task, (_, section) in TASKS.items()})
 """The registry the frame is handed: each task's report section."""
+PRICES_HELP = "prices of models the logs have none for, in Inspect's format (docs/judge-cost.md)"
+REFERENCE_HELP = (
+    "a judge the judge card measures each candidate against where it graded the same answers, "
+    f"beside the pinned default {DEFAULT_JUDGE} (repeatable)"
+)
 
 
 def build(logs: Logs) -> tuple[list[Block], list[Chart]]:
@@ -90,20 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     add("logs", nargs="+", metavar="LOG", help="an Inspect .eval or .json log, or a folder of logs")
     add("--markdown", action="store_true", help="print the tables as Markdown (for a README)")
     add("--out", type=Path, metavar="DIR", help="where the PNGs go (default: beside the first log)")
-    add(
-        "--model-cost-config",
-        type=Path,
-        metavar="FILE",
-        help="prices of models the logs have none for, in Inspect's format (docs/judge-cost.md)",
-    )
-    add(
-        "--reference-judge",
-        action="append",
-        default=[],
-        metavar="MODEL",
-        help="a judge the judge card measures each candidate against where it graded the same "
-        f"answers, beside the pinned default {DEFAULT_JUDGE} (repeatable)",
-    )
+    add("--model-cost-config", type=Path, metavar="FILE", help=PRICES_HELP)
+    add("--reference-judge", action="append", default=[], metavar="MODEL", help=REFERENCE_HELP)
     args = parser.parse_args(argv)
     folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
     if args.reference_judge and not folder:

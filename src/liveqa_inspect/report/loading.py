@@ -40,20 +40,14 @@ def rebuild(path: Path, log: EvalLog, task: str, section: Section) -> LoadedLog:
     question_set = str(data[0].get("sha256", "")) if data else ""
     graded = gradings(log, scorer, question_set, value)
     metas = [s.scores[scorer].metadata or {} for s in log.samples if scorer in (s.scores or {})]
-    judges = tuple(dict.fromkeys(judge_record(meta, log) for meta in metas if meta))
+    recorded = dict.fromkeys(judge_record(meta, log) for meta in metas if meta)
+    judges = tuple(judge for judge in recorded if judge)
     prompts = dict.fromkeys(label(m["prompt"]) for m in metas if isinstance(m.get("prompt"), dict))
-    return LoadedLog(
-        path,
-        log,
-        task,
-        section,
-        scorer,
-        question_set,
-        tuple(judge for judge in judges if judge),
+    prompt, found = (
         ", ".join(prompts) or "unrecorded",
         items(log, scorer, question_set, graded, value),
-        graded,
     )
+    return LoadedLog(path, log, task, section, scorer, question_set, judges, prompt, found, graded)
 
 
 def judge_record(meta: dict[str, Any], log: EvalLog) -> JudgeRecord | None:

@@ -22,6 +22,7 @@ FLAG_P = 0.05  # Golchin & Surdeanu's threshold on the difference's p
 NAMED = {GUIDED: "guided (the test set named)", GENERAL: "general (control)"}
 LONGEST_RUNS = 5
 SHOWN_CHARS = 60  # of a text in a table cell
+PROBED = "part probed (-T part=)"
 REFERENCES_NOTE = (
     "note: the reference answers were copied from public health websites (their URLs are in the "
     "samples): a model that completes them may have read those sites, not this test set."
@@ -170,11 +171,5 @@ def report(logs: Logs) -> Report:
 
 
 SECTION = Section(
-    "contamination",
-    "items",
-    setting,
-    report,
-    rated=False,  # a probe's figures are overlaps, on no rating scale
-    items="part probed (-T part=)",
-    settings=settings,
+    "contamination", "items", setting, report, rated=False, items=PROBED, settings=settings
 )

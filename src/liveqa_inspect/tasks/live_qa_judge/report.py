@@ -26,6 +26,7 @@ from liveqa_inspect.tasks.live_qa.report import agreement as judges_agreement
 from liveqa_inspect.tasks.live_qa.report import setting as setting
 
 FIELD, RHO, EXACT = "field", "spearman_rho", "exact_agreement"
+NIST = ("NIST", "the NIST assessors")
 JUDGE_TABLE = {KAPPA: "kappa", RHO: "rho", EXACT: "exact", "within_one": "within one"}
 JUDGE_TABLE |= {"bias": "bias", "mae": "MAE"}
 FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
@@ -257,4 +258,4 @@ def section(
     return Section("judge", noun, items, found, humans=humans, card=partial(card, detects=detects))
 
 
-SECTION = section(("NIST", "the NIST assessors"), "answers", setting, lambda _: False)
+SECTION = section(NIST, "answers", setting, lambda _: False)

@@ -18,6 +18,7 @@ from liveqa_inspect.report.sections import Logs, Report, Section
 from liveqa_inspect.report.tables import Table, figure_cell, value_ci
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
 from liveqa_inspect.tasks.live_qa.report import setting
+from liveqa_inspect.tasks.live_qa_judge.report import NIST
 from liveqa_inspect.tasks.robustness import metrics
 from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, Expect, expected
 from liveqa_inspect.versioned import label as text_label
@@ -222,12 +223,5 @@ def card(logs: Logs, context: frame.Context) -> list[frame.Part]:
 
 
 SECTION = Section(
-    "robustness",
-    "answers",
-    setting,
-    report,
-    humans=("NIST", "the NIST assessors"),
-    headline=ORIGINAL,  # the level in a score's value that the counts read as the answer's
-    settings=settings,
-    card=card,
+    "robustness", "answers", setting, report, NIST, headline=ORIGINAL, settings=settings, card=card
 )
