@@ -19,6 +19,9 @@ NOT_SETTINGS += ("judge_cache", "reference_metrics")
 """Task arguments not compared as such: the items' (`setting`), files (compared by contents),
 the panel rule (the judge's), a cache and more scorers (no score moves)."""
 AS_WRITTEN = "as written"
+Pairs = Sequence[tuple[Item, Item]]
+Beside = Callable[[Pairs], Mapping[str, Estimate]]
+"""Figures of two logs' paired items, shown beside their difference."""
 
 
 def judge_line(log: LoadedLog) -> str:
@@ -44,14 +47,13 @@ def judge_differences(logs: Logs) -> dict[str, list[str]]:
 
 def judge_labels(logs: Logs) -> list[str]:
     """Each log's judge, with its values of the settings its judge's logs differ in."""
-    differ = judge_differences(logs)
-    shown = [
-        ", ".join(
-            f"{key}={log.judge_settings.get(key, 'unset')}" for key in differ[log.judge_label]
+    differ, found = judge_differences(logs), []
+    for log in logs:
+        shown = ", ".join(
+            f"{k}={log.judge_settings.get(k, 'unset')}" for k in differ[log.judge_label]
         )
-        for log in logs
-    ]
-    return [log.judge_label + (f" ({s})" if s else "") for log, s in zip(logs, shown, strict=True)]
+        found.append(log.judge_label + (f" ({shown})" if shown else ""))
+    return found
 
 
 def answers(log: LoadedLog) -> frozenset[str]:
@@ -62,11 +64,8 @@ def same_answers(logs: Logs) -> bool:
     """Whether model logs hold one run's answers, each graded again (`inspect score` on copies of
     a `--no-score` log), by another judge or by the same one (a test-retest): what differs
     between them is the grading, not the model."""
-    return (
-        logs[0].section.kind == "model"
-        and len(logs) > 1
-        and len({answers(log) for log in logs}) == 1
-    )
+    kind = logs[0].section.kind
+    return kind == "model" and len(logs) > 1 and len(set(map(answers, logs))) == 1
 
 
 def judged(logs: Logs) -> bool:
@@ -205,15 +204,8 @@ def per_log(
     return Table(title, ["judge" if judged(logs) else "model", *headers, *counts], rows)
 
 
-Difference = Callable[[Sequence[tuple[Item, Item]]], Estimate]
-"""A figure of the second log's minus the first's, over their paired items."""
-
-
 def difference_table(
-    logs: Logs,
-    difference: Difference,
-    figure: str,
-    beside: Callable[[Sequence[tuple[Item, Item]]], Mapping[str, Estimate]] | None = None,
+    logs: Logs, difference: Callable[[Pairs], Estimate], figure: str, beside: Beside | None = None
 ) -> Table:
     """Each later log's `difference` from the first over the items both scored (paired on the
     answers or the questions, as `pairing` says), and `beside` it, figures of the pairs."""
