@@ -6,7 +6,7 @@ figures are joined on those keys, so a comparison pairs the same answers or noth
 
 import hashlib
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -129,17 +129,13 @@ def gradings(
 
 
 def items(
-    log: EvalLog,
-    scorer: str,
-    question_set: str,
-    graded: Iterable[Grading],
-    value: Callable[[Any], float],
-) -> list[Item]:
+    log: EvalLog, scorer: str, question_set: str, value: Callable[[Any], float]
+) -> tuple[list[Item], list[Grading]]:
     """One item a sample, in the log's order: each scorer's reduced score as Inspect handed it to
-    the metrics; the first unscored epoch's reason (the reducer keeps none)."""
+    the metrics; the first unscored epoch's reason (the reducer keeps none); then the gradings."""
     reduced = {r.scorer: {s.sample_id: s for s in r.samples} for r in log.reductions or []}
     epochs: dict[SampleId, list[Grading]] = {}
-    for grading in graded:
+    for grading in (graded := gradings(log, scorer, question_set, value)):
         epochs.setdefault(grading.sample, []).append(grading)
     # In the order Inspect handed the metrics their scores (a bootstrap's draws depend on it),
     # then the samples with none; a score whose sample the log lost is no item.
@@ -166,7 +162,7 @@ def items(
         found.append(
             Item(sample_id, question, answer, human, level, status, reason, scores, meta, headline)
         )
-    return found
+    return found, graded
 
 
 def paired(
@@ -176,8 +172,5 @@ def paired(
     the first log's order."""
     wanted = ("scored", "unscored") if held else ("scored",)
     theirs = {item.key(on): item for item in other if item.status in wanted}
-    return [
-        (item, theirs[item.key(on)])
-        for item in first
-        if item.status in wanted and item.key(on) in theirs
-    ]
+    mine = [item for item in first if item.status in wanted and item.key(on) in theirs]
+    return [(item, theirs[item.key(on)]) for item in mine]

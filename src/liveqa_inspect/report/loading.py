@@ -14,7 +14,7 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 from liveqa_inspect.judging.grade import JUDGE_ROLE, filled
 from liveqa_inspect.judging.record import JudgeRecord
 from liveqa_inspect.report.comparison import answers, same_answers
-from liveqa_inspect.report.graded import gradings, items
+from liveqa_inspect.report.graded import items
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.refusals import ReportError, file_digest, refuse, refuse_mixed
 from liveqa_inspect.report.sections import Section, Sections
@@ -38,15 +38,12 @@ def rebuild(path: Path, log: EvalLog, task: str, section: Section) -> LoadedLog:
 
     data = list(((log.eval.metadata or {}).get("data") or {}).values())
     question_set = str(data[0].get("sha256", "")) if data else ""
-    graded = gradings(log, scorer, question_set, value)
     metas = [s.scores[scorer].metadata or {} for s in log.samples if scorer in (s.scores or {})]
     recorded = dict.fromkeys(judge_record(meta, log) for meta in metas if meta)
     judges = tuple(judge for judge in recorded if judge)
     prompts = dict.fromkeys(label(m["prompt"]) for m in metas if isinstance(m.get("prompt"), dict))
-    prompt, found = (
-        ", ".join(prompts) or "unrecorded",
-        items(log, scorer, question_set, graded, value),
-    )
+    found, graded = items(log, scorer, question_set, value)
+    prompt = ", ".join(prompts) or "unrecorded"
     return LoadedLog(path, log, task, section, scorer, question_set, judges, prompt, found, graded)
 
 
