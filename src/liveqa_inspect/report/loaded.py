@@ -69,12 +69,10 @@ class LoadedLog:
         noun, with why some went unscored, then the epochs left out of their mean, if any."""
         why = Counter(item.reason for item in self.items if item.status == "unscored")
         reasons = ", ".join(f"{reason} {n}" for reason, n in why.most_common())
-        counts = self.counts
-        lines = [
-            f"{self.section.noun}: {counts['scored']} scored, {counts['unscored']} unscored"
-            + (f" ({reasons})" if reasons else "")
-            + f", {counts['errored']} errored, {counts['missing']} missing"
-        ]
+        scored, unscored, errored, missing = self.counts.values()
+        why = f" ({reasons})" if reasons else ""
+        counted = f"{scored} scored, {unscored} unscored{why}, {errored} errored, {missing} missing"
+        lines = [f"{self.section.noun}: {counted}"]
         if left_out := self.left_out:
             causes = " and ".join(f"{n} {cause}" for cause, n in sorted(left_out.items()))
             lines.append(

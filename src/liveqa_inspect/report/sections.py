@@ -68,10 +68,3 @@ class Sections:
 
     def of(self, task: str) -> Section:
         return importlib.import_module(f"{TASKS_PACKAGE}.{self.modules[task]}").SECTION
-
-    def kinds(self) -> dict[str, list[str]]:
-        """The tasks of each kind, in the registry's order."""
-        found: dict[str, list[str]] = {}
-        for task in self.modules:
-            found.setdefault(self.of(task).kind, []).append(task)
-        return found

@@ -3,7 +3,7 @@ mean level for each model, or, on one run's answers graded by several judges (`i
 copies of a `--no-score` log), the best-controlled comparison of judges there is
 (docs/judge-cost.md)."""
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import partial
 
@@ -183,11 +183,5 @@ def card(logs: Logs, context: frame.Context) -> list[frame.Part]:
     return [mean, *frame.reference_part(logs, context, agreement, noun)]
 
 
-def section(items: Callable[[LoadedLog], str], groups: Mapping[str, str]) -> Section:
-    """live_qa's section, and expert_qa's with its own setting and groups."""
-    return Section("model", "samples", items, report, compared=compared, card=card, groups=groups)
-
-
-SECTION = section(
-    setting, {"focus_category": "By focus category", "question_types": "By question type"}
-)
+GROUPS = {"focus_category": "By focus category", "question_types": "By question type"}
+SECTION = Section("model", "samples", setting, report, compared=compared, card=card, groups=GROUPS)
