@@ -17,7 +17,7 @@ from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Charted, Heatmap, IntervalChart
 from liveqa_inspect.report.sections import Logs, Report, Section
 from liveqa_inspect.report.stats import group_members
-from liveqa_inspect.report.tables import Table, figure_cell, figure_cells, figure_table, fmt
+from liveqa_inspect.report.tables import Block, Table, figure_cell, figure_cells, figure_table, fmt
 from liveqa_inspect.stats import agreement as agree
 from liveqa_inspect.stats.bootstrap import Estimate, Figures, tallied_estimates
 from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1, KAPPA, level_name
@@ -100,14 +100,10 @@ def optional_tables(log: LoadedLog, judge: Figures, detects: Detects) -> list[Ta
     if panel := panel_figures(log.verdicts):
         jurors = [("panel", judge), *((name, j.agreement) for name, j in panel.jurors.items())]
         title = "Each juror alone (value [95% CI]); a juror is measured on every answer it graded, "
-        found.append(
-            Table(
-                title + "those the panel left unscored too",
-                ["juror", *JUDGE_TABLE.values()],
-                [[name, *figure_cells(figures, JUDGE_TABLE)] for name, figures in jurors],
-                [f"Jurors' ordinal Krippendorff's alpha with each other: {fmt(panel.alpha)}."],
-            )
-        )
+        title += "those the panel left unscored too"
+        rows = [[name, *figure_cells(figures, JUDGE_TABLE)] for name, figures in jurors]
+        alpha = f"Jurors' ordinal Krippendorff's alpha with each other: {fmt(panel.alpha)}."
+        found.append(Table(title, ["juror", *JUDGE_TABLE.values()], rows, [alpha]))
     if wrong := wrong_claims(log, detects):
         found.append(figure_table("Wrong-claim detection", wrong, list(wrong)))
     if any(FIELD in item.metadata for item in log.items):
@@ -135,15 +131,13 @@ def report(logs: Logs, detects: Detects) -> Report:
     log, judges = logs[0], [agreement(log) for log in logs]
     tables, charts = zip(*map(confusion, logs), strict=True)
     if len(logs) > 1:
-        differences = compare.difference_table(
-            logs, partial(kappa_difference, scale=log.scale), "kappa difference"
-        )
+        difference = partial(kappa_difference, scale=log.scale)
+        differences = compare.difference_table(logs, difference, "kappa difference")
         # Claims correctness judges with how well each finds wrong claims.
         both = all(map(detects, logs))
         names = [*JUDGE_TABLE, *((INCORRECT_F1, INCORRECT_AUROC) if both else ())]
-        found = {
-            g.path: {**j, **wrong_claims(g, detects)} for g, j in zip(logs, judges, strict=True)
-        }
+        pairs = zip(logs, judges, strict=True)
+        found = {g.path: {**j, **wrong_claims(g, detects)} for g, j in pairs}
         title = "Judges (value [95% CI: each log's seeded bootstrap]) and what each cost"
         headers = [JUDGE_TABLE.get(name, name) for name in names]
         table = per_judge(logs, title, headers, lambda g: figure_cells(found[g.path], names))
@@ -154,20 +148,15 @@ def report(logs: Logs, detects: Detects) -> Report:
         return compare.comparison(logs, "judge", table, differences), [*charts, chart]
     title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"
     scale, epochs = ", ".join(map(level_name, log.scale)), epoch_figures(log.verdicts)
-    stable = epochs is not None and not math.isnan(epochs.agreement)
-    return [
+    blocks: list[Block] = [
         compare.judge_line(log),
         f"{log.section.setting(log)}; epochs: {log.epochs}; scale: {scale}",
         *log.count_lines(),
         figure_table(title, judges[0], agree.FIGURES),
-        *(
-            [f"epoch agreement (same level in every epoch): {fmt(epochs.agreement)}"]
-            if stable
-            else []
-        ),
-        *optional_tables(log, judges[0], detects),
-        tables[0],
-    ], list(charts)
+    ]
+    if epochs is not None and not math.isnan(epochs.agreement):
+        blocks.append(f"epoch agreement (same level in every epoch): {fmt(epochs.agreement)}")
+    return [*blocks, *optional_tables(log, judges[0], detects), tables[0]], list(charts)
 
 
 def ranked(logs: Logs, names: Sequence[str]) -> dict[str, str]:

@@ -15,7 +15,7 @@ from liveqa_inspect.report.graded import Item, paired
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import IntervalChart
 from liveqa_inspect.report.sections import Logs, Report, Section
-from liveqa_inspect.report.tables import Table, figure_cell, value_ci
+from liveqa_inspect.report.tables import Block, Table, figure_cell, value_ci
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
 from liveqa_inspect.tasks.live_qa.report import setting
 from liveqa_inspect.tasks.live_qa_judge.report import NIST
@@ -175,16 +175,18 @@ def report(logs: Logs) -> Report:
     [log], [one] = logs, found
     args, errored = log.log.eval.task_args, log.left_out["errored"]
     unread = metrics.unread_epochs(log.scores())
-    epochs = f"epochs left out of a version's mean: {unread} unreadable, {errored} errored"
-    blocks = [
+    blocks: list[Block] = [
         compare.judge_line(log),
         *(f"{name}: {value}" for name, value in settings(log).items()),
         f"{setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
         f"epochs: {log.epochs}",
         log.count_lines()[0],  # the frame's epochs line counts the original's alone
-        *([epochs] if unread or errored else []),
-        *figure_tables(log, one),
     ]
+    if unread or errored:
+        blocks.append(
+            f"epochs left out of a version's mean: {unread} unreadable, {errored} errored"
+        )
+    blocks += figure_tables(log, one)
     if jurors := metrics.juror_figures(log.scores(), log.scale):
         title = "Each juror alone (value [95% CI] n=pairs read)"
         blocks.append(side_by_side(title, {"panel": one, **jurors}))
