@@ -1,8 +1,7 @@
 """The judge card: every candidate judge of a folder in one row, to choose the judge to pin. Each
-task's section adds its columns through its `card` hook, over one group of its logs (one question
-set, one source of human levels, or one run's answers), each figure stating the answers it covers;
-the frame names no task, and adds what every judge log has: the answers it errored on or left
-unscored, and what its calls cost (docs/report.md, The judge card)."""
+task's section adds its columns through its `card` hook, over one group of its logs, each figure
+stating the answers it covers; the frame names no task and adds what every judge log has: what it
+errored on, left unscored and cost (docs/report.md, The judge card)."""
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field

@@ -1,10 +1,9 @@
-"""What a run's models cost, from the calls its log holds (`LoadedLog.calls`), each priced as if
-it had been made: a judge is chosen on its price as well as on its agreement with humans. Not
-from `log.stats`, which misprices a judge (docs/judge-cost.md, What is counted): each model event
-says which role called, which model answered, whether the reply came from the cache (its output
-keeps the usage of the call that made it) and, through its spans, which scorer made it; `inspect
-score --action overwrite` replaces the old scoring's events, so a log's events are the calls of
-its own scoring."""
+"""What a run's models cost, from the calls its log holds, each priced as if made: a judge is chosen
+on its price as well as on its agreement with humans. Not from `log.stats`, which misprices a judge
+(docs/judge-cost.md): each model event says which role called, which model answered, whether the
+reply came from the cache (its output keeps the usage of the call that made it) and, through its
+spans, which scorer made it; `inspect score --action overwrite` replaces the old scoring's events,
+so they are its own scoring's calls."""
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
@@ -149,11 +148,8 @@ def cost_table(logs: Logs) -> Table:
         models = sorted({call.model for call in log.calls}, key=lambda m: (m != log.model, m))
         spends = {f"role {r}": Spend.of(c for c in log.calls if c.role == r) for r in roles}
         by_model = {f"model {m}": Spend.of(c for c in log.calls if c.model == m) for m in models}
-        answers = graded(log)
-        rows += [
-            usage_row(run, used, spend, answers) for used, spend in (spends | by_model).items()
-        ]
-        costs = [spend.cost for spend in by_model.values()]
+        costs, spends = [spend.cost for spend in by_model.values()], spends | by_model
+        rows += [usage_row(run, used, spend, graded(log)) for used, spend in spends.items()]
         notes += [line for line in (cached_note(run, log), projection(log, run, costs)) if line]
     if any(row[-1] == NO_PRICE for row in rows):
         notes.append(HOW_TO_PRICE)

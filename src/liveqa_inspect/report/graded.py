@@ -1,8 +1,7 @@
 """The one table every figure of the report reads: a row per answer a log's judge graded in each
-epoch (`Grading`: its level, whether it was scored, unscored or errored, the calls it took), and
-the answer as the log's metrics saw it, its epochs reduced (`Item`). An answer is known by what it
-is, its question set, its question as shown and its text, never by its sample id alone: two logs'
-figures are joined on those keys, so a comparison pairs the same answers or nothing."""
+epoch (`Grading`), and the answer as the log's metrics saw it, its epochs reduced (`Item`). An
+answer is known by its question set, its question as shown and its text, never by its sample id
+alone: two logs are joined on those keys, so a comparison pairs the same answers or nothing."""
 
 import hashlib
 import math

@@ -41,9 +41,9 @@ class LoadedLog:
 
     @cached_property
     def counts(self) -> dict[str, int]:
-        """The answers of each status (errored: without a reduced score, which a run with
-        `fail_on_error` off succeeds with), then those missing: planned but not in the log
-        (Inspect plans the dataset's samples times the epochs)."""
+        """The answers of each status (errored: without a reduced score, as a run with
+        `fail_on_error` off leaves them), then those planned (the samples times the epochs) but
+        missing."""
         found = Counter(item.status for item in self.items)
         planned = (self.log.results.total_samples if self.log.results else 0) // self.epochs
         missing = max(0, planned - len(self.items))
@@ -64,9 +64,9 @@ class LoadedLog:
         )
 
     def count_lines(self) -> list[str]:
-        """What its figures rest on (a judge that often fails to answer, or a run whose samples
-        often fail, can look good on the few it grades): its answers counted in the section's
-        noun, with why some went unscored, then the epochs left out of their mean, if any."""
+        """What its figures rest on (a judge that often fails to answer can look good on the few
+        it grades): its answers counted in the section's noun, then the epochs left out of their
+        mean."""
         why = Counter(item.reason for item in self.items if item.status == "unscored")
         reasons = ", ".join(f"{reason} {n}" for reason, n in why.most_common())
         scored, unscored, errored, missing = self.counts.values()
@@ -82,9 +82,9 @@ class LoadedLog:
         return lines
 
     def caveats(self) -> list[str]:
-        """The caveats its run printed as it ran (liveqa_inspect/caveats.py), which a figure pasted
-        without would read as a measurement: a model log graded by its own model, and each model
-        a SmolLM2-135M file served (its outputs name the file)."""
+        """The caveats its run printed (liveqa_inspect/caveats.py), without which a pasted figure
+        reads as a measurement: a model log graded by its own model, each SmolLM2-135M file
+        served."""
         judges = {model for judge in self.judges for model in judge.models}
         own = self.section.kind == "model" and self.model in judges
         found = [grades_itself(self.model)] if own else []

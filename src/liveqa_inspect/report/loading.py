@@ -1,8 +1,6 @@
-"""Read logs once into what every report section needs, refusing those it cannot describe: the
-logs given, or every log of a folder (`liveqa-report DIR`: an eval set's, or any) task by task
-and, within a task, question set by question set. A log's scores are rebuilt as its metrics saw
-them, from its reductions, beside what its samples say: why some went unscored, who graded, with
-which prompt."""
+"""Read logs once into what every report section needs, refusing those it cannot describe: the logs
+given, or every log of a folder (`liveqa-report DIR`) grouped by task and question set. A log's
+scores are rebuilt as its metrics saw them, from its reductions."""
 
 import os
 from collections.abc import Sequence
@@ -125,10 +123,9 @@ def log_files(folder: Path) -> tuple[list[Path], list[Said]]:
 
 
 def logs_by_task(folder: Path, sections: Sections) -> tuple[list[LoadedLog], list[Said]]:
-    """Every log of the folder a report can describe, and what was left out or read once, and
-    why: one log a single report would refuse (a failed attempt an eval set retried, a log of
-    another package) must not cost the folder's others their report; only a byte-identical file
-    (a backup, a link) is a copy, read once."""
+    """Every log of the folder a report can describe, and what was left out or read once, and why: a
+    log a single report would refuse (a failed attempt an eval set retried) must not cost the
+    folder's others their report; only a byte-identical file is a copy."""
     paths, said = log_files(folder)
     if not paths:
         raise ReportError(f"no Inspect logs found in {folder}")
@@ -147,10 +144,10 @@ def logs_by_task(folder: Path, sections: Sections) -> tuple[list[LoadedLog], lis
 
 
 def grouped(logs: Sequence[LoadedLog]) -> list[tuple[str, list[LoadedLog]]]:
-    """The folder's logs as the report compares them, each group with its heading: by task and
-    question set (its sha256, its identity), judge logs by whose human levels they are measured
-    against; model logs by the answers they hold: a run's answers graded by several judges are
-    compared as judges, and the runs one judge graded as models."""
+    """The folder's logs as the report compares them, with their headings: by task, question set
+    (its sha256) and whose human levels judge logs are measured against; model logs by their
+    answers: a run's answers graded by several judges compare as judges, the runs one judge graded
+    as models."""
     by_set: dict[tuple[str, str, str], list[LoadedLog]] = {}
     for log in logs:
         by_set.setdefault((log.task, log.question_set, log.humans), []).append(log)
@@ -178,9 +175,8 @@ def by_answers(logs: Sequence[LoadedLog]) -> list[list[LoadedLog]]:
 
 
 def heading(logs: Sequence[LoadedLog], split: bool) -> str:
-    """A group's heading: its task; its question set when it is not the task's own, its human
-    levels when they are a team's own; of a folder's model logs split by their answers, whose
-    answers, or whose grading, it compares."""
+    """A group's heading: its task, its question set and human levels where they are a team's own,
+    and of a split folder's model logs, whose answers or whose grading it compares."""
     log = logs[0]
     where = f" on {log.own_set}" if log.own_set else ""
     where += f" against {log.humans}" if log.humans.startswith("own") else ""

@@ -1,7 +1,6 @@
 """The report on live_qa logs (and, through tasks/expert_qa/report.py, expert_qa's): the judge's
-mean level for each model, or, on one run's answers graded by several judges (`inspect score` on
-copies of a `--no-score` log), the best-controlled comparison of judges there is
-(docs/judge-cost.md)."""
+mean level for each model, or, on one run's answers graded by several judges, the best-controlled
+comparison of judges there is (docs/judge-cost.md)."""
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
