@@ -86,12 +86,10 @@ def calls(sample: EvalSample, scorer: str) -> tuple[Call, ...]:
             if (event.type == SCORER_SPAN and event.name == scorer) or event.parent_id in in_scorer:
                 in_scorer.add(event.id)
         elif isinstance(event, ModelEvent):
-            usage, output = event.output.usage or ModelUsage(), event.output.metadata or {}
-            served = str(output.get(MODEL_FILE, ""))
+            usage, cached = event.output.usage or ModelUsage(), event.cache == "read"
+            served = str((event.output.metadata or {}).get(MODEL_FILE, ""))
             judging = event.span_id in in_scorer
-            found.append(
-                Call(event.role, event.model, usage, event.cache == "read", judging, served)
-            )
+            found.append(Call(event.role, event.model, usage, cached, judging, served))
     return tuple(found)
 
 
@@ -117,10 +115,9 @@ def gradings(
         score = (sample.scores or {}).get(scorer)
         level = math.nan if score is None else value(score.value)
         status = status_of(level, score is not None)
+        reason = (score.reason or "no reason recorded") if status == "unscored" else ""
         if sample.error is not None:
             reason = sample.error.message.splitlines()[0] if sample.error.message else "errored"
-        else:
-            reason = (score.reason or "no reason recorded") if status == "unscored" else ""
         answer = answer_of(sample, question_set)
         made = calls(sample, scorer)
         found.append(Grading(sample.id, sample.epoch, answer, level, status, reason, made))
