@@ -73,11 +73,6 @@ def judged(logs: Logs) -> bool:
     return logs[0].section.judged or same_answers(logs)
 
 
-def pairing(logs: Logs) -> Key:
-    """Judges are paired on the answers both graded; models on the questions both answered."""
-    return "answer" if judged(logs) else "question"
-
-
 def labels(logs: Logs) -> list[str]:
     """A unique row label for each log (`#2` on a true repeat): its judge where the rows are
     judges, else its model; in a comparison its section makes on purpose, the section's."""
@@ -188,8 +183,8 @@ def settings_named(logs: Logs) -> list[str]:
 
 def shared(logs: Logs) -> list[str]:
     """The keys every log scored, in the first log's order: what a ranking is over."""
-    on = pairing(logs)
-    keys = [set(i.key(on) for i in log.items if i.status == "scored") for log in logs]
+    on: Key = "answer" if judged(logs) else "question"  # judges' answers, models' questions
+    keys = [{i.key(on) for i in log.scored_items()} for log in logs]
     return [i.key(on) for i in logs[0].items if all(i.key(on) in found for found in keys)]
 
 
@@ -208,8 +203,9 @@ def difference_table(
     logs: Logs, difference: Callable[[Pairs], Estimate], figure: str, beside: Beside | None = None
 ) -> Table:
     """Each later log's `difference` from the first over the items both scored (paired on the
-    answers or the questions, as `pairing` says), and `beside` it, figures of the pairs."""
-    names, rows, figures, on = labels(logs), [], {}, pairing(logs)
+    answers of judges, the questions of models), and `beside` it, figures of the pairs."""
+    names, rows, figures = labels(logs), [], {}
+    on: Key = "answer" if judged(logs) else "question"
     for name, log in zip(names[1:], logs[1:], strict=True):
         pairs = paired(logs[0].items, log.items, on)
         estimate, figures = difference(pairs), beside(pairs) if beside else {}
@@ -230,7 +226,7 @@ def comparison(logs: Logs, noun: str, *tables: Table, notes: Sequence[str] = ())
     named = enumerate(zip(labels(logs), logs, strict=True), start=1)
     blocks += [f"{n}. {log.path} ({name})" for n, (name, log) in named]
     blocks += warnings(logs)
-    on = pairing(logs)
+    on: Key = "answer" if judged(logs) else "question"
     first = {item.key(on) for item in logs[0].items}
     for log in logs[1:] if differences else []:
         if (keys := {item.key(on) for item in log.items}) != first:
