@@ -4,7 +4,7 @@ stating the answers it covers; the frame names no task and adds what every judge
 errored on, left unscored and cost (docs/report.md, The judge card)."""
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from inspect_ai.model import GenerateConfig
@@ -29,6 +29,8 @@ NOT_RUN = "not run"
 REFERENCE = "reference"
 SPENT = ["errored", "unscored", "tokens / 100 graded", "$ / 100 graded", "cached replies"]
 Names = Mapping[Path, str]
+Judges = Mapping[str, LoadedLog]
+"""A group's judge logs by their rows' names, in the group's order: what a section's hook reads."""
 SPENT_NOTE = (
     "errored: answers whose grading failed (`fail_on_error` off), of all; unscored: answers "
     "whose verdict could not be read, of those graded (scored or unscored: the judge was "
@@ -61,18 +63,6 @@ class Card:
     heading: str
     blocks: list[Block]
     chart: CardChart | None
-
-
-@dataclass(frozen=True)
-class Context:
-    """What a section's hook is handed beside its logs: every judge log's card name, and the rows
-    that are reference judges."""
-
-    names: Names
-    references: Sequence[str] = field(default_factory=tuple)
-
-    def judges(self, logs: Logs) -> dict[str, LoadedLog]:
-        return {self.names[log.path]: log for log in logs}
 
 
 def card_names(groups: Sequence[Logs]) -> dict[Path, str]:
@@ -118,13 +108,14 @@ def references(
     return list(dict.fromkeys(found)), notes
 
 
-def reference_part(logs: Logs, context: Context, agreement: Agreement, noun: str) -> list[Part]:
+def reference_part(
+    named: Judges, references: Sequence[str], agreement: Agreement, noun: str
+) -> list[Part]:
     """Each judge's agreement with a reference judge that graded the same answers: whether a
     successor keeps the scores of the judge it replaces comparable. Empty where none did."""
-    named = context.judges(logs)
-    found = [name for name in named if name in context.references]
+    found = [name for name in named if name in references]
     columns, rows = [], {name: list[Cell]() for name in named}
-    scale = logs[0].scale
+    scale = next(iter(named.values())).scale
     for reference in found:
         columns += [f"{noun} kappa with {reference}", f"{noun} exact with {reference}"]
         for name, log in named.items():
@@ -174,9 +165,10 @@ def judge_card(
     column; the judge tasks no log ran, and the judge logs left out (a failed run), named on it."""
     names = card_names(groups)
     found_references, notes = references(groups, names, asked)
-    context = Context(names, found_references)
     hooks = {task: hook for task in sections.tasks if (hook := sections.of(task).card)}
-    found = [part for g in groups if g[0].task in hooks for part in hooks[g[0].task](g, context)]
+    judged = [g for g in groups if g[0].task in hooks and compare.judged(g)]
+    named = [({names[log.path]: log for log in g}, hooks[g[0].task]) for g in judged]
+    found = [part for judges, hook in named for part in hook(judges, found_references)]
     if not found:
         return None
     rows = list(dict.fromkeys(name for part in found for name in part.rows))
@@ -185,12 +177,12 @@ def judge_card(
         cells = [[name, *(part.rows.get(name) or [NOT_RUN] * len(part.columns))] for name in rows]
         title = f"{part.title} (value [95% CI])"
         blocks.append(Table(title, ["judge", *part.columns], cells, part.notes))
-    judged = [task for task in hooks if sections.of(task).judged]
+    tasks = [task for task in hooks if sections.of(task).judged]
     ran = {logs[0].task for logs in groups}
     notes.append(SPENT_NOTE)
-    if missing := [task for task in judged if task not in ran]:
+    if missing := [task for task in tasks if task not in ran]:
         notes.append(f"No log of {', '.join(missing)} in the folder: their columns are not shown.")
-    left_out = [line.removeprefix("skipped: ") for line, task in skipped if task in judged]
+    left_out = [line.removeprefix("skipped: ") for line, task in skipped if task in tasks]
     notes += [f"Not on the card: {line}" for line in left_out]
     spent_rows = [[name, *spent(found, name)] for name in rows]
     title = "What each judge errored on, left unread and cost"

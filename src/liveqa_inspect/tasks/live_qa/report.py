@@ -168,18 +168,16 @@ def report(logs: Logs) -> Report:
     return [*blocks, *other_scorers(log)], charts
 
 
-def card(logs: Logs, context: frame.Context) -> list[frame.Part]:
-    """The judge card's columns of one run's answers graded by several judges (none for models
-    compared): each judge's mean level on them, and its agreement with a reference judge."""
-    if not compare.same_answers(logs):
-        return []
-    judges, log = context.judges(logs), logs[0]
+def card(judges: frame.Judges, references: Sequence[str]) -> list[frame.Part]:
+    """The judge card's columns of one run's answers graded by several judges: each judge's mean
+    level on them, and its agreement with a reference judge."""
+    log = next(iter(judges.values()))
     whose = f"{log.task}: {log.model}'s answers ({log.section.setting(log)})"
     rows = {name: [figure_cell(headline(each)), each.scored] for name, each in judges.items()}
     columns = [f"{log.task} mean level", "answers scored"]
     mean = frame.Part(f"{whose}: each judge's mean level", columns, rows, judges)
     noun = f"{log.task} ({log.model}'s answers)"
-    return [mean, *frame.reference_part(logs, context, agreement, noun)]
+    return [mean, *frame.reference_part(judges, references, agreement, noun)]
 
 
 GROUPS = {"focus_category": "By focus category", "question_types": "By question type"}

@@ -180,20 +180,21 @@ def ranked(logs: Logs, names: Sequence[str]) -> dict[str, str]:
     return found
 
 
-def card(logs: Logs, context: frame.Context, detects: Detects) -> list[frame.Part]:
+def card(judges: frame.Judges, references: Sequence[str], detects: Detects) -> list[frame.Part]:
     """The judge card's columns of these logs: kappa and rho with the humans and the answers they
     are over, ROUGE-L's rho (the floor) on the same answers (`above` it only beyond noise), bias;
     where several judges ran, each one's paired kappa difference from the best over the answers
     every judge scored; each one's agreement with a reference judge."""
-    judges, noun, several = context.judges(logs), logs[0].humans, len(logs) > 1
+    logs = list(judges.values())
+    noun, several = logs[0].humans, len(logs) > 1
     found = {name: agreement(log) for name, log in judges.items()}
     floor_of = {
         name: floors(log, detects).get(CARD_FLOOR, (RHO, math.nan))[1]
         for name, log in judges.items()
     }
     shown = not all(map(math.isnan, floor_of.values()))
-    differ = compare.differing_settings(list(judges.values())) if several else {}
-    versus = ranked(list(judges.values()), list(judges)) if several and not differ else {}
+    differ = compare.differing_settings(logs) if several else {}
+    versus = ranked(logs, list(judges)) if several and not differ else {}
     rows, charted = {}, []
     for name, log in judges.items():
         judge, floor = found[name], floor_of[name]
@@ -212,7 +213,7 @@ def card(logs: Logs, context: frame.Context, detects: Detects) -> list[frame.Par
     title = f"{logs[0].task}: agreement with {noun} ({logs[0].section.setting(logs[0])})"
     notes = card_notes(logs, noun, shown, differ if several else None)
     part = frame.Part(title, columns, rows, judges, charted, notes)
-    return [part, *frame.reference_part(logs, context, judges_agreement, noun)]
+    return [part, *frame.reference_part(judges, references, judges_agreement, noun)]
 
 
 def card_notes(

@@ -213,10 +213,10 @@ def worst(found: metrics.Shares, way: Expect) -> str:
     return f"{name} {figure_cell(against)} n={pooled.n}"
 
 
-def card(logs: Logs, context: frame.Context) -> list[frame.Part]:
+def card(judges: frame.Judges, _: Sequence[str]) -> list[frame.Part]:
     """The judge card's columns: the largest share of pairs moved by a perturbation that should
     hold the level, and the largest share not lowered by one that should lower it."""
-    judges = context.judges(logs)
+    logs = list(judges.values())
     figures = {name: metrics.robustness_figures(g.scores(), g.scale) for name, g in judges.items()}
     rows = {name: [worst(found, way) for way in CARD_COLUMNS] for name, found in figures.items()}
     title = f"{logs[0].task}: the perturbation that went most against the expected move"
