@@ -146,8 +146,9 @@ def spent(found: Sequence[Part], name: str) -> list[Cell]:
     (scored or unscored: the judge was asked), over all its logs (each once)."""
     logs = list({p.logs[name].path: p.logs[name] for p in found if name in p.logs}.values())
     rows = [grading for log in logs for grading in log.gradings]
-    errored = sum(grading.status == "errored" for grading in rows)
-    unscored = sum(grading.status == "unscored" for grading in rows)
+    errored, unscored = (
+        sum(g.status == status for g in rows) for status in ("errored", "unscored")
+    )
     graded = len(rows) - errored
     spend = Spend.of(call for log in logs for call in log.calls if call.judging)
     if not spend.calls:

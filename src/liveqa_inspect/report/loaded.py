@@ -57,11 +57,8 @@ class LoadedLog:
     def left_out(self) -> Counter[str]:
         """Epochs of scored answers left out of their mean: `unreadable` or `errored`."""
         scored = {item.sample for item in self.scored_items()}
-        return Counter(
-            "unreadable" if grading.status == "unscored" else "errored"
-            for grading in self.gradings
-            if grading.sample in scored and grading.status != "scored"
-        )
+        left = [g.status for g in self.gradings if g.sample in scored and g.status != "scored"]
+        return Counter("unreadable" if status == "unscored" else "errored" for status in left)
 
     def count_lines(self) -> list[str]:
         """What its figures rest on (a judge that often fails to answer can look good on the few

@@ -16,7 +16,7 @@ from liveqa_inspect.report.graded import Item
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.sections import ITEMS, Compared, Logs, Report, Section
-from liveqa_inspect.report.stats import group_means, mean_difference
+from liveqa_inspect.report.stats import group_members, mean_difference
 from liveqa_inspect.report.tables import Block, Table, figure_cell, fmt, value_ci
 from liveqa_inspect.stats.agreement import agreement_figures
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
@@ -156,7 +156,9 @@ def report(logs: Logs) -> Report:
         *level_tables(log),
     ]
     for key, heading in log.section.groups.items():
-        means = group_means(log, key)
+        # Each group's mean over its scored items: `mean_estimate` leaves the unscored NaNs out.
+        members = group_members(log.items, key).items()
+        means = [(label, mean_estimate([i.value for i in group])) for label, group in members]
         rows = [[label, e.n, *value_ci(e)] for label, e in means]
         notes = [SEVERAL_TYPES] * (key == "question_types")
         notes.append("Computed from the samples: the log's metrics hold no per-group figures.")
