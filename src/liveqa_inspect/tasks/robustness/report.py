@@ -44,9 +44,7 @@ def side_by_side(title: str, columns: dict[str, metrics.Shares]) -> Table:
     def shown(found: metrics.Pooled | None) -> str:
         return "not run" if found is None else f"{figure_cell(found.share)} n={found.n}"
 
-    rows = [
-        [label(name), *(shown(column.get(name)) for column in columns.values())] for name in names
-    ]
+    rows = [[label(n), *(shown(figures.get(n)) for figures in columns.values())] for n in names]
     return Table(title, ["figure", *columns], rows)
 
 
