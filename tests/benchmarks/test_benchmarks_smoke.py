@@ -222,6 +222,7 @@ def test_bench_corrected_runs(run: Callable[..., str]) -> None:
     assert [row[2] for row in table_rows(out, "near-constant")][1::8] == ["0%", "0%"]
     assert "2 repetitions, 1 process(es)" in out
 
+
 @pytest.mark.slow
 def test_bench_startup_finds_the_entry_point_reads_no_file_and_imports_nothing_heavy(
     run: Callable[..., str], tmp_path: Path

@@ -1,12 +1,10 @@
 """The judge card: every candidate judge of a folder in one row, to choose the judge to pin. Each
-task's section contributes its columns through its `card` hook, over one group of its logs (one
-question set, one source of human levels, or one run's answers), each figure stating the answers
-it covers; the frame names no task, and adds what every judge log has: the answers it errored on
-or left unscored, and what its calls cost. docs/report.md (The judge card) says where each column
-comes from."""
+task's section adds its columns through its `card` hook, over one group of its logs, each figure
+stating the answers it covers; the frame names no task and adds what every judge log has: what it
+errored on, left unscored and cost (docs/report.md, The judge card)."""
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from inspect_ai.model import GenerateConfig
@@ -15,12 +13,12 @@ from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.judging.grade import filled
 from liveqa_inspect.judging.record import JudgeRecord
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report.cost import NO_PRICE, Spend, judge_spend
-from liveqa_inspect.report.counts import caveat_texts
+from liveqa_inspect.report.cost import NO_PRICE, Spend
 from liveqa_inspect.report.graded import Item, paired
 from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loading import Said
 from liveqa_inspect.report.plots import CardChart, Charted
-from liveqa_inspect.report.sections import Logs
+from liveqa_inspect.report.sections import Logs, Sections
 from liveqa_inspect.report.tables import Block, Cell, Table, figure_cell, fmt
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import juror_names
@@ -31,9 +29,19 @@ NOT_RUN = "not run"
 REFERENCE = "reference"
 SPENT = ["errored", "unscored", "tokens / 100 graded", "$ / 100 graded", "cached replies"]
 Names = Mapping[Path, str]
+Judges = Mapping[str, LoadedLog]
+"""A group's judge logs by their rows' names, in the group's order: what a section's hook reads."""
+SPENT_NOTE = (
+    "errored: answers whose grading failed (`fail_on_error` off), of all; unscored: answers "
+    "whose verdict could not be read, of those graded (scored or unscored: the judge was "
+    "asked), epochs counted, over all the judge's logs; tokens and $ count every judge call "
+    "as if no reply came from a cache, per 100 answers graded (a robustness answer counts "
+    "once with all its versions); cached replies: judge calls answered from a cache; "
+    f"{NO_PRICE}: a model without a price (--model-cost-config)."
+)
 Agreement = Callable[[Sequence[tuple[Item, Item]], Sequence[float]], Mapping[str, Estimate]]
 """Two judges' agreement on the answers both graded, the first standing for the humans."""
-DEFAULT_SETTINGS = JudgeRecord.of([DEFAULT_JUDGE], "", "default judge", [filled(GenerateConfig())])
+DEFAULT = JudgeRecord.of([DEFAULT_JUDGE], "", "default judge", [filled(GenerateConfig())])
 """The pinned default judge as a run grades with it when nothing is set: the card's reference."""
 
 
@@ -57,37 +65,18 @@ class Card:
     chart: CardChart | None
 
 
-@dataclass(frozen=True)
-class Context:
-    """What a section's hook is handed beside its logs: every judge log's card name, and the rows
-    that are reference judges."""
-
-    names: Names
-    references: Sequence[str] = field(default_factory=tuple)
-    logs: Sequence[LoadedLog] = field(default_factory=tuple)
-    """Every log read: a judge's calibration is found among them."""
-
-    def judges(self, logs: Logs) -> dict[str, LoadedLog]:
-        return {self.names[log.path]: log for log in logs}
-
-
 def card_names(groups: Sequence[Logs]) -> dict[Path, str]:
-    """Each judge log's row name: its judge and the settings in which its logs differ over all the
+    """Each judge log's row name: its judge and the settings its logs differ in over all the
     card's groups (one judge at two temperatures is two rows in every task), `#2` on a true
     repeat within a group."""
-    logs = [log for group in groups if compare.judged(group) for log in group]
+    judged = [group for group in groups if compare.judged(group)]
+    logs = [log for group in judged for log in group]
     base = dict(zip((log.path for log in logs), compare.judge_labels(logs), strict=True))
     named: dict[Path, str] = {}
-    for group in (group for group in groups if compare.judged(group)):
-        paths = [log.path for log in group]
-        named |= dict(zip(paths, juror_names(base[path] for path in paths), strict=True))
+    for group in judged:
+        names = juror_names(base[log.path] for log in group)
+        named |= {log.path: name for log, name in zip(group, names, strict=True)}
     return named
-
-
-def is_default(log: LoadedLog) -> bool:
-    return [(j.models, j.settings) for j in log.judges] == [
-        (DEFAULT_SETTINGS.models, DEFAULT_SETTINGS.settings)
-    ]
 
 
 def references(
@@ -96,7 +85,9 @@ def references(
     """The rows that are reference judges (the pinned default at its default settings, and each
     `--reference-judge` named as its row is), and why one asked for is none."""
     logs = [log for group in groups for log in group if log.path in names]
-    found = list(dict.fromkeys(names[log.path] for log in logs if is_default(log)))
+    default = [(DEFAULT.models, DEFAULT.settings)]
+    is_default = [log for log in logs if [(j.models, j.settings) for j in log.judges] == default]
+    found = list(dict.fromkeys(names[log.path] for log in is_default))
     notes = []
     if not found:
         ran = sorted({names[log.path] for log in logs if DEFAULT_JUDGE in log.judge_label})
@@ -117,13 +108,14 @@ def references(
     return list(dict.fromkeys(found)), notes
 
 
-def reference_part(logs: Logs, context: Context, agreement: Agreement, noun: str) -> list[Part]:
+def reference_part(
+    named: Judges, references: Sequence[str], agreement: Agreement, noun: str
+) -> list[Part]:
     """Each judge's agreement with a reference judge that graded the same answers: whether a
     successor keeps the scores of the judge it replaces comparable. Empty where none did."""
-    named = context.judges(logs)
-    found = [name for name in named if name in context.references]
+    found = [name for name in named if name in references]
     columns, rows = [], {name: list[Cell]() for name in named}
-    scale = logs[0].scale
+    scale = next(iter(named.values())).scale
     for reference in found:
         columns += [f"{noun} kappa with {reference}", f"{noun} exact with {reference}"]
         for name, log in named.items():
@@ -138,14 +130,10 @@ def reference_part(logs: Logs, context: Context, agreement: Agreement, noun: str
 
 
 def warnings(found: Sequence[Part]) -> list[str]:
-    """The caveats the run printed (report/counts.py), once a judge and text, naming the judge:
-    the card is what a team pastes, and a figure pasted without them reads as a measurement."""
-    said = (
-        f"WARNING: {name}: {text}"
-        for part in found
-        for name, log in part.logs.items()
-        for text in caveat_texts(log)
-    )
+    """The caveats the runs printed (LoadedLog.caveats), once a judge and text: the card is what a
+    team pastes, and a figure pasted without them reads as a measurement."""
+    parts = [part.logs.items() for part in found]
+    said = (f"WARNING: {name}: {text}" for p in parts for name, g in p for text in g.caveats())
     return list(dict.fromkeys(said))
 
 
@@ -158,10 +146,11 @@ def spent(found: Sequence[Part], name: str) -> list[Cell]:
     (scored or unscored: the judge was asked), over all its logs (each once)."""
     logs = list({p.logs[name].path: p.logs[name] for p in found if name in p.logs}.values())
     rows = [grading for log in logs for grading in log.gradings]
-    errored = sum(grading.status == "errored" for grading in rows)
-    unscored = sum(grading.status == "unscored" for grading in rows)
+    errored, unscored = (
+        sum(g.status == status for g in rows) for status in ("errored", "unscored")
+    )
     graded = len(rows) - errored
-    spend = Spend.total([judge_spend(log) for log in logs])
+    spend = Spend.of(call for log in logs for call in log.calls if call.judging)
     if not spend.calls:
         return [share(errored, len(rows)), share(unscored, graded), *["no judge call"] * 3]
     dollars = NO_PRICE if spend.cost is None else f"{100 * spend.cost / graded:.4f}"
@@ -171,54 +160,35 @@ def spent(found: Sequence[Part], name: str) -> list[Cell]:
 
 
 def judge_card(
-    groups: Sequence[Logs],
-    hooked: Mapping[str, Callable[[Logs, Context], list[Part]]],
-    asked: Sequence[str],
-    missing: Sequence[str],
-    skipped: Sequence[str],
+    groups: Sequence[Logs], sections: Sections, asked: Sequence[str], skipped: Sequence[Said]
 ) -> Card | None:
-    """The card of the folder's judges, None where no section contributes a column. `hooked`:
-    each task's card hook; `missing`: judge tasks no log ran; `skipped`: judge logs left out."""
+    """The card of the folder's judges from each task's hook, None where none contributes a
+    column; the judge tasks no log ran, and the judge logs left out (a failed run), named on it."""
     names = card_names(groups)
     found_references, notes = references(groups, names, asked)
-    context = Context(names, found_references, [log for logs in groups for log in logs])
-    found = [
-        part
-        for logs in groups
-        if logs[0].task in hooked
-        for part in hooked[logs[0].task](logs, context)
-    ]
+    hooks = {task: hook for task in sections.tasks if (hook := sections.of(task).card)}
+    judged = [g for g in groups if g[0].task in hooks and compare.judged(g)]
+    named = [({names[log.path]: log for log in g}, hooks[g[0].task]) for g in judged]
+    everything = [log for group in groups for log in group]
+    found = [part for judges, hook in named for part in hook(judges, found_references, everything)]
     if not found:
         return None
     rows = list(dict.fromkeys(name for part in found for name in part.rows))
     blocks: list[Block] = [*warnings(found)]
-    blocks += [
-        Table(
-            f"{part.title} (value [95% CI])",
-            ["judge", *part.columns],
-            [[name, *(part.rows.get(name) or [NOT_RUN] * len(part.columns))] for name in rows],
-            part.notes,
-        )
-        for part in found
-    ]
-    notes += [
-        "errored: answers whose grading failed (`fail_on_error` off), of all; unscored: answers "
-        "whose verdict could not be read, of those graded (scored or unscored: the judge was "
-        "asked), epochs counted, over all the judge's logs; tokens and $ count every judge call "
-        "as if no reply came from a cache, per 100 answers graded (a robustness answer counts "
-        "once with all its versions); cached replies: judge calls answered from a cache; "
-        f"{NO_PRICE}: a model without a price (--model-cost-config)."
-    ]
-    if missing:
+    for part in found:
+        cells = [[name, *(part.rows.get(name) or [NOT_RUN] * len(part.columns))] for name in rows]
+        title = f"{part.title} (value [95% CI])"
+        blocks.append(Table(title, ["judge", *part.columns], cells, part.notes))
+    tasks = [task for task in hooks if sections.of(task).judged]
+    ran = {logs[0].task for logs in groups}
+    notes.append(SPENT_NOTE)
+    if missing := [task for task in tasks if task not in ran]:
         notes.append(f"No log of {', '.join(missing)} in the folder: their columns are not shown.")
-    notes += [f"Not on the card: {line}" for line in skipped]
+    left_out = [line.removeprefix("skipped: ") for line, task in skipped if task in tasks]
+    notes += [f"Not on the card: {line}" for line in left_out]
     spent_rows = [[name, *spent(found, name)] for name in rows]
-    blocks.append(
-        Table(
-            "What each judge errored on, left unread and cost", ["judge", *SPENT], spent_rows, notes
-        )
-    )
+    title = "What each judge errored on, left unread and cost"
+    blocks.append(Table(title, ["judge", *SPENT], spent_rows, notes))
     charted = [figure for part in found for figure in part.charted]
-    title = f"{TITLE}: agreement with the humans (95% CI)"
-    chart = CardChart(PNG, title, charted, warnings(found))
+    chart = CardChart(PNG, f"{TITLE}: agreement with the humans (95% CI)", charted, warnings(found))
     return Card(f"{TITLE}: {len(rows)} judge(s)", blocks, chart if charted else None)

@@ -11,7 +11,6 @@ from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.errors import DataError
 from liveqa_inspect.report.card import MARKDOWN, PNG, Card, judge_card
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
-from liveqa_inspect.report.counts import caveat_texts
 from liveqa_inspect.report.loading import grouped, load, load_all, logs_by_task
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.refusals import ReportError
@@ -24,6 +23,11 @@ EXIT_REFUSED = 2
 """As argparse uses for a bad command line: the input, not the program, is at fault."""
 SECTIONS = Sections({task: section for task, (_, section) in TASKS.items()})
 """The registry the frame is handed: each task's report section."""
+PRICES_HELP = "prices of models the logs have none for, in Inspect's format (docs/judge-cost.md)"
+REFERENCE_HELP = (
+    "a judge the judge card measures each candidate against where it graded the same answers, "
+    f"beside the pinned default {DEFAULT_JUDGE} (repeatable)"
+)
 
 
 def build(logs: Logs, everything: Logs = ()) -> tuple[list[Block], list[Chart]]:
@@ -34,7 +38,7 @@ def build(logs: Logs, everything: Logs = ()) -> tuple[list[Block], list[Chart]]:
     blocks += [
         line for log in logs if log.kind == "model" for line in calibration.lines(log, everything)
     ]
-    warned = [f"WARNING: {log.path.name}: {text}" for log in logs for text in caveat_texts(log)]
+    warned = [f"WARNING: {log.path.name}: {text}" for log in logs for text in log.caveats()]
     title = [f"{logs[0].task} report: {logs[0].path}"] * (len(logs) == 1)
     return [*warned, *title, *blocks, cost_table(logs)], charts
 
@@ -84,19 +88,6 @@ def show_card(card: Card, out: Path, markdown: bool) -> bool:
     return True
 
 
-def card_of(
-    groups: Sequence[Logs], asked: Sequence[str], skipped: Sequence[tuple[str, str | None]]
-) -> Card | None:
-    """The folder's judge card from each task's hook; the judge tasks no log ran, and the judge
-    logs left out (a failed run), named on it."""
-    hooked = {task: SECTIONS.of(task).card for task in SECTIONS.tasks if SECTIONS.of(task).card}
-    ran = {logs[0].task for logs in groups}
-    judged = [task for task in hooked if SECTIONS.of(task).judged]
-    missing = [task for task in judged if task not in ran]
-    left_out = [line.removeprefix("skipped: ") for line, task in skipped if task in judged]
-    return judge_card(groups, hooked, asked, missing, left_out)  # type: ignore[arg-type]
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Print the report, then write its PNGs: a folder the figures cannot be written to costs
     the figures, not the tables."""
@@ -110,20 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     add("logs", nargs="+", metavar="LOG", help="an Inspect .eval or .json log, or a folder of logs")
     add("--markdown", action="store_true", help="print the tables as Markdown (for a README)")
     add("--out", type=Path, metavar="DIR", help="where the PNGs go (default: beside the first log)")
-    add(
-        "--model-cost-config",
-        type=Path,
-        metavar="FILE",
-        help="prices of models the logs have none for, in Inspect's format (docs/judge-cost.md)",
-    )
-    add(
-        "--reference-judge",
-        action="append",
-        default=[],
-        metavar="MODEL",
-        help="a judge the judge card measures each candidate against where it graded the same "
-        f"answers, beside the pinned default {DEFAULT_JUDGE} (repeatable)",
-    )
+    add("--model-cost-config", type=Path, metavar="FILE", help=PRICES_HELP)
+    add("--reference-judge", action="append", default=[], metavar="MODEL", help=REFERENCE_HELP)
     sheet.add_options(parser)
     args = parser.parse_args(argv)
     if sheet.asked(args):
@@ -151,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             headings, groups, skipped = [None], [load_all(args.logs, SECTIONS)], []
         everything = [log for logs in groups for log in logs]
         reports = [build(logs, everything) for logs in groups]
-        card = folder and card_of(groups, args.reference_judge, skipped)
+        card = folder and judge_card(groups, SECTIONS, args.reference_judge, skipped)
     except ReportError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_REFUSED

@@ -3,6 +3,7 @@ setting in which they differ (checked once here, said before any table that comp
 the judge card alike), their row labels, and each log's paired difference from the first."""
 
 import hashlib
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 
 import liveqa_inspect
@@ -20,6 +21,9 @@ NOT_SETTINGS += ("judge_cache", "reference_metrics")
 """Task arguments not compared as such: the items' (`setting`), files (compared by contents),
 the panel rule (the judge's), a cache and more scorers (no score moves)."""
 AS_WRITTEN = "as written"
+Pairs = Sequence[tuple[Item, Item]]
+Beside = Callable[[Pairs], Mapping[str, Estimate]]
+"""Figures of two logs' paired items, shown beside their difference."""
 
 
 def judge_line(log: LoadedLog) -> str:
@@ -32,30 +36,26 @@ def judge_line(log: LoadedLog) -> str:
     return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
 
 
-def judge_settings(log: LoadedLog) -> dict[str, str]:
-    """The settings that change its judge's verdicts, as its scores record them."""
-    return {k: v for judge in log.judges for k, v in judge.shown_settings().items()}
+def judge_differences(logs: Logs) -> dict[str, list[str]]:
+    """Each judge's settings in which its logs differ (`unset` where one sets none): one judge at
+    two temperatures is two judges."""
+    found = {}
+    for judge in dict.fromkeys(log.judge_label for log in logs):
+        mine = [log.judge_settings for log in logs if log.judge_label == judge]
+        keys = dict.fromkeys(key for each in mine for key in each)
+        found[judge] = [key for key in keys if len({e.get(key, "unset") for e in mine}) > 1]
+    return found
 
 
 def judge_labels(logs: Logs) -> list[str]:
-    """Each log's judge, with the settings in which its logs differ from that judge's other logs
-    (`unset` where one sets none): one judge at two temperatures is two judges."""
-    each = [judge_settings(log) for log in logs]
-    named = []
-    for log, mine in zip(logs, each, strict=True):
-        same = [
-            s for other, s in zip(logs, each, strict=True) if other.judge_label == log.judge_label
-        ]
-        keys = dict.fromkeys(key for found in same for key in found)
-        differ = [k for k in keys if len({found.get(k, "unset") for found in same}) > 1]
-        shown = ", ".join(f"{key}={mine.get(key, 'unset')}" for key in differ)
-        named.append(log.judge_label + (f" ({shown})" if shown else ""))
-    return named
-
-
-def judge_names(logs: Logs) -> list[str]:
-    """`judge_labels`, with `#2` on a true repeat (the same judge at the same settings)."""
-    return juror_names(judge_labels(logs))
+    """Each log's judge, with its values of the settings its judge's logs differ in."""
+    differ, found = judge_differences(logs), []
+    for log in logs:
+        shown = ", ".join(
+            f"{k}={log.judge_settings.get(k, 'unset')}" for k in differ[log.judge_label]
+        )
+        found.append(log.judge_label + (f" ({shown})" if shown else ""))
+    return found
 
 
 def answers(log: LoadedLog) -> frozenset[str]:
@@ -66,7 +66,8 @@ def same_answers(logs: Logs) -> bool:
     """Whether model logs hold one run's answers, each graded again (`inspect score` on copies of
     a `--no-score` log), by another judge or by the same one (a test-retest): what differs
     between them is the grading, not the model."""
-    return logs[0].kind == "model" and len(logs) > 1 and len({answers(log) for log in logs}) == 1
+    kind = logs[0].section.kind
+    return kind == "model" and len(logs) > 1 and len(set(map(answers, logs))) == 1
 
 
 def judged(logs: Logs) -> bool:
@@ -74,21 +75,12 @@ def judged(logs: Logs) -> bool:
     return logs[0].section.judged or same_answers(logs)
 
 
-def pairing(logs: Logs) -> Key:
-    """Judges are paired on the answers both graded; models on the questions both answered."""
-    return "answer" if judged(logs) else "question"
-
-
 def labels(logs: Logs) -> list[str]:
-    """A unique row label for each log: its judge where the rows are judges, else its model; in
-    a comparison its section makes on purpose, the section's."""
+    """A unique row label for each log (`#2` on a true repeat): its judge where the rows are
+    judges, else its model; in a comparison its section makes on purpose, the section's."""
     if purpose := logs[0].section.compared(logs):
         return purpose[0]
-    return judge_names(logs) if judged(logs) else juror_names(log.model for log in logs)
-
-
-def row_noun(logs: Logs) -> str:
-    return "judge" if judged(logs) else "model"
+    return juror_names(judge_labels(logs) if judged(logs) else [log.model for log in logs])
 
 
 def own_questions(log: LoadedLog) -> str | None:
@@ -100,26 +92,25 @@ def own_questions(log: LoadedLog) -> str | None:
 def settings(log: LoadedLog) -> dict[str, str]:
     """Every setting that changes a score, as a warning names it, the section's own last."""
     spec = log.log.eval
+    config = log.log.plan.config.merge(spec.model_generate_config).model_dump(exclude_none=True)
     items, own = log.section.setting(log), log.own_set
     if own:  # known by its sha256, whatever its file's name
         items = items.replace(str(own), str(own).removeprefix(f"{own.filename}: "))
     found = {"task": log.task, log.section.items: items}
     # Its own arguments: a -T name another task of an eval set takes reaches it too, unread.
-    own = parameters(getattr(liveqa_inspect, log.task))
-    args = {k: v for k, v in spec.task_args.items() if k in own and k not in NOT_SETTINGS}
+    takes = parameters(getattr(liveqa_inspect, log.task))
+    args = {k: v for k, v in spec.task_args.items() if k in takes and k not in NOT_SETTINGS}
     found |= {f"-T {k}=": str(v) for k, v in args.items()}
-    judges = sorted(judge.name for judge in log.judges)
-    found["judge"] = " | ".join(judges) or "none"
-    found["judge settings"] = ", ".join(f"{k}={v}" for k, v in judge_settings(log).items())
-    found["judge prompt"] = log.prompt_label
-    found["epochs"] = str(log.epochs)
-    found["epoch reducer"] = ", ".join(spec.config.epochs_reducer or ["the task's"])
-    config = log.log.plan.config.merge(spec.model_generate_config)
-    found["generation settings"] = (
-        ", ".join(f"{k}={v}" for k, v in config.model_dump(exclude_none=True).items()) or "none"
-    )
-    # Files compared by their contents: one set under two names is one set.
-    found["data"] = ", ".join(f"sha256 {str(f.get('sha256'))[:12]}" for f in log.data.values())
+    found |= {
+        "judge": " | ".join(sorted(judge.name for judge in log.judges)) or "none",
+        "judge settings": ", ".join(f"{k}={v}" for k, v in log.judge_settings.items()),
+        "judge prompt": log.prompt_label,
+        "epochs": str(log.epochs),
+        "epoch reducer": ", ".join(spec.config.epochs_reducer or ["the task's"]),
+        "generation settings": ", ".join(f"{k}={v}" for k, v in config.items()) or "none",
+        # Files compared by their contents: one set under two names is one set.
+        "data": ", ".join(f"sha256 {str(f.get('sha256'))[:12]}" for f in log.data.values()),
+    }
     return found | log.section.settings(log)
 
 
@@ -140,78 +131,68 @@ def warnings(logs: Logs) -> list[str]:
     levels on an answer."""
     if purpose := logs[0].section.compared(logs):
         return purpose[1]
-    found = graded_again(logs) if same_answers(logs) else []
+    found = [graded_again(logs)] if same_answers(logs) else []
     found += settings_named(logs) if judged(logs) else []
     for name, values in differing_settings(logs).items():
         listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
         found.append(
             f"WARNING: the logs differ in {name} ({listed}): their scores are not comparable."
         )
-    if judged(logs) and len(logs) > 1 and len(shared(logs)) < max(log.scored for log in logs):
-        counts = ", ".join(
-            f"{name} {log.scored}" for name, log in zip(labels(logs), logs, strict=True)
-        )
+    every = len(shared(logs))
+    if judged(logs) and len(logs) > 1 and every < max(log.scored for log in logs):
+        named = zip(labels(logs), logs, strict=True)
+        counts = ", ".join(f"{name} {log.scored}" for name, log in named)
         found.append(
-            f"note: the judges scored other answers ({counts}); {len(shared(logs))} were scored "
-            "by every judge: a figure ranked or compared across judges is over those alone."
+            f"note: the judges scored other answers ({counts}); {every} were scored by every "
+            "judge: a figure ranked or compared across judges is over those alone."
         )
-    if other := [log.path.name for log in logs[1:] if humans_differ(logs[0], log)]:
+    differ = [  # judge logs putting other human levels on an answer both hold
+        log.path.name
+        for log in logs[1:]
+        if log.section.judged
+        and any(a.human != b.human for a, b in paired(logs[0].items, log.items, "answer"))
+    ]
+    if differ:
         found.append(
-            f"WARNING: {', '.join(other)} put other human levels than {logs[0].path.name} "
+            f"WARNING: {', '.join(differ)} put other human levels than {logs[0].path.name} "
             "on the same answers: their agreement figures are not comparable."
         )
     return found
 
 
-def graded_again(logs: Logs) -> list[str]:
+def graded_again(logs: Logs) -> str:
     """What a comparison of the same answers compares: other judges, or one judge's gradings (a
     test-retest: the figure of how far a judge repeats itself)."""
-    judges = [log.judge_label for log in logs]
     whose = f"{logs[0].model}'s ({logs[0].section.setting(logs[0])})"
-    repeated = ", ".join(dict.fromkeys(judge for judge in judges if judges.count(judge) > 1))
-    if not repeated:
-        return [f"Judges on the same answers: {whose}, each log graded by another judge."]
-    return [
+    judges = Counter(log.judge_label for log in logs)
+    if not (repeated := ", ".join(judge for judge, n in judges.items() if n > 1)):
+        return f"Judges on the same answers: {whose}, each log graded by another judge."
+    return (
         f"The same answers graded again by the same judge ({repeated}): {whose}. A test-retest "
         "of the judge: the kappa and exact agreement between its gradings say how far it repeats "
         "its own levels (a reply read from Inspect's cache repeats the earlier grading's)."
-    ]
+    )
 
 
 def settings_named(logs: Logs) -> list[str]:
     """Each setting one judge's logs differ in, named with each log's value: what its rows
     compare, not a reason to distrust them."""
-    each = [judge_settings(log) for log in logs]
     found = []
-    for judge in dict.fromkeys(log.judge_label for log in logs):
-        mine = [(log, s) for log, s in zip(logs, each, strict=True) if log.judge_label == judge]
-        for key in dict.fromkeys(k for _, s in mine for k in s):
-            if len({s.get(key, "unset") for _, s in mine}) > 1:
-                listed = "; ".join(f"{log.path.name}: {s.get(key, 'unset')}" for log, s in mine)
-                found.append(
-                    f"{judge}'s settings differ in {key} ({listed}): each row is labelled "
-                    "with its own."
-                )
+    for judge, keys in judge_differences(logs).items():
+        mine = [log for log in logs if log.judge_label == judge]
+        for key in keys:
+            listed = "; ".join(f"{g.path.name}: {g.judge_settings.get(key, 'unset')}" for g in mine)
+            found.append(
+                f"{judge}'s settings differ in {key} ({listed}): each row is labelled with its own."
+            )
     return found
-
-
-def humans_differ(first: LoadedLog, other: LoadedLog) -> bool:
-    """Whether a judge log puts other human levels than the first on an answer both hold."""
-    pairs = paired(first.items, other.items, "answer") if other.section.judged else []
-    return any(mine.human != theirs.human for mine, theirs in pairs)
 
 
 def shared(logs: Logs) -> list[str]:
     """The keys every log scored, in the first log's order: what a ranking is over."""
-    on = pairing(logs)
-    keys = [set(i.key(on) for i in log.items if i.status == "scored") for log in logs]
+    on: Key = "answer" if judged(logs) else "question"  # judges' answers, models' questions
+    keys = [{i.key(on) for i in log.scored_items()} for log in logs]
     return [i.key(on) for i in logs[0].items if all(i.key(on) in found for found in keys)]
-
-
-def restricted(log: LoadedLog, keys: Sequence[str], on: Key) -> list[Item]:
-    """A log's scored items of `keys`, in their order."""
-    found = {item.key(on): item for item in log.items if item.status == "scored"}
-    return [found[key] for key in keys if key in found]
 
 
 def per_log(
@@ -219,32 +200,27 @@ def per_log(
 ) -> Table:
     """A row per log: its label, its `cells`, its counts (errored and missing where any has one)."""
     counts = ["scored", "unscored"]
-    counts += [count for count in ("errored", "missing") if any(getattr(g, count) for g in logs)]
+    counts += [count for count in ("errored", "missing") if any(g.counts[count] for g in logs)]
     named = zip(labels(logs), logs, strict=True)
-    rows = [[name, *cells(log), *(getattr(log, count) for count in counts)] for name, log in named]
-    return Table(title, [row_noun(logs), *headers, *counts], rows)
-
-
-Difference = Callable[[Sequence[tuple[Item, Item]]], Estimate]
-"""A figure of the second log's minus the first's, over their paired items."""
+    rows = [[name, *cells(log), *(log.counts[count] for count in counts)] for name, log in named]
+    return Table(title, ["judge" if judged(logs) else "model", *headers, *counts], rows)
 
 
 def difference_table(
-    logs: Logs,
-    difference: Difference,
-    figure: str,
-    beside: Callable[[Sequence[tuple[Item, Item]]], Mapping[str, Estimate]] | None = None,
+    logs: Logs, difference: Callable[[Pairs], Estimate], figure: str, beside: Beside | None = None
 ) -> Table:
     """Each later log's `difference` from the first over the items both scored (paired on the
-    answers or the questions, as `pairing` says), and `beside` it, figures of the pairs."""
-    names, rows, figures, on = labels(logs), [], {}, pairing(logs)
+    answers of judges, the questions of models), and `beside` it, figures of the pairs."""
+    names, rows, figures = labels(logs), [], {}
+    on: Key = "answer" if judged(logs) else "question"
     for name, log in zip(names[1:], logs[1:], strict=True):
         pairs = paired(logs[0].items, log.items, on)
         estimate, figures = difference(pairs), beside(pairs) if beside else {}
         rows.append([name, *value_ci(estimate), *map(figure_cell, figures.values()), estimate.n])
     over = f"the {on}s both scored"
     title = f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})"
-    return Table(title, [row_noun(logs), figure, "95% CI", *figures, "shared"], rows)
+    noun = "judge" if judged(logs) else "model"
+    return Table(title, [noun, figure, "95% CI", *figures, "shared"], rows)
 
 
 def comparison(logs: Logs, noun: str, *tables: Table, notes: Sequence[str] = ()) -> list[Block]:
@@ -257,7 +233,7 @@ def comparison(logs: Logs, noun: str, *tables: Table, notes: Sequence[str] = ())
     named = enumerate(zip(labels(logs), logs, strict=True), start=1)
     blocks += [f"{n}. {log.path} ({name})" for n, (name, log) in named]
     blocks += warnings(logs)
-    on = pairing(logs)
+    on: Key = "answer" if judged(logs) else "question"
     first = {item.key(on) for item in logs[0].items}
     for log in logs[1:] if differences else []:
         if (keys := {item.key(on) for item in log.items}) != first:

@@ -1,14 +1,13 @@
-"""What a run's models cost, from the calls its log holds (`LoadedLog.calls`), each priced as if
-it had been made: a judge is chosen on its price as well as on its agreement with humans. Not
-from `log.stats`, which misprices a judge (docs/judge-cost.md, What is counted): each model event
-says which role called, which model answered, whether the reply came from the cache (its output
-keeps the usage of the call that made it) and, through its spans, which scorer made it; `inspect
-score --action overwrite` replaces the old scoring's events, so a log's events are the calls of
-its own scoring."""
+"""What a run's models cost, from the calls its log holds, each priced as if made: a judge is chosen
+on its price as well as on its agreement with humans. Not from `log.stats`, which misprices a judge
+(docs/judge-cost.md): each model event says which role called, which model answered, whether the
+reply came from the cache (its output keeps the usage of the call that made it) and, through its
+spans, which scorer made it; `inspect score --action overwrite` replaces the old scoring's events,
+so they are its own scoring's calls."""
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from types import MappingProxyType
 
@@ -25,8 +24,6 @@ from liveqa_inspect.report.tables import Cell, Table
 
 PRICES: ContextVar[Mapping[str, ModelCost]] = ContextVar("prices", default=MappingProxyType({}))
 """`liveqa-report --model-cost-config`'s prices, for the cost table and every section's costs."""
-Used = tuple[ModelUsage, float | None]
-"""Tokens of some calls, and their cost (None: a call has no price)."""
 NO_PRICE = "no price"
 FORMAT = "YAML or JSON: each model's input, output, input_cache_write, input_cache_read $ per 1M"
 HOW_TO_PRICE = (
@@ -49,22 +46,16 @@ class Spend:
     cached: int
 
     @classmethod
-    def of(cls, made: Sequence[Call]) -> "Spend":
-        return cls(*spent(made), len(made), sum(call.cached for call in made))
+    def of(cls, made: Iterable[Call]) -> "Spend":
+        made = list(made)
+        costs = [price(call) for call in made]
+        cost = None if None in costs else sum(cost or 0.0 for cost in costs)
+        usage = sum((call.usage for call in made), ModelUsage())
+        return cls(usage, cost, len(made), sum(call.cached for call in made))
 
-    @classmethod
-    def total(cls, spends: Sequence["Spend"]) -> "Spend":
-        costs = [spend.cost for spend in spends]
-        return cls(
-            sum((spend.usage for spend in spends), ModelUsage()),
-            None if None in costs else sum(cost or 0.0 for cost in costs),
-            sum(spend.calls for spend in spends),
-            sum(spend.cached for spend in spends),
-        )
-
-
-def dollars(cost: float | None) -> str:
-    return NO_PRICE if cost is None else f"{cost:.4f}"
+    @property
+    def dollars(self) -> str:
+        return NO_PRICE if self.cost is None else f"{self.cost:.4f}"
 
 
 def price(call: Call) -> float | None:
@@ -74,14 +65,6 @@ def price(call: Call) -> float | None:
         return call.usage.total_cost
     found = PRICES.get().get(call.model)
     return None if found is None else compute_model_cost(found, call.usage)
-
-
-def spent(made: Iterable[Call]) -> Used:
-    """The calls' tokens and cost, a cached reply counted at what it would cost uncached."""
-    made = list(made)
-    usage = sum((call.usage for call in made), ModelUsage())
-    costs = [price(call) for call in made]
-    return usage, None if None in costs else sum(cost or 0.0 for cost in costs)
 
 
 def read_prices(path: Path) -> dict[str, ModelCost]:
@@ -105,17 +88,6 @@ def judge_spend(log: LoadedLog) -> Spend:
     return Spend.of([call for call in log.calls if call.judging])
 
 
-def usages(log: LoadedLog) -> tuple[dict[str, Used], dict[str, Used]]:
-    """Each role's usage and cost, and each model's (a panel's jurors): a model serving two roles
-    is charged each role's calls in its row, and its own row adds them once."""
-    roles = sorted({call.role for call in log.calls if call.role is not None})
-    models = sorted({call.model for call in log.calls}, key=lambda m: (m != log.model, m))
-    return (
-        {role: spent(call for call in log.calls if call.role == role) for role in roles},
-        {model: spent(call for call in log.calls if call.model == model) for model in models},
-    )
-
-
 def cached_note(run: str, log: LoadedLog, nouns: Sequence[str] = ("judge", "other")) -> str | None:
     """A re-run whose judge replies all came from the cache would otherwise look free."""
     parts = []
@@ -134,23 +106,22 @@ def per_judge(
 
     def with_cost(log: LoadedLog) -> list[Cell]:
         spend = spends[log.path]
-        return [*cells(log), dollars(spend.cost) if spend.calls else NOT_RECORDED]
+        return [*cells(log), spend.dollars if spend.calls else NOT_RECORDED]
 
     table = per_log(logs, title, [*headers, "judge cost ($)"], with_cost)
     notes = [COST_NOTE] if not all(spend.calls for spend in spends.values()) else []
     runs = zip(labels(logs), logs, strict=True)
     notes += [note for run, log in runs if (note := cached_note(run, log, ["judge"]))]
-    return Table(table.title, table.headers, table.rows, notes)
+    return replace(table, notes=notes)
 
 
-def usage_row(
-    run: str, used_by: str, usage: ModelUsage, cost: float | None, scored: int
-) -> list[Cell]:
+def usage_row(run: str, used_by: str, spend: Spend, answers: int) -> list[Cell]:
     """Cached and reasoning tokens only where the provider reported them."""
+    usage, cost = spend.usage, spend.cost
     read, reasoning = usage.input_tokens_cache_read, usage.reasoning_tokens
     tokens = [usage.input_tokens, usage.output_tokens, read, reasoning]
-    per_sample = NO_PRICE if cost is None else f"{cost / scored:.6f}" if scored else "n/a"
-    return [run, used_by, *("" if n is None else str(n) for n in tokens), dollars(cost), per_sample]
+    per_answer = NO_PRICE if cost is None else f"{cost / answers:.6f}" if answers else "n/a"
+    return [run, used_by, *("" if n is None else str(n) for n in tokens), spend.dollars, per_answer]
 
 
 def projection(log: LoadedLog, run: str, costs: Sequence[float | None]) -> str | None:
@@ -165,19 +136,21 @@ def projection(log: LoadedLog, run: str, costs: Sequence[float | None]) -> str |
 
 
 def cost_table(logs: Logs) -> Table:
-    """Each role's usage (the judge's is `grader`), then each model's (a panel's jurors)."""
+    """Each role's usage (the judge's is `grader`), then each model's (a panel's jurors): a model
+    serving two roles is charged each role's calls in its row, and its own row adds them once."""
     rows: list[list[Cell]] = []
     notes = []
     for run, log in zip(labels(logs), logs, strict=True):
-        roles, models = usages(log)
-        if not models:  # nothing called: no cost, and none to project
-            rows.append(usage_row(run, "no model call recorded", ModelUsage(), 0.0, 0))
+        if not log.calls:  # nothing called: no cost, and none to project
+            rows.append(usage_row(run, "no model call recorded", Spend.of([]), 0))
             continue
-        answers = graded(log)
-        rows += [usage_row(run, f"role {role}", *used, answers) for role, used in roles.items()]
-        rows += [usage_row(run, f"model {m}", *used, answers) for m, used in models.items()]
-        notes += [line] if (line := cached_note(run, log)) else []
-        notes += [line] if (line := projection(log, run, [c for _, c in models.values()])) else []
+        roles = sorted({call.role for call in log.calls if call.role is not None})
+        models = sorted({call.model for call in log.calls}, key=lambda m: (m != log.model, m))
+        spends = {f"role {r}": Spend.of(c for c in log.calls if c.role == r) for r in roles}
+        by_model = {f"model {m}": Spend.of(c for c in log.calls if c.model == m) for m in models}
+        costs, spends = [spend.cost for spend in by_model.values()], spends | by_model
+        rows += [usage_row(run, used, spend, graded(log)) for used, spend in spends.items()]
+        notes += [line for line in (cached_note(run, log), projection(log, run, costs)) if line]
     if any(row[-1] == NO_PRICE for row in rows):
         notes.append(HOW_TO_PRICE)
     headers = ["run", "used by", "input", "output", "cached", "reasoning", "cost ($)"]

@@ -1,12 +1,11 @@
 """The one table every figure of the report reads: a row per answer a log's judge graded in each
-epoch (`Grading`: its level, whether it was scored, unscored or errored, the calls it took), and
-the answer as the log's metrics saw it, its epochs reduced (`Item`). An answer is known by what it
-is, its question set, its question as shown and its text, never by its sample id alone: two logs'
-figures are joined on those keys, so a comparison pairs the same answers or nothing."""
+epoch (`Grading`), and the answer as the log's metrics saw it, its epochs reduced (`Item`). An
+answer is known by its question set, its question as shown and its text, never by its sample id
+alone: two logs are joined on those keys, so a comparison pairs the same answers or nothing."""
 
 import hashlib
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -87,12 +86,10 @@ def calls(sample: EvalSample, scorer: str) -> tuple[Call, ...]:
             if (event.type == SCORER_SPAN and event.name == scorer) or event.parent_id in in_scorer:
                 in_scorer.add(event.id)
         elif isinstance(event, ModelEvent):
-            usage, output = event.output.usage or ModelUsage(), event.output.metadata or {}
-            served = str(output.get(MODEL_FILE, ""))
+            usage, cached = event.output.usage or ModelUsage(), event.cache == "read"
+            served = str((event.output.metadata or {}).get(MODEL_FILE, ""))
             judging = event.span_id in in_scorer
-            found.append(
-                Call(event.role, event.model, usage, event.cache == "read", judging, served)
-            )
+            found.append(Call(event.role, event.model, usage, cached, judging, served))
     return tuple(found)
 
 
@@ -118,10 +115,9 @@ def gradings(
         score = (sample.scores or {}).get(scorer)
         level = math.nan if score is None else value(score.value)
         status = status_of(level, score is not None)
+        reason = (score.reason or "no reason recorded") if status == "unscored" else ""
         if sample.error is not None:
             reason = sample.error.message.splitlines()[0] if sample.error.message else "errored"
-        else:
-            reason = (score.reason or "no reason recorded") if status == "unscored" else ""
         answer = answer_of(sample, question_set)
         made = calls(sample, scorer)
         found.append(Grading(sample.id, sample.epoch, answer, level, status, reason, made))
@@ -129,17 +125,13 @@ def gradings(
 
 
 def items(
-    log: EvalLog,
-    scorer: str,
-    question_set: str,
-    graded: Iterable[Grading],
-    value: Callable[[Any], float],
-) -> list[Item]:
+    log: EvalLog, scorer: str, question_set: str, value: Callable[[Any], float]
+) -> tuple[list[Item], list[Grading]]:
     """One item a sample, in the log's order: each scorer's reduced score as Inspect handed it to
-    the metrics; the first unscored epoch's reason (the reducer keeps none)."""
+    the metrics; the first unscored epoch's reason (the reducer keeps none); then the gradings."""
     reduced = {r.scorer: {s.sample_id: s for s in r.samples} for r in log.reductions or []}
     epochs: dict[SampleId, list[Grading]] = {}
-    for grading in graded:
+    for grading in (graded := gradings(log, scorer, question_set, value)):
         epochs.setdefault(grading.sample, []).append(grading)
     # In the order Inspect handed the metrics their scores (a bootstrap's draws depend on it),
     # then the samples with none; a score whose sample the log lost is no item.
@@ -166,7 +158,7 @@ def items(
         found.append(
             Item(sample_id, question, answer, human, level, status, reason, scores, meta, headline)
         )
-    return found
+    return found, graded
 
 
 def paired(
@@ -176,8 +168,5 @@ def paired(
     the first log's order."""
     wanted = ("scored", "unscored") if held else ("scored",)
     theirs = {item.key(on): item for item in other if item.status in wanted}
-    return [
-        (item, theirs[item.key(on)])
-        for item in first
-        if item.status in wanted and item.key(on) in theirs
-    ]
+    mine = [item for item in first if item.status in wanted and item.key(on) in theirs]
+    return [(item, theirs[item.key(on)]) for item in mine]

@@ -1,19 +1,21 @@
 """A finished log as every report section reads it: its rows of the table of graded answers
-(report/graded.py), who judged (the judge record its scores hold) and what its data were."""
+(report/graded.py), who judged (the judge record its scores hold), what its data were, and what a
+report says beside its figures: what they rest on and the caveats its run printed."""
 
 import math
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore
 
+from liveqa_inspect.caveats import grades_itself, is_smollm2_135m, too_small
 from liveqa_inspect.data.own_set import OwnSet
 from liveqa_inspect.judging.record import JudgeRecord
-from liveqa_inspect.report.graded import Call, Grading, Item
+from liveqa_inspect.report.graded import Call, Grading, Item, Status
 from liveqa_inspect.stats.names import VERDICTS
 
 if TYPE_CHECKING:
@@ -37,46 +39,54 @@ class LoadedLog:
     items: list[Item] = field(repr=False)
     gradings: list[Grading] = field(repr=False)
 
-    @property
-    def kind(self) -> str:
-        return self.section.kind
-
-    def count(self, status: str) -> int:
-        return sum(item.status == status for item in self.items)
+    @cached_property
+    def counts(self) -> dict[str, int]:
+        """The answers of each status (errored: without a reduced score, as a run with
+        `fail_on_error` off leaves them), then those planned (the samples times the epochs) but
+        missing."""
+        found = Counter(item.status for item in self.items)
+        planned = (self.log.results.total_samples if self.log.results else 0) // self.epochs
+        missing = max(0, planned - len(self.items))
+        return {status: found[status] for status in get_args(Status)} | {"missing": missing}
 
     @property
     def scored(self) -> int:
-        return self.count("scored")
-
-    @property
-    def unscored(self) -> int:
-        return self.count("unscored")
-
-    @property
-    def errored(self) -> int:
-        """Answers without a reduced score: a run with `fail_on_error` off succeeds with them."""
-        return self.count("errored")
-
-    @property
-    def missing(self) -> int:
-        """Planned but not in the log: Inspect plans the dataset's samples times the epochs."""
-        planned = (self.log.results.total_samples if self.log.results else 0) // self.epochs
-        return max(0, planned - len(self.items))
-
-    @property
-    def reasons(self) -> Counter[str]:
-        """Why the unscored answers went unscored: one count an answer."""
-        return Counter(item.reason for item in self.items if item.status == "unscored")
+        return self.counts["scored"]
 
     @property
     def left_out(self) -> Counter[str]:
         """Epochs of scored answers left out of their mean: `unreadable` or `errored`."""
-        scored = {item.sample for item in self.items if item.status == "scored"}
-        return Counter(
-            "unreadable" if grading.status == "unscored" else "errored"
-            for grading in self.gradings
-            if grading.sample in scored and grading.status != "scored"
-        )
+        scored = {item.sample for item in self.scored_items()}
+        left = [g.status for g in self.gradings if g.sample in scored and g.status != "scored"]
+        return Counter("unreadable" if status == "unscored" else "errored" for status in left)
+
+    def count_lines(self) -> list[str]:
+        """What its figures rest on (a judge that often fails to answer can look good on the few
+        it grades): its answers counted in the section's noun, then the epochs left out of their
+        mean."""
+        why = Counter(item.reason for item in self.items if item.status == "unscored")
+        reasons = ", ".join(f"{reason} {n}" for reason, n in why.most_common())
+        scored, unscored, errored, missing = self.counts.values()
+        why = f" ({reasons})" if reasons else ""
+        counted = f"{scored} scored, {unscored} unscored{why}, {errored} errored, {missing} missing"
+        lines = [f"{self.section.noun}: {counted}"]
+        if left_out := self.left_out:
+            causes = " and ".join(f"{n} {cause}" for cause, n in sorted(left_out.items()))
+            lines.append(
+                f"epochs left out of their sample's mean: {causes} (a sample's level is the mean "
+                "of its epochs with a readable level; it is unscored when no epoch has one)"
+            )
+        return lines
+
+    def caveats(self) -> list[str]:
+        """The caveats its run printed (liveqa_inspect/caveats.py), without which a pasted figure
+        reads as a measurement: a model log graded by its own model, each SmolLM2-135M file
+        served."""
+        judges = {model for judge in self.judges for model in judge.models}
+        own = self.section.kind == "model" and self.model in judges
+        found = [grades_itself(self.model)] if own else []
+        served = {call.model: call.served for call in self.calls}
+        return found + [too_small(model) for model, file in served.items() if is_smollm2_135m(file)]
 
     @property
     def scale(self) -> list[float]:
@@ -85,7 +95,7 @@ class LoadedLog:
     @property
     def between_levels(self) -> bool:
         """Whether a scored value falls between levels: a table counting levels then says how."""
-        scored = [item.value for item in self.items if item.status == "scored"]
+        scored = [item.value for item in self.scored_items()]
         return any(min(abs(value - level) for level in self.scale) > 1e-9 for value in scored)
 
     @property
@@ -95,6 +105,11 @@ class LoadedLog:
     @property
     def judge_label(self) -> str:
         return " | ".join(judge.name for judge in self.judges) or self.model
+
+    @cached_property
+    def judge_settings(self) -> dict[str, str]:
+        """The settings that change its judge's verdicts, as its scores record them."""
+        return {k: v for judge in self.judges for k, v in judge.shown_settings().items()}
 
     @property
     def epochs(self) -> int:
@@ -108,11 +123,10 @@ class LoadedLog:
     def humans(self) -> str:
         """Whose levels its judge is measured against: the section's (NIST's assessors, ExpertQA's
         experts), or a team's own judgments file (`-T judgments=`)."""
-        own = {str(item.metadata.get("judgments_source", "nist")) for item in self.items}
-        own.discard("nist")
-        if not own:
-            return self.section.humans[0] if self.section.humans else ""
-        return f"own judgments {Path(min(own)).name}"
+        own = {str(item.metadata.get("judgments_source", "nist")) for item in self.items} - {"nist"}
+        if own:
+            return f"own judgments {Path(min(own)).name}"
+        return self.section.humans[0] if self.section.humans else ""
 
     @property
     def data(self) -> dict[str, Any]:
@@ -130,7 +144,7 @@ class LoadedLog:
 
     @property
     def verdicts(self) -> list[SampleScore]:
-        return self.scores(VERDICTS) if any(VERDICTS in i.scores for i in self.items) else []
+        return self.scores(VERDICTS)
 
     @cached_property
     def calls(self) -> list[Call]:

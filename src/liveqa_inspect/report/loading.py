@@ -1,8 +1,6 @@
-"""Read logs once into what every report section needs, refusing those it cannot describe: the
-logs given, or every log of a folder (`liveqa-report DIR`: an eval set's, or any) task by task
-and, within a task, question set by question set. A log's scores are rebuilt as its metrics saw
-them, from its reductions, beside what its samples say: why some went unscored, who graded, with
-which prompt."""
+"""Read logs once into what every report section needs, refusing those it cannot describe: the logs
+given, or every log of a folder (`liveqa-report DIR`) grouped by task and question set. A log's
+scores are rebuilt as its metrics saw them, from its reductions."""
 
 import os
 from collections.abc import Sequence
@@ -13,8 +11,8 @@ from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
 from liveqa_inspect.judging.grade import JUDGE_ROLE, filled
 from liveqa_inspect.judging.record import JudgeRecord
-from liveqa_inspect.report.comparison import answers, judge_names, same_answers
-from liveqa_inspect.report.graded import gradings, items
+from liveqa_inspect.report.comparison import answers, same_answers
+from liveqa_inspect.report.graded import items
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.refusals import ReportError, file_digest, refuse, refuse_mixed
 from liveqa_inspect.report.sections import Section, Sections
@@ -38,22 +36,13 @@ def rebuild(path: Path, log: EvalLog, task: str, section: Section) -> LoadedLog:
 
     data = list(((log.eval.metadata or {}).get("data") or {}).values())
     question_set = str(data[0].get("sha256", "")) if data else ""
-    graded = gradings(log, scorer, question_set, value)
     metas = [s.scores[scorer].metadata or {} for s in log.samples if scorer in (s.scores or {})]
-    judges = tuple(dict.fromkeys(judge_record(meta, log) for meta in metas if meta))
+    recorded = dict.fromkeys(judge_record(meta, log) for meta in metas if meta)
+    judges = tuple(judge for judge in recorded if judge)
     prompts = dict.fromkeys(label(m["prompt"]) for m in metas if isinstance(m.get("prompt"), dict))
-    return LoadedLog(
-        path,
-        log,
-        task,
-        section,
-        scorer,
-        question_set,
-        tuple(judge for judge in judges if judge),
-        ", ".join(prompts) or "unrecorded",
-        items(log, scorer, question_set, graded, value),
-        graded,
-    )
+    found, graded = items(log, scorer, question_set, value)
+    prompt = ", ".join(prompts) or "unrecorded"
+    return LoadedLog(path, log, task, section, scorer, question_set, judges, prompt, found, graded)
 
 
 def judge_record(meta: dict[str, Any], log: EvalLog) -> JudgeRecord | None:
@@ -103,21 +92,25 @@ def load_all(paths: Sequence[str | Path], sections: Sections) -> list[LoadedLog]
     return refuse_mixed([load(path, sections) for path in paths], sections)
 
 
+Said = tuple[str, str | None]
+"""A line said of a log of the folder left out, and the task of the log where it is known."""
+
+
 def listed(folder: str | Path) -> dict[Path, float]:
     """The logs Inspect lists in one folder (not its sub-folders), with their times."""
     found = list_eval_logs(str(folder), recursive=False, descending=False)
     return {Path(info.name.removeprefix("file://")): info.mtime or 0 for info in found}
 
 
-def log_files(folder: Path) -> tuple[list[Path], list[str]]:
+def log_files(folder: Path) -> tuple[list[Path], list[Said]]:
     """The folder's logs and its sub-folders', oldest first, a linked folder or log followed once
     (a link back up the tree is named as not followed, not walked again). Inspect lists no
     linked log: one is a log where Inspect lists its target."""
-    found, said, seen = dict[Path, float](), [], set[str]()
+    found, said, seen = dict[Path, float](), list[Said](), set[str]()
     for top, dirs, files in os.walk(folder, followlinks=True):
         real = os.path.realpath(top)
         if real in seen:
-            said.append(f"not followed: {top} is a link to {real}, already read")
+            said.append((f"not followed: {top} is a link to {real}, already read", None))
             dirs.clear()
             continue
         seen.add(real)
@@ -129,17 +122,11 @@ def log_files(folder: Path) -> tuple[list[Path], list[str]]:
     return sorted(found, key=found.__getitem__), said
 
 
-Said = tuple[str, str | None]
-"""A line said of a log of the folder left out, and the task of the log where it is known."""
-
-
 def logs_by_task(folder: Path, sections: Sections) -> tuple[list[LoadedLog], list[Said]]:
-    """Every log of the folder a report can describe, and what was left out or read once, and
-    why: one log a single report would refuse (a failed attempt an eval set retried, a log of
-    another package) must not cost the folder's others their report; only a byte-identical file
-    (a backup, a link) is a copy, read once."""
-    paths, notes = log_files(folder)
-    said: list[Said] = [(note, None) for note in notes]
+    """Every log of the folder a report can describe, and what was left out or read once, and why: a
+    log a single report would refuse (a failed attempt an eval set retried) must not cost the
+    folder's others their report; only a byte-identical file is a copy."""
+    paths, said = log_files(folder)
     if not paths:
         raise ReportError(f"no Inspect logs found in {folder}")
     loaded, first = [], dict[str, Path]()
@@ -157,18 +144,18 @@ def logs_by_task(folder: Path, sections: Sections) -> tuple[list[LoadedLog], lis
 
 
 def grouped(logs: Sequence[LoadedLog]) -> list[tuple[str, list[LoadedLog]]]:
-    """The folder's logs as the report compares them, each group with its heading: by task and
-    question set (its sha256, its identity), judge logs by whose human levels they are measured
-    against; model logs by the answers they hold: a run's answers graded by several judges are
-    compared as judges, and the runs one judge graded as models."""
+    """The folder's logs as the report compares them, with their headings: by task, question set
+    (its sha256) and whose human levels judge logs are measured against; model logs by their
+    answers: a run's answers graded by several judges compare as judges, the runs one judge graded
+    as models."""
     by_set: dict[tuple[str, str, str], list[LoadedLog]] = {}
     for log in logs:
         by_set.setdefault((log.task, log.question_set, log.humans), []).append(log)
     found = []
     for group in by_set.values():
-        split = group[0].kind == "model" and len({answers(log) for log in group}) < len(group)
-        found += [(heading(each, split), each) for each in by_answers(group) if split] or [
-            (heading(group, False), group)
+        split = group[0].section.kind == "model" and len(set(map(answers, group))) < len(group)
+        found += [
+            (heading(each, split), each) for each in (by_answers(group) if split else [group])
         ]
     return found
 
@@ -181,21 +168,20 @@ def by_answers(logs: Sequence[LoadedLog]) -> list[list[LoadedLog]]:
     found = [run for run in runs.values() if len(run) > 1]
     by_judge: dict[str, dict[frozenset[str], LoadedLog]] = {}
     for log in logs:
-        by_judge.setdefault(judge_names([log])[0], {}).setdefault(answers(log), log)
+        by_judge.setdefault(log.judge_label, {}).setdefault(answers(log), log)
     found += [list(each.values()) for each in by_judge.values() if len(each) > 1]
     shown = {log.path for group in found for log in group}
     return found + [[log] for log in logs if log.path not in shown]
 
 
 def heading(logs: Sequence[LoadedLog], split: bool) -> str:
-    """A group's heading: its task; its question set when it is not the task's own, its human
-    levels when they are a team's own; of a folder's model logs split by their answers, whose
-    answers, or whose grading, it compares."""
+    """A group's heading: its task, its question set and human levels where they are a team's own,
+    and of a split folder's model logs, whose answers or whose grading it compares."""
     log = logs[0]
     where = f" on {log.own_set}" if log.own_set else ""
     where += f" against {log.humans}" if log.humans.startswith("own") else ""
     if same_answers(logs):
         where += f": {log.model}'s answers"
     elif split:
-        where += f": graded by {judge_names([log])[0]}"
+        where += f": graded by {log.judge_label}"
     return f"== {log.task}{where}: {len(logs)} log(s) =="

@@ -60,9 +60,8 @@ class IntervalChart:
     """The log it is a figure of, beside which it is written (None: of several logs)."""
 
     def draw(self, path: Path) -> None:
-        values, lows, highs = (
-            np.array([getattr(e, f) for e in self.estimates]) for f in ("value", "low", "high")
-        )
+        found = [(e.value, e.low, e.high) for e in self.estimates]
+        values, lows, highs = np.array(found, float).reshape(-1, 3).T
         below, above = np.nan_to_num(values - lows), np.nan_to_num(highs - values)
         rows, shown = np.arange(len(self.labels)), np.nan_to_num(values)
         with drawing(path, self.title, 7.5, 1.6 + 0.45 * len(self.labels)) as axes:

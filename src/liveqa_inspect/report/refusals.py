@@ -79,11 +79,14 @@ def refuse_mixed(logs: list["LoadedLog"], sections: Sections) -> list["LoadedLog
         if (same := file_digest(log.path)) in seen:
             raise ReportError(f"{twice}log once ({seen[same]} is a copy of it, the same bytes)")
         seen |= {log.path.resolve(): log.path, same: log.path}
-    if len({log.kind for log in logs}) > 1:
+    if len({log.section.kind for log in logs}) > 1:
         listed = "; ".join(f"{log.path} ({log.task})" for log in logs)
-        *kinds, last = (f"{kind} logs ({', '.join(t)})" for kind, t in sections.kinds().items())
+        kinds: dict[str, list[str]] = {}  # the tasks of each kind, in the registry's order
+        for task in sections.tasks:
+            kinds.setdefault(sections.of(task).kind, []).append(task)
+        *named, last = (f"{kind} logs ({', '.join(tasks)})" for kind, tasks in kinds.items())
         raise ReportError(
-            f"cannot report {', '.join(kinds)} and {last} together: {listed}. Run the report "
+            f"cannot report {', '.join(named)} and {last} together: {listed}. Run the report "
             "once for each kind"
         )
     if any(log.own_set for log in logs) and len({log.question_set for log in logs}) > 1:

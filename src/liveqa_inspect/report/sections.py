@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:
-    from liveqa_inspect.report.card import Part
+    from liveqa_inspect.report.card import Judges, Part
     from liveqa_inspect.report.loaded import LoadedLog
     from liveqa_inspect.report.plots import Chart
     from liveqa_inspect.report.tables import Block
@@ -46,8 +46,9 @@ class Section:
     """The settings beyond the frame's that make its figures what they are."""
     compared: Callable[[Logs], Compared | None] = lambda _: None
     """The row labels and notes of a comparison it makes on purpose (one model, two wordings)."""
-    card: Callable[[Logs, Sequence[str]], list["Part"]] | None = None
-    """Its columns of the judge card (report/card.py), over one group of its logs."""
+    card: Callable[["Judges", Sequence[str], Logs], list["Part"]] | None = None
+    """Its columns of the judge card (report/card.py), over one group of its logs that measures
+    judges, by their rows' names, given the rows that are reference judges."""
     groups: Mapping[str, str] = field(default_factory=dict)
     """Its per-group tables: a sample metadata key, and the table's title."""
 
@@ -68,10 +69,3 @@ class Sections:
 
     def of(self, task: str) -> Section:
         return importlib.import_module(f"{TASKS_PACKAGE}.{self.modules[task]}").SECTION
-
-    def kinds(self) -> dict[str, list[str]]:
-        """The tasks of each kind, in the registry's order."""
-        found: dict[str, list[str]] = {}
-        for task in self.modules:
-            found.setdefault(self.of(task).kind, []).append(task)
-        return found

@@ -5,7 +5,6 @@ the paired interval is far narrower than two separate intervals suggest."""
 from collections.abc import Sequence
 
 from liveqa_inspect.report.graded import Item
-from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
 
 NO_GROUP = "none"
@@ -21,12 +20,6 @@ def group_members(items: Sequence[Item], key: str) -> dict[str, list[Item]]:
         for label in [str(label) for label in labels if label not in (None, "")] or [NO_GROUP]:
             members.setdefault(label, []).append(item)
     return dict(sorted(members.items(), key=lambda found: (-len(found[1]), found[0])))
-
-
-def group_means(log: LoadedLog, key: str) -> list[tuple[str, Estimate]]:
-    """Each group's mean over its scored items (`mean_estimate` leaves the unscored NaNs out)."""
-    members = group_members(log.items, key).items()
-    return [(name, mean_estimate([item.value for item in group])) for name, group in members]
 
 
 def mean_difference(pairs: Sequence[tuple[Item, Item]]) -> Estimate:

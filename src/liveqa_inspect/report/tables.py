@@ -76,13 +76,9 @@ def render(blocks: Sequence[Block], markdown: bool = False) -> str:
         rows = [[cell(value).replace("|", escaped) for value in row] for row in block.rows]
         columns = list(zip(*rows, strict=True)) or [() for _ in block.headers]
         figures = [all(not text or re.match(r"n/a|-?\d|\[", text) for text in c) for c in columns]
-        body = tabulate(
-            rows,
-            headers=list(block.headers),
-            tablefmt="pipe" if markdown else "simple",
-            disable_numparse=True,
-            colalign=["left"] + ["right" if right else "left" for right in figures[1:]],
-        )
+        aligned = ["left"] + ["right" if right else "left" for right in figures[1:]]
+        style = "pipe" if markdown else "simple"
+        body = tabulate(rows, list(block.headers), style, disable_numparse=True, colalign=aligned)
         notes = [f"_{note}_" if markdown else note for note in block.notes]
         title = f"**{block.title}**" if markdown else block.title
         lines += ["", title, "", *body.splitlines(), *([""] + notes if notes else []), ""]

@@ -3,13 +3,11 @@ the reduced scores, and of every epoch's for the counts), and the intervals of t
 
 import math
 import textwrap
-from dataclasses import replace
 
 from inspect_ai.log import EvalSample
 from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect.report.comparison import comparison, figure_name, labels, per_log
-from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import IntervalChart, Scatter
 from liveqa_inspect.report.refusals import ReportError
@@ -24,6 +22,7 @@ FLAG_P = 0.05  # Golchin & Surdeanu's threshold on the difference's p
 NAMED = {GUIDED: "guided (the test set named)", GENERAL: "general (control)"}
 LONGEST_RUNS = 5
 SHOWN_CHARS = 60  # of a text in a table cell
+PROBED = "part probed (-T part=)"
 REFERENCES_NOTE = (
     "note: the reference answers were copied from public health websites (their URLs are in the "
     "samples): a model that completes them may have read those sites, not this test set."
@@ -84,17 +83,15 @@ def verdict(found: Overlaps, counts: dict[str, int]) -> str:
     return said + (also if both else "")
 
 
-def overlap_table(found: Overlaps) -> Table:
+def tables(found: Overlaps, counts: dict[str, int], words: int) -> list[Table]:
+    """The overlaps (the difference the headline), then the completions that reproduced their
+    remainder or were refused."""
     rows = {NAMED[name]: overlap for name, overlap in found.overlaps.items()}
-    title = "Overlap of the completions with the true remainder (mean ROUGE-L F; seeded bootstrap "
     rows["difference, guided - general"] = found.difference
-    table = figure_table(title + "95% CI, paired for the difference)", rows, list(rows))
+    title = "Overlap of the completions with the true remainder (mean ROUGE-L F; seeded bootstrap "
+    overlaps = figure_table(title + "95% CI, paired for the difference)", rows, list(rows))
     p_row = ["one-sided p (difference > 0)", p_value(found.p), ""]
     notes = ["The difference is the headline; a refused or empty reply counts 0."]
-    return replace(table, rows=[*table.rows, p_row], notes=notes)
-
-
-def reproduction_table(counts: dict[str, int], words: int) -> Table:
     title = (
         f"Reproduced (a run of {words} words or more shared with the remainder) and refused, "
         f"of the {counts[names.COMPLETIONS]} completions of each instruction"
@@ -107,7 +104,10 @@ def reproduction_table(counts: dict[str, int], words: int) -> Table:
         f"{counts[names.SHORT]} completions are of a remainder shorter than {words} words: none "
         "can reproduce it, as a few words repeated whole are often a guess."
     )
-    return Table(title, ["instruction", "reproduced", "refused or empty"], rows, [note])
+    return [
+        Table(overlaps.title, overlaps.headers, [*overlaps.rows, p_row], notes),
+        Table(title, ["instruction", "reproduced", "refused or empty"], rows, [note]),
+    ]
 
 
 def runs_table(log: LoadedLog) -> Table:
@@ -123,14 +123,6 @@ def runs_table(log: LoadedLog) -> Table:
     title = f"The longest runs shared with the remainder (at most {LONGEST_RUNS} completions)"
     headers = ["id", "epoch", "instruction", "run", "shown (its end)", "completion", "remainder"]
     return Table(title, headers, sorted(runs, key=lambda row: -row[3])[:LONGEST_RUNS])
-
-
-def overlap_chart(log: LoadedLog, scores: list[SampleScore]) -> Scatter:
-    title = f"{log.task} {log.model} ({setting(log)}): each item's overlap with its remainder"
-    axes = [f"{NAMED[name]}: ROUGE-L with the remainder" for name in (GENERAL, GUIDED)]
-    x, y = (list(column(scores, names.overlap_key(name))) for name in (GENERAL, GUIDED))
-    name = f"{log.path.stem}-overlap.png"
-    return Scatter(name, title, *axes, x, y, "guided higher", "general higher", log.path)
 
 
 def side_by_side(logs: Logs) -> Report:
@@ -163,23 +155,21 @@ def report(logs: Logs) -> Report:
     blocks = [
         f"model: {log.model}; {setting(log)}; epochs: {log.epochs}",
         f"instructions: {settings(log)['probe instructions']}",
-        *count_lines(log),
+        *log.count_lines(),
         f"left out of the items: {len(meta['left_out'])} texts shorter than "
         f"{2 * int(meta['min_side_words'])} words" + (f" ({left_out})" if left_out else ""),
         verdict(found, counts),
+        *([REFERENCES_NOTE] if meta["part"] == "reference" else []),
+        *tables(found, counts, int(meta["verbatim_words"])),
+        runs_table(log),
     ]
-    blocks += [REFERENCES_NOTE] if meta["part"] == "reference" else []
-    words = int(meta["verbatim_words"])
-    blocks += [overlap_table(found), reproduction_table(counts, words), runs_table(log)]
-    return blocks, [overlap_chart(log, scores)]
+    title = f"{log.task} {log.model} ({setting(log)}): each item's overlap with its remainder"
+    axes = [f"{NAMED[name]}: ROUGE-L with the remainder" for name in (GENERAL, GUIDED)]
+    x, y = (list(column(scores, names.overlap_key(name))) for name in (GENERAL, GUIDED))
+    name = f"{log.path.stem}-overlap.png"
+    return blocks, [Scatter(name, title, *axes, x, y, "guided higher", "general higher", log.path)]
 
 
 SECTION = Section(
-    "contamination",
-    "items",
-    setting,
-    report,
-    rated=False,  # a probe's figures are overlaps, on no rating scale
-    items="part probed (-T part=)",
-    settings=settings,
+    "contamination", "items", setting, report, rated=False, items=PROBED, settings=settings
 )

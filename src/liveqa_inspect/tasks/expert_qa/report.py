@@ -1,9 +1,11 @@
 """The report on expert_qa logs: live_qa's (tasks/live_qa/report.py), over ExpertQA's split and
 subset, by field."""
 
+from dataclasses import replace
+
 from liveqa_inspect.report.comparison import own_questions
 from liveqa_inspect.report.loaded import LoadedLog
-from liveqa_inspect.tasks.live_qa.report import section
+from liveqa_inspect.tasks.live_qa import report
 
 
 def split(log: LoadedLog) -> str:
@@ -15,4 +17,4 @@ def setting(log: LoadedLog) -> str:
     return own_questions(log) or split(log)
 
 
-SECTION = section(setting, {"field": "By field"})
+SECTION = replace(report.SECTION, setting=setting, groups={"field": "By field"})

@@ -1,10 +1,10 @@
 """The report on live_qa logs (and, through tasks/expert_qa/report.py, expert_qa's): the judge's
-mean level for each model, or, on one run's answers graded by several judges (`inspect score` on
-copies of a `--no-score` log), the best-controlled comparison of judges there is
-(docs/judge-cost.md)."""
+mean level for each model, or, on one run's answers graded by several judges, the best-controlled
+comparison of judges there is (docs/judge-cost.md)."""
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 
@@ -13,12 +13,11 @@ from liveqa_inspect.judging.verdicts import panel_figures
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
-from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.graded import Item
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import Chart, IntervalChart
 from liveqa_inspect.report.sections import ITEMS, Compared, Logs, Report, Section
-from liveqa_inspect.report.stats import group_means, mean_difference
+from liveqa_inspect.report.stats import group_members, mean_difference
 from liveqa_inspect.report.tables import Block, Table, figure_cell, fmt, value_ci
 from liveqa_inspect.stats.agreement import agreement_figures
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
@@ -26,8 +25,6 @@ from liveqa_inspect.stats.names import KAPPA, VERDICTS, juror_names, level_name
 from liveqa_inspect.stats.values import score_values
 from liveqa_inspect.tasks.live_qa.metrics import level_shares
 
-GROUPS = {"focus_category": "By focus category", "question_types": "By question type"}
-"""The per-group tables: the sample metadata key, the table's title."""
 SEVERAL_TYPES = (
     "A question of several types counts once in each of them: the n add up to more than the "
     "questions."
@@ -50,8 +47,7 @@ def setting(log: LoadedLog) -> str:
 def compared(logs: Logs) -> Compared | None:
     """One model's runs that differ in the question wording alone: ConStat's check of memorised
     wording (docs/contamination.md), not a mismatch."""
-    one_model = len({log.model for log in logs}) == 1
-    if not one_model or list(compare.differing_settings(logs)) != [ITEMS]:
+    if len({log.model for log in logs}) > 1 or list(compare.differing_settings(logs)) != [ITEMS]:
         return None
     wordings = ", ".join(dict.fromkeys(wording(log) for log in logs))
     note = (
@@ -76,14 +72,12 @@ def differences(logs: Logs) -> Table:
     reworded = len({wording(log) for log in logs}) > 1
     flagged = {i.sample for log in logs for i in log.items if i.metadata.get(FALLBACK)}
     left_out = [str(i.sample) for i in logs[0].items if i.sample in flagged] if reworded else []
-
-    def difference(pairs: Sequence[tuple[Item, Item]]) -> Estimate:
-        kept = [(a, b) for a, b in pairs if str(a.sample) not in left_out]
-        return mean_difference(kept)
-
-    scale = logs[0].scale
-    beside = (lambda pairs: agreement(pairs, scale)) if compare.same_answers(logs) else None
-    table = compare.difference_table(logs, difference, "difference", beside)
+    table = compare.difference_table(
+        logs,
+        lambda pairs: mean_difference([(a, b) for a, b in pairs if str(a.sample) not in left_out]),
+        "difference",
+        partial(agreement, scale=logs[0].scale) if compare.same_answers(logs) else None,
+    )
     note = (
         "Left out of the differences, as not asked in two wordings: the questions without a NIST "
         f"paraphrase, which a paraphrase log asks as their summary ({', '.join(left_out)})."
@@ -106,28 +100,23 @@ def mean_table(logs: Logs) -> Table:
         return per_judge(logs, title, ["mean", "95% CI"], lambda log: value_ci(headline(log)))
     title = "The judge's mean level (95% CI: the log's seeded bootstrap)"
     headers = ["judge", "mean", "95% CI"]
-    return compare.per_log(
-        logs, title, headers, lambda log: [log.judge_label, *value_ci(headline(log))]
-    )
+    return compare.per_log(logs, title, headers, lambda g: [g.judge_label, *value_ci(headline(g))])
 
 
-def level_table(log: LoadedLog) -> Table:
+def level_tables(log: LoadedLog) -> list[Table]:
+    """The levels' shares, then a panel's jurors' means."""
     shares = level_shares(score_values(log.scores()), log.scale).items()
-    rows = [[level_name(level), share] for level, share in shares]
     note = "A level between levels (a panel's or an epoch mean) counts at its nearest level"
     notes = [f"{note}, the lower one if halfway."] if log.between_levels else []
     title = "Level distribution (share of the scored samples)"
-    return Table(title, ["level", "share"], rows, notes)
-
-
-def panel_table(log: LoadedLog) -> list[Table]:
-    panel = panel_figures(log.verdicts)
-    if panel is None:
-        return []
-    title = "Panel: each juror's mean level, over every sample it graded"
-    rows = [[name, juror.mean] for name, juror in panel.jurors.items()]
-    alpha = f"Jurors' ordinal Krippendorff's alpha: {fmt(panel.alpha)} (1 when they always agree)."
-    return [Table(title, ["juror", "mean"], rows, [alpha])]
+    found = [Table(title, ["level", "share"], [[level_name(n), s] for n, s in shares], notes)]
+    if panel := panel_figures(log.verdicts):
+        title = "Panel: each juror's mean level, over every sample it graded"
+        rows = [[name, juror.mean] for name, juror in panel.jurors.items()]
+        alpha = f"Jurors' ordinal Krippendorff's alpha: {fmt(panel.alpha)} (1 when they always "
+        alpha += "agree)."
+        found.append(Table(title, ["juror", "mean"], rows, [alpha]))
+    return found
 
 
 def other_scorers(log: LoadedLog) -> list[Table]:
@@ -142,62 +131,57 @@ def other_scorers(log: LoadedLog) -> list[Table]:
     return [Table("Other scorers", ["scorer", *names], rows)] if others else []
 
 
-def group_table(key: str, title: str, means: list[tuple[str, Estimate]]) -> Table:
-    rows = [[label, e.n, *value_ci(e)] for label, e in means]
-    notes = [SEVERAL_TYPES] if key == "question_types" else []
-    notes.append("Computed from the samples: the log's metrics hold no per-group figures.")
-    title += " (mean over each group's scored samples; seeded bootstrap 95% CI)"
-    return Table(title, [key, "n", "mean", "95% CI"], rows, notes)
-
-
-def chart(
-    filename: str, title: str, rows: Sequence[tuple[str, Estimate]], log: LoadedLog | None
-) -> IntervalChart:
+def chart(filename: str, title: str, rows: Mapping[str, Estimate], log: LoadedLog | None) -> Chart:
     """On an axis from 0 to 1, where the judges' levels of both model tasks run; a log's own
     figure beside it."""
-    labels, estimates = [label for label, _ in rows], [estimate for _, estimate in rows]
-    axis, limits, beside = "mean judge level", (0.0, 1.0), log and log.path
-    return IntervalChart(filename, title, axis, labels, estimates, limits, beside)
+    estimates, beside = list(rows.values()), log and log.path
+    axis, limits = "mean judge level", (0.0, 1.0)
+    return IntervalChart(filename, title, axis, list(rows), estimates, limits, beside)
 
 
 def report(logs: Logs) -> Report:
     """The means chart is named apart (`-models-<digest>`, `-means`): a comparison is named after
     its first log and would otherwise overwrite that log's own chart."""
-    log, means, table = logs[0], [headline(log) for log in logs], mean_table(logs)
-    several = len(logs) > 1
-    filename = compare.figure_name(logs, "models") if several else f"{log.path.stem}-means.png"
-    rows = list(zip(compare.labels(logs), means, strict=True))
+    log, table = logs[0], mean_table(logs)
+    means = dict(zip(compare.labels(logs), map(headline, logs), strict=True))
     title = f"{log.task}: the judge's mean level (95% CI)"
-    charts: list[Chart] = [chart(filename, title, rows, None if several else log)]
-    if several:
-        return compare.comparison(logs, log.task, table, differences(logs)), charts
+    if len(logs) > 1:
+        figure = chart(compare.figure_name(logs, "models"), title, means, None)
+        return compare.comparison(logs, log.task, table, differences(logs)), [figure]
+    charts = [chart(f"{log.path.stem}-means.png", title, means, log)]
     blocks: list[Block] = [
         f"model: {log.model}; {log.section.setting(log)}; epochs: {log.epochs}",
         f"judge: {log.judge_label}; prompt: {log.prompt_label}",
-        *count_lines(log),
+        *log.count_lines(),
         table,
-        level_table(log),
-        *panel_table(log),
+        *level_tables(log),
     ]
-    for key, title in log.section.groups.items():
-        means = group_means(log, key)
-        blocks.append(group_table(key, title, means))
-        rows = [(f"{label} (n={e.n})", e) for label, e in means]
-        name = f"{log.path.stem}-{key}.png"
-        charts.append(chart(name, f"{log.task} {log.model}: {title.lower()} (95% CI)", rows, log))
+    for key, heading in log.section.groups.items():
+        # Each group's mean over its scored items: `mean_estimate` leaves the unscored NaNs out.
+        members = group_members(log.items, key).items()
+        means = [(label, mean_estimate([i.value for i in group])) for label, group in members]
+        rows = [[label, e.n, *value_ci(e)] for label, e in means]
+        notes = [SEVERAL_TYPES] * (key == "question_types")
+        notes.append("Computed from the samples: the log's metrics hold no per-group figures.")
+        title = f"{heading} (mean over each group's scored samples; seeded bootstrap 95% CI)"
+        blocks.append(Table(title, [key, "n", "mean", "95% CI"], rows, notes))
+        title = f"{log.task} {log.model}: {heading.lower()} (95% CI)"
+        shown = {f"{label} (n={e.n})": e for label, e in means}
+        charts.append(chart(f"{log.path.stem}-{key}.png", title, shown, log))
     return [*blocks, *other_scorers(log)], charts
 
 
-def card(logs: Logs, context: frame.Context) -> list[frame.Part]:
-    """The judge card's columns of one run's answers graded by several judges (none for models
-    compared): each judge's mean level on them, and its agreement with a reference judge."""
-    if not compare.same_answers(logs):
-        return []
-    judges = context.judges(logs)
-    whose = f"{logs[0].task}: {logs[0].model}'s answers ({logs[0].section.setting(logs[0])})"
-    rows = {name: [figure_cell(headline(log)), log.scored] for name, log in judges.items()}
-    columns = [f"{logs[0].task} mean level", "answers scored"]
-    corrected = {name: said(log, context.logs) for name, log in judges.items()}
+def card(
+    judges: frame.Judges, references: Sequence[str], logs: Sequence[LoadedLog]
+) -> list[frame.Part]:
+    """The judge card's columns of one run's answers graded by several judges: each judge's mean
+    level on them, its mean corrected by its calibration where `logs` (all read) hold one, and
+    its agreement with a reference judge."""
+    log = next(iter(judges.values()))
+    whose = f"{log.task}: {log.model}'s answers ({log.section.setting(log)})"
+    rows = {name: [figure_cell(headline(each)), each.scored] for name, each in judges.items()}
+    columns = [f"{log.task} mean level", "answers scored"]
+    corrected = {name: said(each, logs) for name, each in judges.items()}
     notes = [f"{name}'s calibration: {found[1]}" for name, found in corrected.items() if found]
     if notes:
         columns.append("corrected mean")
@@ -205,13 +189,9 @@ def card(logs: Logs, context: frame.Context) -> list[frame.Part]:
             rows[name].append(found[0] if found else "no calibration")
         notes.append(ASSUMES)
     mean = frame.Part(f"{whose}: each judge's mean level", columns, rows, judges, notes=notes)
-    noun = f"{logs[0].task} ({logs[0].model}'s answers)"
-    return [mean, *frame.reference_part(logs, context, agreement, noun)]
+    noun = f"{log.task} ({log.model}'s answers)"
+    return [mean, *frame.reference_part(judges, references, agreement, noun)]
 
 
-def section(items: Callable[[LoadedLog], str], groups: Mapping[str, str]) -> Section:
-    """live_qa's section, and expert_qa's with its own setting and groups."""
-    return Section("model", "samples", items, report, compared=compared, card=card, groups=groups)
-
-
-SECTION = section(setting, GROUPS)
+GROUPS = {"focus_category": "By focus category", "question_types": "By question type"}
+SECTION = Section("model", "samples", setting, report, compared=compared, card=card, groups=GROUPS)

@@ -12,10 +12,9 @@ from liveqa_inspect.judging.verdicts import epoch_figures, panel_figures
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
-from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.graded import Item
 from liveqa_inspect.report.loaded import LoadedLog
-from liveqa_inspect.report.plots import Chart, Charted, Heatmap, IntervalChart
+from liveqa_inspect.report.plots import Charted, Heatmap, IntervalChart
 from liveqa_inspect.report.sections import Logs, Report, Section
 from liveqa_inspect.report.stats import group_members
 from liveqa_inspect.report.tables import Block, Table, figure_cell, figure_cells, figure_table, fmt
@@ -27,6 +26,7 @@ from liveqa_inspect.tasks.live_qa.report import agreement as judges_agreement
 from liveqa_inspect.tasks.live_qa.report import setting as setting
 
 FIELD, RHO, EXACT = "field", "spearman_rho", "exact_agreement"
+NIST = ("NIST", "the NIST assessors")
 JUDGE_TABLE = {KAPPA: "kappa", RHO: "rho", EXACT: "exact", "within_one": "within one"}
 JUDGE_TABLE |= {"bias": "bias", "mae": "MAE"}
 FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
@@ -43,9 +43,8 @@ def levels(items: Sequence[Item]) -> tuple[np.ndarray, np.ndarray]:
 
 def agreement(log: LoadedLog, items: Sequence[Item] | None = None) -> Figures:
     """As the log's `agreement` metric states them (over `items`, some of the log's)."""
-    return agree.agreement_figures(
-        *levels(log.scored_items() if items is None else items), log.scale
-    )
+    found = levels(log.scored_items() if items is None else items)
+    return agree.agreement_figures(*found, log.scale)
 
 
 def wrong_claims(log: LoadedLog, detects: Detects) -> Figures:
@@ -78,116 +77,86 @@ def floors(log: LoadedLog, detects: Detects) -> dict[str, tuple[str, float]]:
     judge scored (its figures are over those): a judge no better than ROUGE-L's rho adds nothing
     over string overlap; the majority level's share bounds exact agreement."""
     scored = log.scored_items()
-    rhos = [
-        agree.reference_rhos([item.scores[name] for item in scored])
-        for name in FLOOR_SCORERS
-        if scored and all(name in item.scores for item in scored)
-    ]
-    found = {name: (RHO, rho) for each in rhos for name, rho in each.items()}
+    found = {
+        name: (RHO, rho)
+        for scorer in FLOOR_SCORERS
+        if scored and all(scorer in item.scores for item in scored)
+        for name, rho in agree.reference_rhos([item.scores[scorer] for item in scored]).items()
+    }
     if detects(log):
         found = {"majority level": (EXACT, majority(levels(scored)[1])), **found}
     return found
 
 
-def floor_table(log: LoadedLog, judge: Figures, detects: Detects) -> Table | None:
-    found = floors(log, detects).items()  # each floor, the judge's figure f it bounds, its value v
-    rows = [[name, f, v, judge[f].value, judge[f].value - v] for name, (f, v) in found]
-    title = f"No-model floors (what the judge must beat), on the {log.scored} answers it scored"
-    headers = ["floor", "compared with", "floor value", "judge", "judge - floor"]
-    return Table(title, headers, rows) if rows else None
-
-
-def juror_table(log: LoadedLog, judge: Figures) -> Table | None:
-    """A bound panel's jurors, each measured alone against the humans; None for one judge."""
-    panel = panel_figures(log.verdicts)
-    if panel is None:
-        return None
-    jurors = [("panel", judge), *((name, j.agreement) for name, j in panel.jurors.items())]
-    return Table(
-        "Each juror alone (value [95% CI]); a juror is measured on every answer it graded, "
-        "those the panel left unscored too",
-        ["juror", *JUDGE_TABLE.values()],
-        [[name, *figure_cells(figures, JUDGE_TABLE)] for name, figures in jurors],
-        [f"Jurors' ordinal Krippendorff's alpha with each other: {fmt(panel.alpha)}."],
-    )
-
-
-def field_table(log: LoadedLog) -> Table | None:
-    if not any(FIELD in item.metadata for item in log.items):
-        return None
-    figures, rows = (EXACT, KAPPA, "mae"), []
-    for label, group in group_members(log.scored_items(), FIELD).items():
-        rows.append([label, len(group), *figure_cells(agreement(log, group), figures)])
-    title = "By field (value [seeded bootstrap 95% CI] over each field's graded items)"
-    note = "Computed from the samples: the log's metrics hold no per-field figures."
-    return Table(title, [FIELD, "n", *figures], rows, [note])
+def optional_tables(log: LoadedLog, judge: Figures, detects: Detects) -> list[Table]:
+    """The floors, a bound panel's jurors each measured alone against the humans, a claims
+    correctness judge's wrong-claim detection, and the figures by field, where the log has them."""
+    found = []
+    bounded = floors(log, detects).items()  # each floor, the judge's figure f it bounds, value v
+    if rows := [[name, f, v, judge[f].value, judge[f].value - v] for name, (f, v) in bounded]:
+        title = f"No-model floors (what the judge must beat), on the {log.scored} answers it scored"
+        headers = ["floor", "compared with", "floor value", "judge", "judge - floor"]
+        found.append(Table(title, headers, rows))
+    if panel := panel_figures(log.verdicts):
+        jurors = [("panel", judge), *((name, j.agreement) for name, j in panel.jurors.items())]
+        title = "Each juror alone (value [95% CI]); a juror is measured on every answer it graded, "
+        title += "those the panel left unscored too"
+        rows = [[name, *figure_cells(figures, JUDGE_TABLE)] for name, figures in jurors]
+        alpha = f"Jurors' ordinal Krippendorff's alpha with each other: {fmt(panel.alpha)}."
+        found.append(Table(title, ["juror", *JUDGE_TABLE.values()], rows, [alpha]))
+    if wrong := wrong_claims(log, detects):
+        found.append(figure_table("Wrong-claim detection", wrong, list(wrong)))
+    if any(FIELD in item.metadata for item in log.items):
+        figures, groups = (EXACT, KAPPA, "mae"), group_members(log.scored_items(), FIELD)
+        rows = [[n, len(g), *figure_cells(agreement(log, g), figures)] for n, g in groups.items()]
+        title = "By field (value [seeded bootstrap 95% CI] over each field's graded items)"
+        note = "Computed from the samples: the log's metrics hold no per-field figures."
+        found.append(Table(title, [FIELD, "n", *figures], rows, [note]))
+    return found
 
 
 def confusion(log: LoadedLog) -> tuple[Table, Heatmap]:
     matrix = agree.confusion_matrix(log.scores(), log.scale)
     names = [level_name(level) for level in log.scale]
-    rows = [
-        [level, *(f"{n:g}" for n in row), f"{row.sum():g}"]
-        for level, row in zip(names, matrix, strict=True)
-    ]
+    rows = [[n, *(f"{c:g}" for c in r), f"{r.sum():g}"] for n, r in zip(names, matrix, strict=True)]
     note = "A judge level between two levels (a panel's or an epoch mean) counts in the column of"
     notes = [f"{note} its nearest level, the lower one if halfway."] if log.between_levels else []
     title = "Confusion matrix (rows: human level, columns: judge level)"
     table = Table(title, ["human \\ judge", *names, "total"], rows, notes)
     title = f"{log.task}: {log.judge_label} vs human (n={log.scored})"
-    name = f"{log.path.stem}-confusion.png"
-    return table, Heatmap(name, title, log.scale, matrix, log.path)
-
-
-def judge_table(logs: Logs, judges: Sequence[Figures], detects: Detects) -> Table:
-    """The judges side by side with their cost; for claims correctness judges, how well each finds
-    wrong claims."""
-    names = [*JUDGE_TABLE, *((INCORRECT_F1, INCORRECT_AUROC) if all(map(detects, logs)) else ())]
-    found = {
-        log.path: {**j, **wrong_claims(log, detects)} for log, j in zip(logs, judges, strict=True)
-    }
-    title = "Judges (value [95% CI: each log's seeded bootstrap]) and what each cost"
-    headers = [JUDGE_TABLE.get(name, name) for name in names]
-    return per_judge(logs, title, headers, lambda log: figure_cells(found[log.path], names))
+    return table, Heatmap(f"{log.path.stem}-confusion.png", title, log.scale, matrix, log.path)
 
 
 def report(logs: Logs, detects: Detects) -> Report:
     log, judges = logs[0], [agreement(log) for log in logs]
-    confusions = [confusion(log) for log in logs]
-    charts: list[Chart] = [heatmap for _, heatmap in confusions]
+    tables, charts = zip(*map(confusion, logs), strict=True)
     if len(logs) > 1:
         difference = partial(kappa_difference, scale=log.scale)
         differences = compare.difference_table(logs, difference, "kappa difference")
-        table = judge_table(logs, judges, detects)
-        blocks = compare.comparison(logs, "judge", table, differences)
+        # Claims correctness judges with how well each finds wrong claims.
+        both = all(map(detects, logs))
+        names = [*JUDGE_TABLE, *((INCORRECT_F1, INCORRECT_AUROC) if both else ())]
+        pairs = zip(logs, judges, strict=True)
+        found = {g.path: {**j, **wrong_claims(g, detects)} for g, j in pairs}
+        title = "Judges (value [95% CI: each log's seeded bootstrap]) and what each cost"
+        headers = [JUDGE_TABLE.get(name, name) for name in names]
+        table = per_judge(logs, title, headers, lambda g: figure_cells(found[g.path], names))
         title = f"{log.task}: quadratic kappa with the human levels (95% CI)"
         kappas = [judge[KAPPA] for judge in judges]
         axis, labels = "quadratic weighted kappa", compare.labels(logs)
         chart = IntervalChart(compare.figure_name(logs, "judges"), title, axis, labels, kappas)
-        return blocks, [*charts, chart]
-    judge, scale = judges[0], ", ".join(map(level_name, log.scale))
+        return compare.comparison(logs, "judge", table, differences), [*charts, chart]
     title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"
+    scale, epochs = ", ".join(map(level_name, log.scale)), epoch_figures(log.verdicts)
     blocks: list[Block] = [
         compare.judge_line(log),
         f"{log.section.setting(log)}; epochs: {log.epochs}; scale: {scale}",
-        *count_lines(log),
-        figure_table(title, judge, agree.FIGURES),
+        *log.count_lines(),
+        figure_table(title, judges[0], agree.FIGURES),
     ]
-    epochs = epoch_figures(log.verdicts)
     if epochs is not None and not math.isnan(epochs.agreement):
         blocks.append(f"epoch agreement (same level in every epoch): {fmt(epochs.agreement)}")
-    found = wrong_claims(log, detects)
-    detection = figure_table("Wrong-claim detection", found, list(found)) if found else None
-    floor = floor_table(log, judge, detects)
-    optional = (floor, juror_table(log, judge), detection, field_table(log))
-    return [*blocks, *(table for table in optional if table), confusions[0][0]], charts
-
-
-def is_beyond(low: float, floor: float) -> str:
-    """Whether a figure's interval lies wholly above a floor: `above` only beyond noise."""
-    if math.isnan(low) or math.isnan(floor):
-        return "n/a"
-    return "above" if low > floor else "not beyond CI"
+    return [*blocks, *optional_tables(log, judges[0], detects), tables[0]], list(charts)
 
 
 def ranked(logs: Logs, names: Sequence[str]) -> dict[str, str]:
@@ -196,7 +165,8 @@ def ranked(logs: Logs, names: Sequence[str]) -> dict[str, str]:
     keys = compare.shared(logs)
     if not keys:
         return dict.fromkeys(names, "no answer every judge scored")
-    kept = [compare.restricted(log, keys, "answer") for log in logs]
+    scored = [{item.answer: item for item in log.scored_items()} for log in logs]
+    kept = [[found[key] for key in keys] for found in scored]
     kappas = [agreement(log, items)[KAPPA].value for log, items in zip(logs, kept, strict=True)]
     top = max(np.nan_to_num(kappas, nan=-np.inf))
     best = [n for n, kappa in enumerate(kappas) if np.nan_to_num(kappa, nan=-np.inf) == top]
@@ -212,26 +182,30 @@ def ranked(logs: Logs, names: Sequence[str]) -> dict[str, str]:
     return found
 
 
-def card(logs: Logs, context: frame.Context, detects: Detects) -> list[frame.Part]:
+def card(
+    judges: frame.Judges, references: Sequence[str], _: Logs, detects: Detects
+) -> list[frame.Part]:
     """The judge card's columns of these logs: kappa and rho with the humans and the answers they
-    are over, ROUGE-L's rho (the floor) on the same answers, bias; where several judges ran, each
-    one's paired kappa difference from the best over the answers every judge scored; each one's
-    agreement with a reference judge."""
-    judges, noun = context.judges(logs), logs[0].humans
-    names, log_list = list(judges), list(judges.values())
+    are over, ROUGE-L's rho (the floor) on the same answers (`above` it only beyond noise), bias;
+    where several judges ran, each one's paired kappa difference from the best over the answers
+    every judge scored; each one's agreement with a reference judge."""
+    logs = list(judges.values())
+    noun, several = logs[0].humans, len(logs) > 1
     found = {name: agreement(log) for name, log in judges.items()}
     floor_of = {
         name: floors(log, detects).get(CARD_FLOOR, (RHO, math.nan))[1]
         for name, log in judges.items()
     }
-    shown, several = not all(map(math.isnan, floor_of.values())), len(judges) > 1
-    differ = compare.differing_settings(log_list) if several else {}
-    versus = ranked(log_list, names) if several and not differ else {}
+    shown = not all(map(math.isnan, floor_of.values()))
+    differ = compare.differing_settings(logs) if several else {}
+    versus = ranked(logs, list(judges)) if several and not differ else {}
     rows, charted = {}, []
     for name, log in judges.items():
         judge, floor = found[name], floor_of[name]
+        beyond = "above" if (low := judge[RHO].low) > floor else "not beyond CI"
+        beyond = "n/a" if math.isnan(low) or math.isnan(floor) else beyond
         cells = [figure_cell(judge[KAPPA]), figure_cell(judge[RHO])]
-        cells += [fmt(floor), is_beyond(judge[RHO].low, floor)] if shown else []
+        cells += [fmt(floor), beyond] if shown else []
         cells += [figure_cell(judge["bias"]), log.scored]
         rows[name] = cells + ([versus.get(name, "not ranked")] if several else [])
         charted += [Charted(name, f"{noun} kappa", judge[KAPPA])]
@@ -240,44 +214,42 @@ def card(logs: Logs, context: frame.Context, detects: Detects) -> list[frame.Par
     columns += [f"{noun} ROUGE-L floor", f"{noun} rho vs floor"] if shown else []
     columns += [f"{noun} bias", f"{noun} answers scored"]
     columns += [f"{noun} kappa vs best (paired)"] if several else []
+    title = f"{logs[0].task}: agreement with {noun} ({logs[0].section.setting(logs[0])})"
+    notes = card_notes(logs, noun, shown, differ if several else None)
+    part = frame.Part(title, columns, rows, judges, charted, notes)
+    return [part, *frame.reference_part(judges, references, judges_agreement, noun)]
+
+
+def card_notes(
+    logs: Logs, noun: str, shown: bool, differ: dict[str, list[str]] | None
+) -> list[str]:
+    """What the card's columns of these logs are over; `differ`: the settings several judges' logs
+    differ in (None for one judge), which leave them unranked."""
     notes = [
         f"{noun} ROUGE-L floor: ROUGE-L's rho with the human levels on the answers the judge "
         "scored, the answers its rho is over."
     ] * shown
-    if versus:
+    if differ == {}:
         notes.append(
             f"{noun} kappa vs best: a judge's quadratic kappa minus the highest one's, over the "
-            f"{len(compare.shared(log_list))} answers every judge scored (paired bootstrap 95% "
+            f"{len(compare.shared(logs))} answers every judge scored (paired bootstrap 95% "
             "CI): worse or better where the interval excludes 0, else tied; `tied` for all "
             "judges at the top where several share it."
         )
-    elif several:
+    elif differ:
         notes.append(
             f"{noun} kappa vs best: not ranked, as the judges' logs differ in "
             f"{', '.join(differ)}: their figures are not of one measurement."
         )
-    notes += [w for w in compare.warnings(log_list) if w.startswith(("WARNING", "note"))]
-    title = f"{logs[0].task}: agreement with {noun} ({logs[0].section.setting(logs[0])})"
-    part = frame.Part(title, columns, rows, judges, charted, notes)
-    return [part, *frame.reference_part(logs, context, judges_agreement, noun)]
-
-
-def never(_: LoadedLog) -> bool:
-    return False
+    return notes + [w for w in compare.warnings(logs) if w.startswith(("WARNING", "note"))]
 
 
 def section(
     humans: tuple[str, str], noun: str, items: Callable[[LoadedLog], str], detects: Detects
 ) -> Section:
     """live_qa_judge's section, and expert_qa_claims' with its own humans, noun and setting."""
-    return Section(
-        "judge",
-        noun,
-        items,
-        partial(report, detects=detects),
-        humans=humans,
-        card=partial(card, detects=detects),
-    )
+    found = partial(report, detects=detects)
+    return Section("judge", noun, items, found, humans=humans, card=partial(card, detects=detects))
 
 
-SECTION = section(("NIST", "the NIST assessors"), "answers", setting, never)
+SECTION = section(NIST, "answers", setting, lambda _: False)

@@ -6,13 +6,11 @@ import math
 import textwrap
 from collections.abc import Sequence
 from functools import partial
-from pathlib import Path
 
 import numpy as np
 
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report.counts import count_lines
 from liveqa_inspect.report.graded import Item, paired
 from liveqa_inspect.report.loaded import LoadedLog
 from liveqa_inspect.report.plots import IntervalChart
@@ -20,13 +18,14 @@ from liveqa_inspect.report.sections import Logs, Report, Section
 from liveqa_inspect.report.tables import Block, Table, figure_cell, value_ci
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
 from liveqa_inspect.tasks.live_qa.report import setting
+from liveqa_inspect.tasks.live_qa_judge.report import NIST
 from liveqa_inspect.tasks.robustness import metrics
 from liveqa_inspect.tasks.robustness.dataset import ORIGINAL, PERTURBATIONS, Expect, expected
 from liveqa_inspect.versioned import label as text_label
 
 MOVED_ROWS = 10
 EXCERPT_CHARS = 60
-
+AXIS, LIMITS = "share of pairs as expected", (0.0, 1.0)
 CARD_COLUMNS = {"hold": "most moved (should hold)", "lower": "most not lowered (should lower)"}
 
 
@@ -42,11 +41,10 @@ def side_by_side(title: str, columns: dict[str, metrics.Shares]) -> Table:
     ran = {name for figures in columns.values() for name in figures}
     names = [*metrics.SUMMARIES, *(name for name in PERTURBATIONS if name in ran)]
 
-    def shown(figures: metrics.Shares, name: str) -> str:
-        found = figures.get(name)
+    def shown(found: metrics.Pooled | None) -> str:
         return "not run" if found is None else f"{figure_cell(found.share)} n={found.n}"
 
-    rows = [[label(name), *(shown(column, name) for column in columns.values())] for name in names]
+    rows = [[label(n), *(shown(figures.get(n)) for figures in columns.values())] for n in names]
     return Table(title, ["figure", *columns], rows)
 
 
@@ -55,40 +53,21 @@ def settings(log: LoadedLog) -> dict[str, str]:
     return {"perturbation texts": text_label(log.log.eval.metadata["perturbation_texts"])}
 
 
-def header(log: LoadedLog) -> list[str]:
-    args = log.log.eval.task_args
-    unread, errored = metrics.unread_epochs(log.scores()), log.left_out["errored"]
-    epochs = f"epochs left out of a version's mean: {unread} unreadable, {errored} errored"
-    return [
-        compare.judge_line(log),
-        *(f"{name}: {value}" for name, value in settings(log).items()),
-        f"{setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
-        f"epochs: {log.epochs}",
-        count_lines(log)[0],  # the frame's epochs line counts the original's alone
-        *([epochs] if unread or errored else []),
-    ]
-
-
-def should(name: str) -> str:
-    return f"{expected(name)} ({metrics.SHARE[expected(name)]})"
-
-
-def summary_table(found: metrics.Shares) -> Table:
+def figure_tables(log: LoadedLog, found: metrics.Shares) -> list[Table]:
+    """The summaries, then each perturbation with its mean shift."""
     title = "Robustness and sensitivity (95% CI: answers resampled, each with all its pairs)"
     rows = [[name, *value_ci(s.share), s.n, s.left_out] for name, s in found.items() if not s.shift]
     note = (
         "A constant judge is fully robust and has sensitivity 0: read the two together, and "
         "beside the judge's agreement with the humans (live_qa_judge)."
     )
-    return Table(title, ["figure", "value", "95% CI", "pairs", "left out"], rows, [note])
-
-
-def perturbation_table(log: LoadedLog, found: metrics.Shares) -> Table:
+    summary = Table(title, ["figure", "value", "95% CI", "pairs", "left out"], rows, [note])
     # An errored answer has no score: its pairs are neither read nor left out in the log.
     lost = [len(i.metadata["versions"]) for i in log.items if i.status == "errored"]
     errored = f" The {sum(lost)} pairs of the {len(lost)} errored answers are in neither count."
     rows = [
-        [name, should(name), p.n, p.left_out, *value_ci(p.share), *value_ci(p.shift)]
+        [name, f"{expected(name)} ({metrics.SHARE[expected(name)]})", p.n, p.left_out]
+        + [*value_ci(p.share), *value_ci(p.shift)]
         for name, p in found.items()
         if p.shift
     ]
@@ -100,7 +79,7 @@ def perturbation_table(log: LoadedLog, found: metrics.Shares) -> Table:
         "pleased the judge."
     )
     title = "Perturbations (95% CI: the log's seeded paired bootstrap)"
-    return Table(title, [*headers, "mean shift", "shift 95% CI"], rows, [note])
+    return [summary, Table(title, [*headers, "mean shift", "shift 95% CI"], rows, [note])]
 
 
 def moved_table(log: LoadedLog) -> Table:
@@ -124,13 +103,6 @@ def moved_table(log: LoadedLog) -> Table:
             "should have fallen. Each answer's versions are in its sample's metadata."
         ],
     )
-
-
-def chart(
-    filename: str, title: str, rows: dict[str, Estimate], beside: Path | None = None
-) -> IntervalChart:
-    axis, limits = "share of pairs as expected", (0.0, 1.0)
-    return IntervalChart(filename, title, axis, list(rows), list(rows.values()), limits, beside)
 
 
 def versions(pairs: Sequence[tuple[Item, Item]]) -> tuple[list[str], int]:
@@ -184,10 +156,9 @@ def report(logs: Logs) -> Report:
         names = compare.labels(logs)
         title = "Judges (value [95% CI: each log's seeded bootstrap] n=pairs read)"
         judges = side_by_side(title, dict(zip(names, found, strict=True)))
+        scale = logs[0].scale
         differences = [
-            compare.difference_table(
-                logs, partial(summary_difference, s, logs[0].scale), f"{s} difference"
-            )
+            compare.difference_table(logs, partial(summary_difference, s, scale), f"{s} difference")
             for s in metrics.SUMMARIES
         ]
         blocks = compare.comparison(logs, "robustness", judges, *differences, notes=pairing(logs))
@@ -197,16 +168,30 @@ def report(logs: Logs) -> Report:
             for summary in metrics.SUMMARIES
         }
         title = f"{logs[0].task}: robustness and sensitivity of each judge (95% CI)"
-        return blocks, [chart(compare.figure_name(logs, "robustness-judges"), title, shares)]
+        filename, labels = compare.figure_name(logs, "robustness-judges"), list(shares)
+        return blocks, [IntervalChart(filename, title, AXIS, labels, list(shares.values()), LIMITS)]
     [log], [one] = logs, found
-    blocks: list[Block] = [*header(log), summary_table(one), perturbation_table(log, one)]
-    jurors = metrics.juror_figures(log.scores(), log.scale)
-    if jurors:
+    args, errored = log.log.eval.task_args, log.left_out["errored"]
+    unread = metrics.unread_epochs(log.scores())
+    blocks: list[Block] = [
+        compare.judge_line(log),
+        *(f"{name}: {value}" for name, value in settings(log).items()),
+        f"{setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
+        f"epochs: {log.epochs}",
+        log.count_lines()[0],  # the frame's epochs line counts the original's alone
+    ]
+    if unread or errored:
+        blocks.append(
+            f"epochs left out of a version's mean: {unread} unreadable, {errored} errored"
+        )
+    blocks += figure_tables(log, one)
+    if jurors := metrics.juror_figures(log.scores(), log.scale):
         title = "Each juror alone (value [95% CI] n=pairs read)"
         blocks.append(side_by_side(title, {"panel": one, **jurors}))
     title = f"{log.task}: {log.judge_label}, share as expected (95% CI)"
     shares = {label(name): pooled.share for name, pooled in one.items()}
-    figure = chart(f"{log.path.stem}-robustness.png", title, shares, log.path)
+    filename, labels = f"{log.path.stem}-robustness.png", list(shares)
+    figure = IntervalChart(filename, title, AXIS, labels, list(shares.values()), LIMITS, log.path)
     return [*blocks, moved_table(log)], [figure]
 
 
@@ -226,25 +211,17 @@ def worst(found: metrics.Shares, way: Expect) -> str:
     return f"{name} {figure_cell(against)} n={pooled.n}"
 
 
-def card(logs: Logs, context: frame.Context) -> list[frame.Part]:
+def card(judges: frame.Judges, _: Sequence[str], __: Logs) -> list[frame.Part]:
     """The judge card's columns: the largest share of pairs moved by a perturbation that should
     hold the level, and the largest share not lowered by one that should lower it."""
-    judges, rows = context.judges(logs), {}
-    for name, log in judges.items():
-        found = metrics.robustness_figures(log.scores(), log.scale)
-        rows[name] = [worst(found, way) for way in CARD_COLUMNS]
+    logs = list(judges.values())
+    figures = {name: metrics.robustness_figures(g.scores(), g.scale) for name, g in judges.items()}
+    rows = {name: [worst(found, way) for way in CARD_COLUMNS] for name, found in figures.items()}
     title = f"{logs[0].task}: the perturbation that went most against the expected move"
     notes = [w for w in compare.warnings(logs) if w.startswith("WARNING")]
     return [frame.Part(title, list(CARD_COLUMNS.values()), rows, judges, notes=notes)]
 
 
 SECTION = Section(
-    "robustness",
-    "answers",
-    setting,
-    report,
-    humans=("NIST", "the NIST assessors"),
-    headline=ORIGINAL,  # the level in a score's value that the counts read as the answer's
-    settings=settings,
-    card=card,
+    "robustness", "answers", setting, report, NIST, headline=ORIGINAL, settings=settings, card=card
 )
