@@ -27,7 +27,7 @@ def calibration(log: LoadedLog, logs: Sequence[LoadedLog]) -> LoadedLog | None:
     found = [
         other
         for other in logs
-        if other.kind == "judge"
+        if other.section.kind == "judge"
         and [record.identity for record in other.judges] == judge
         and (other.prompt_label, other.scale) == (log.prompt_label, log.scale)
     ]

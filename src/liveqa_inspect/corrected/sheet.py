@@ -59,7 +59,7 @@ def asked(args: argparse.Namespace) -> bool:
 
 def run(args: argparse.Namespace, log: LoadedLog) -> int:
     """Either option, on one log of a model's answers graded by a judge."""
-    if log.kind != "model":
+    if log.section.kind != "model":
         raise ReportError(
             f"{log.path} is a log of {log.task}, not of a model's answers graded by a judge: "
             "a grading sheet draws from a log of a model's answers and the judge's levels"

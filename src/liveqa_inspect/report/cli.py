@@ -36,7 +36,10 @@ def build(logs: Logs, everything: Logs = ()) -> tuple[list[Block], list[Chart]]:
     calibration among `everything` read, then what its models cost (report/cost.py)."""
     blocks, charts = logs[0].section.report(logs)
     blocks += [
-        line for log in logs if log.kind == "model" for line in calibration.lines(log, everything)
+        line
+        for log in logs
+        if log.section.kind == "model"
+        for line in calibration.lines(log, everything)
     ]
     warned = [f"WARNING: {log.path.name}: {text}" for log in logs for text in log.caveats()]
     title = [f"{logs[0].task} report: {logs[0].path}"] * (len(logs) == 1)
