@@ -46,8 +46,10 @@ def report_by_task(
     """`liveqa-report FOLDER`'s output and the tables it built for each task."""
     built: dict[str, list[Table]] = {}
 
-    def keeping(logs: Sequence[LoadedLog]) -> tuple[list[Block], list[Chart]]:
-        blocks, charts = build(logs)
+    def keeping(
+        logs: Sequence[LoadedLog], everything: Sequence[LoadedLog] = ()
+    ) -> tuple[list[Block], list[Chart]]:
+        blocks, charts = build(logs, everything)
         built[logs[0].task] = [block for block in blocks if isinstance(block, Table)]
         return blocks, charts
 
