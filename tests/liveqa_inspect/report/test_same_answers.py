@@ -81,6 +81,7 @@ def wrong_after(humans: Humans, n: int) -> Script:
     return script
 
 
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_judges_that_graded_other_answers_are_ranked_on_those_every_judge_scored(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, humans: Humans
 ) -> None:
@@ -97,6 +98,7 @@ def test_judges_that_graded_other_answers_are_ranked_on_those_every_judge_scored
     assert "the judges scored other answers (mockllm/wide 12, mockllm/narrow 4)" in printed
 
 
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_claims_judges_of_two_aspects_are_not_ranked_together(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -120,6 +122,7 @@ def failing_on(answers: set[tuple[str, str]], humans: Humans) -> Script:
     return script
 
 
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_errored_answers_are_counted_and_the_ranking_says_what_it_is_over(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, humans: Humans
 ) -> None:
@@ -140,6 +143,7 @@ def test_errored_answers_are_counted_and_the_ranking_says_what_it_is_over(
     assert "over the 5 answers every judge scored" in printed
 
 
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_own_judgments_are_not_paired_with_nist_by_colliding_sample_ids(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, humans: Humans
 ) -> None:
@@ -164,6 +168,7 @@ def test_own_judgments_are_not_paired_with_nist_by_colliding_sample_ids(
     assert "-0.930" not in printed and "worse" not in printed
 
 
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_two_gradings_at_the_same_settings_are_a_test_retest_not_a_copy(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -196,6 +201,7 @@ def test_two_gradings_at_the_same_settings_are_a_test_retest_not_a_copy(
         assert "read once" not in printed
 
 
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_cost_per_100_graded_counts_unreadable_answers_and_a_mute_judge_shows_its_calls(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, humans: Humans
 ) -> None:
@@ -227,6 +233,7 @@ def regrade(answers: EvalLog, judge: str, path: Path) -> None:
     write_eval_log(score(answers, scorers, model_roles={"grader": grader}), str(path))
 
 
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_two_models_answers_each_regraded_by_two_judges(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -256,6 +263,7 @@ def test_two_models_answers_each_regraded_by_two_judges(
     assert "#2" not in printed and "not comparable" not in printed
 
 
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_linked_folders_and_logs_are_followed_once(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, humans: Humans
 ) -> None:
@@ -273,6 +281,7 @@ def test_linked_folders_and_logs_are_followed_once(
     assert f"not followed: {folder / 'loop'} is a link to" in printed
 
 
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_one_own_set_under_two_file_names_is_one_set(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -303,6 +312,7 @@ def test_one_own_set_under_two_file_names_is_one_set(
     assert "not comparable" not in given
 
 
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_the_rouge_l_floor_is_on_the_answers_the_judge_scored(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, humans: Humans
 ) -> None:
@@ -326,6 +336,7 @@ def test_the_rouge_l_floor_is_on_the_answers_the_judge_scored(
     assert rows["mockllm/skipper"]["NIST ROUGE-L floor"] == three(scored["rouge_l"])
 
 
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_a_regraded_robustness_log_lands_in_its_judge_s_row(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, humans: Humans
 ) -> None:
@@ -351,6 +362,7 @@ def test_a_regraded_robustness_log_lands_in_its_judge_s_row(
     assert "temperature=1.0" not in printed
 
 
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_a_candidate_whose_run_failed_is_named_on_the_card(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, humans: Humans
 ) -> None:
@@ -373,6 +385,7 @@ def test_a_candidate_whose_run_failed_is_named_on_the_card(
     assert f"Not on the card: {failed.location.removeprefix('file://')} has status 'error'" in card
 
 
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_each_figure_is_written_beside_its_own_log(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, humans: Humans
 ) -> None:
@@ -385,6 +398,7 @@ def test_each_figure_is_written_beside_its_own_log(
         assert (tmp_path / folder / f"{stem}-confusion.png").exists()
 
 
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_judges_tied_at_the_top_are_all_tied_and_shares_carry_their_n(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, humans: Humans
 ) -> None:
@@ -446,6 +460,7 @@ to re-grade it)."""
 
 
 @pytest.mark.parametrize("task", list(REGRADED))
+@pytest.mark.slow  # a few evals into a folder, then the report of it
 def test_every_judged_task_s_scores_hold_the_judge_record_read_by_the_report(
     task: str, tmp_path: Path
 ) -> None:
