@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from inspect_ai import Task, eval, score
+from inspect_ai import eval, score
 from inspect_ai.log import EvalLog, read_eval_log, write_eval_log
 from inspect_ai.model import GenerateConfig
 from matplotlib.figure import Figure
@@ -52,15 +52,9 @@ from tests.helpers import (
     three,
     verdict,
 )
-from tests.liveqa_inspect.report.test_card import card_of
+from tests.liveqa_inspect.report.test_card import card_of, run
 
 VS_BEST = "NIST kappa vs best (paired)"
-
-
-def run(task: Task, script: Script, name: str, folder: Path, **args: object) -> EvalLog:
-    [log] = eval(task, model=scripted_model(script, name), log_dir=str(folder), **QUIET, **args)
-    assert log.status == "success", log.error
-    return log
 
 
 def first_answers(n: int) -> set[tuple[str, str]]:
