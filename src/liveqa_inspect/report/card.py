@@ -15,10 +15,9 @@ from liveqa_inspect.judging.record import JudgeRecord
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import NO_PRICE, Spend
 from liveqa_inspect.report.graded import Item, paired
-from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog, Logs, Sections
 from liveqa_inspect.report.loading import Said
 from liveqa_inspect.report.plots import CardChart, Charted
-from liveqa_inspect.report.sections import Logs, Sections
 from liveqa_inspect.report.tables import Block, Cell, Table, figure_cell, fmt
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import juror_names

@@ -11,10 +11,10 @@ from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.errors import DataError
 from liveqa_inspect.report.card import MARKDOWN, PNG, Card, judge_card
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
+from liveqa_inspect.report.loaded import Logs, Sections
 from liveqa_inspect.report.loading import grouped, load, load_all, logs_by_task
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.refusals import ReportError
-from liveqa_inspect.report.sections import Logs, Sections
 from liveqa_inspect.report.tables import Block, figure_line, render
 from liveqa_inspect.tasks import TASKS
 

@@ -10,8 +10,7 @@ import liveqa_inspect
 from liveqa_inspect._inspect_private import MODEL_NONE
 from liveqa_inspect.arguments import parameters
 from liveqa_inspect.report.graded import Item, Key, paired
-from liveqa_inspect.report.loaded import LoadedLog
-from liveqa_inspect.report.sections import Logs
+from liveqa_inspect.report.loaded import LoadedLog, Logs
 from liveqa_inspect.report.tables import Block, Cell, Table, figure_cell, value_ci
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import juror_names

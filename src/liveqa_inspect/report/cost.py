@@ -17,9 +17,8 @@ from pydantic import ValidationError
 
 from liveqa_inspect.report.comparison import labels, per_log
 from liveqa_inspect.report.graded import Call
-from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog, Logs
 from liveqa_inspect.report.refusals import ReportError
-from liveqa_inspect.report.sections import Logs
 from liveqa_inspect.report.tables import Cell, Table
 
 PRICES: ContextVar[Mapping[str, ModelCost]] = ContextVar("prices", default=MappingProxyType({}))

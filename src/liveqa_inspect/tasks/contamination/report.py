@@ -8,10 +8,9 @@ from inspect_ai.log import EvalSample
 from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect.report.comparison import comparison, figure_name, labels, per_log
-from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog, Logs, Report, Section
 from liveqa_inspect.report.plots import IntervalChart, Scatter
 from liveqa_inspect.report.refusals import ReportError
-from liveqa_inspect.report.sections import Logs, Report, Section
 from liveqa_inspect.report.tables import Cell, Table, figure_cell, figure_table
 from liveqa_inspect.stats import names
 from liveqa_inspect.tasks.contamination.scorer import Overlaps, column, completion_stats, reproduced

@@ -13,9 +13,8 @@ from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
 from liveqa_inspect.report.graded import Item
-from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog, Logs, Report, Section
 from liveqa_inspect.report.plots import Charted, Heatmap, IntervalChart
-from liveqa_inspect.report.sections import Logs, Report, Section
 from liveqa_inspect.report.stats import group_members
 from liveqa_inspect.report.tables import Block, Table, figure_cell, figure_cells, figure_table, fmt
 from liveqa_inspect.stats import agreement as agree

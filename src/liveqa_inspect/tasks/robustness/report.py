@@ -12,9 +12,8 @@ import numpy as np
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.graded import Item, paired
-from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog, Logs, Report, Section
 from liveqa_inspect.report.plots import IntervalChart
-from liveqa_inspect.report.sections import Logs, Report, Section
 from liveqa_inspect.report.tables import Block, Table, figure_cell, value_ci
 from liveqa_inspect.stats.bootstrap import Estimate, estimate
 from liveqa_inspect.tasks.live_qa.report import setting
