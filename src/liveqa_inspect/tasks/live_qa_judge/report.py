@@ -18,7 +18,7 @@ from liveqa_inspect.report.plots import Charted, Heatmap, IntervalChart
 from liveqa_inspect.report.stats import group_members
 from liveqa_inspect.report.tables import Block, Table, figure_cell, figure_cells, figure_table, fmt
 from liveqa_inspect.stats import agreement as agree
-from liveqa_inspect.stats.bootstrap import Estimate, Figures, tallied_estimates
+from liveqa_inspect.stats.bootstrap import Estimate, Figures
 from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1, KAPPA, level_name
 from liveqa_inspect.tasks.expert_qa.claims_metrics import detection, majority
 from liveqa_inspect.tasks.live_qa.report import agreement as judges_agreement
@@ -58,17 +58,8 @@ def wrong_claims(log: LoadedLog, detects: Detects) -> Figures:
 def kappa_difference(pairs: Sequence[tuple[Item, Item]], scale: Sequence[float]) -> Estimate:
     """The second judge's quadratic kappa minus the first's over the answers both graded, both
     against the human levels of the first log, each resample drawing the same answers for both."""
-    if not pairs:
-        return Estimate(math.nan)
-
-    def difference(*columns: np.ndarray) -> dict[str, np.ndarray]:
-        *judges, people, weights = columns
-        a, b = (agree.quadratic_kappa(agree.Pairs(j, people, scale), weights) for j in judges)
-        return {KAPPA: b - a}
-
     first, other = (np.array([pair[n].value for pair in pairs]) for n in (0, 1))
-    humans = np.array([first_item.human for first_item, _ in pairs])
-    return tallied_estimates(difference, first, other, humans)[KAPPA]
+    return agree.kappa_difference(first, other, np.array([a.human for a, _ in pairs]), scale)
 
 
 def floors(log: LoadedLog, detects: Detects) -> dict[str, tuple[str, float]]:

@@ -15,7 +15,7 @@ from liveqa_inspect.report.graded import Item, paired
 from liveqa_inspect.report.loaded import LoadedLog, Logs, Report, Section
 from liveqa_inspect.report.plots import IntervalChart
 from liveqa_inspect.report.tables import Block, Table, figure_cell, value_ci
-from liveqa_inspect.stats.bootstrap import Estimate, estimate
+from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.tasks.live_qa.report import setting
 from liveqa_inspect.tasks.live_qa_judge.report import NIST
 from liveqa_inspect.tasks.robustness import metrics
@@ -104,31 +104,25 @@ def moved_table(log: LoadedLog) -> Table:
     )
 
 
-def versions(pairs: Sequence[tuple[Item, Item]]) -> tuple[list[str], int]:
-    """The perturbations both logs ran, and how many of the answers both hold the two perturbed
-    otherwise (another seed draws other texts): their pairs are not the same."""
+def otherwise(pairs: Sequence[tuple[Item, Item]]) -> int:
+    """How many of the answers both logs hold the two perturbed otherwise in a perturbation both
+    ran (another seed draws other texts): their pairs are not the same."""
     sides = [[pair[n].score for pair in pairs if pair[n].score] for n in (0, 1)]
     theirs = metrics.asked(sides[1])
     names = [name for name in metrics.asked(sides[0]) if name in theirs]
-    mine, yours = ([pair[n].metadata["versions"] for pair in pairs] for n in (0, 1))
-    otherwise = [any(a.get(n) != b.get(n) for n in names) for a, b in zip(mine, yours, strict=True)]
-    return names, sum(otherwise)
+    versions = [[pair[n].metadata["versions"] for n in (0, 1)] for pair in pairs]
+    return sum(any(a.get(n) != b.get(n) for n in names) for a, b in versions)
 
 
 def summary_difference(
     summary: str, scale: Sequence[float], pairs: Sequence[tuple[Item, Item]]
 ) -> Estimate:
-    """The second judge's summary minus the first's over the answers both hold and the
-    perturbations both ran, each resample drawing the same answers (each with all its pairs)."""
-    names, otherwise = versions(pairs)
-    if otherwise or not pairs:
+    """The second judge's summary minus the first's over the answers both hold, none where the
+    two perturbed some otherwise."""
+    if otherwise(pairs):
         return Estimate(math.nan)
-    group = [n for n in names if expected(n) == metrics.SUMMARIES[summary]]
-    sides = ([pair[n].score for pair in pairs] for n in (0, 1))
-    mine, yours = (metrics.outcomes(side, group, scale)[:2] for side in sides)  # type: ignore[arg-type]
-    return estimate(
-        lambda rows: metrics.pooled(*yours, rows) - metrics.pooled(*mine, rows), len(pairs)
-    )
+    first, other = ([pair[n].score for pair in pairs] for n in (0, 1))
+    return metrics.summary_difference(first, other, summary, scale)  # type: ignore[arg-type]
 
 
 def pairing(logs: Logs) -> list[str]:
@@ -138,11 +132,10 @@ def pairing(logs: Logs) -> list[str]:
     lines = ["note: a paired difference pools the perturbations both logs ran."] * (len(ran) > 1)
     for log in logs[1:]:
         held = paired(logs[0].items, log.items, "answer", held=True)
-        _, otherwise = versions(held)
         seeds = " and ".join(str(each.log.eval.task_args.get("seed")) for each in (logs[0], log))
-        if otherwise:
+        if moved := otherwise(held):
             lines.append(
-                f"WARNING: {log.path.name} perturbed {otherwise} of the {len(held)} answers it "
+                f"WARNING: {log.path.name} perturbed {moved} of the {len(held)} answers it "
                 f"shares with {logs[0].path.name} otherwise (seeds {seeds}): their pairs are not "
                 "the same, so no paired difference from it is shown."
             )
