@@ -50,10 +50,8 @@ def judge_labels(logs: Logs) -> list[str]:
     """Each log's judge, with its values of the settings its judge's logs differ in."""
     differ, found = judge_differences(logs), []
     for log in logs:
-        shown = ", ".join(
-            f"{k}={log.judge_settings.get(k, 'unset')}" for k in differ[log.judge_label]
-        )
-        found.append(log.judge_label + (f" ({shown})" if shown else ""))
+        shown = [f"{k}={log.judge_settings.get(k, 'unset')}" for k in differ[log.judge_label]]
+        found.append(log.judge_label + (f" ({', '.join(shown)})" if shown else ""))
     return found
 
 
@@ -131,7 +129,15 @@ def warnings(logs: Logs) -> list[str]:
     if purpose := logs[0].section.compared(logs):
         return purpose[1]
     found = [graded_again(logs)] if same_answers(logs) else []
-    found += settings_named(logs) if judged(logs) else []
+    # What one judge's logs differ in is what its rows compare, not a reason to distrust them.
+    for judge, keys in judge_differences(logs).items() if judged(logs) else []:
+        mine = [log for log in logs if log.judge_label == judge]
+        found += [
+            f"{judge}'s settings differ in {key} ("
+            + "; ".join(f"{g.path.name}: {g.judge_settings.get(key, 'unset')}" for g in mine)
+            + "): each row is labelled with its own."
+            for key in keys
+        ]
     for name, values in differing_settings(logs).items():
         listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
         found.append(
@@ -171,20 +177,6 @@ def graded_again(logs: Logs) -> str:
         "of the judge: the kappa and exact agreement between its gradings say how far it repeats "
         "its own levels (a reply read from Inspect's cache repeats the earlier grading's)."
     )
-
-
-def settings_named(logs: Logs) -> list[str]:
-    """Each setting one judge's logs differ in, named with each log's value: what its rows
-    compare, not a reason to distrust them."""
-    found = []
-    for judge, keys in judge_differences(logs).items():
-        mine = [log for log in logs if log.judge_label == judge]
-        for key in keys:
-            listed = "; ".join(f"{g.path.name}: {g.judge_settings.get(key, 'unset')}" for g in mine)
-            found.append(
-                f"{judge}'s settings differ in {key} ({listed}): each row is labelled with its own."
-            )
-    return found
 
 
 def shared(logs: Logs) -> list[str]:

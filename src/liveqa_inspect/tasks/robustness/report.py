@@ -11,7 +11,7 @@ import numpy as np
 
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report.graded import Item, paired
+from liveqa_inspect.report.graded import paired
 from liveqa_inspect.report.loaded import LoadedLog, Logs, Report, Section
 from liveqa_inspect.report.plots import IntervalChart
 from liveqa_inspect.report.tables import Block, Table, figure_cell, value_ci
@@ -104,7 +104,7 @@ def moved_table(log: LoadedLog) -> Table:
     )
 
 
-def otherwise(pairs: Sequence[tuple[Item, Item]]) -> int:
+def otherwise(pairs: compare.Pairs) -> int:
     """How many of the answers both logs hold the two perturbed otherwise in a perturbation both
     ran (another seed draws other texts): their pairs are not the same."""
     sides = [[pair[n].score for pair in pairs if pair[n].score] for n in (0, 1)]
@@ -114,9 +114,7 @@ def otherwise(pairs: Sequence[tuple[Item, Item]]) -> int:
     return sum(any(a.get(n) != b.get(n) for n in names) for a, b in versions)
 
 
-def summary_difference(
-    summary: str, scale: Sequence[float], pairs: Sequence[tuple[Item, Item]]
-) -> Estimate:
+def summary_difference(summary: str, scale: Sequence[float], pairs: compare.Pairs) -> Estimate:
     """The second judge's summary minus the first's over the answers both hold, none where the
     two perturbed some otherwise."""
     if otherwise(pairs):
@@ -165,18 +163,16 @@ def report(logs: Logs) -> Report:
     [log], [one] = logs, found
     args, errored = log.log.eval.task_args, log.left_out["errored"]
     unread = metrics.unread_epochs(log.scores())
+    left_out = f"epochs left out of a version's mean: {unread} unreadable, {errored} errored"
     blocks: list[Block] = [
         compare.judge_line(log),
         *(f"{name}: {value}" for name, value in settings(log).items()),
         f"{setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
         f"epochs: {log.epochs}",
         log.count_lines()[0],  # the frame's epochs line counts the original's alone
+        *[left_out] * bool(unread or errored),
+        *figure_tables(log, one),
     ]
-    if unread or errored:
-        blocks.append(
-            f"epochs left out of a version's mean: {unread} unreadable, {errored} errored"
-        )
-    blocks += figure_tables(log, one)
     if jurors := metrics.juror_figures(log.scores(), log.scale):
         title = "Each juror alone (value [95% CI] n=pairs read)"
         blocks.append(side_by_side(title, {"panel": one, **jurors}))
