@@ -96,14 +96,13 @@ def references(
             f"settings: {why}."
         )
     rows = set(names.values())
-    for asked_for in asked:
-        if asked_for in rows:
-            found.append(asked_for)
-        else:
-            notes.append(
-                f"--reference-judge {asked_for}: no row of the card is that judge (name it as "
-                f"its row is: {', '.join(sorted(rows))}), so no agreement with it is shown."
-            )
+    found += [name for name in asked if name in rows]
+    notes += [
+        f"--reference-judge {name}: no row of the card is that judge (name it as its row is: "
+        f"{', '.join(sorted(rows))}), so no agreement with it is shown."
+        for name in asked
+        if name not in rows
+    ]
     return list(dict.fromkeys(found)), notes
 
 
@@ -145,17 +144,15 @@ def spent(found: Sequence[Part], name: str) -> list[Cell]:
     (scored or unscored: the judge was asked), over all its logs (each once)."""
     logs = list({p.logs[name].path: p.logs[name] for p in found if name in p.logs}.values())
     rows = [grading for log in logs for grading in log.gradings]
-    errored, unscored = (
-        sum(g.status == status for g in rows) for status in ("errored", "unscored")
-    )
+    errored, unscored = (sum(g.status == s for g in rows) for s in ("errored", "unscored"))
     graded = len(rows) - errored
     spend = Spend.of(call for log in logs for call in log.calls if call.judging)
+    counts = [share(errored, len(rows)), share(unscored, graded)]
     if not spend.calls:
-        return [share(errored, len(rows)), share(unscored, graded), *["no judge call"] * 3]
+        return [*counts, *["no judge call"] * 3]
     dollars = NO_PRICE if spend.cost is None else f"{100 * spend.cost / graded:.4f}"
     per_100 = f"{100 * spend.usage.total_tokens / graded:.0f}" if graded else "n/a"
-    cached = f"{spend.cached} of {spend.calls} calls"
-    return [share(errored, len(rows)), share(unscored, graded), per_100, dollars, cached]
+    return [*counts, per_100, dollars, f"{spend.cached} of {spend.calls} calls"]
 
 
 def judge_card(
@@ -178,8 +175,7 @@ def judge_card(
         cells = [[name, *(part.rows.get(name) or [NOT_RUN] * len(part.columns))] for name in rows]
         title = f"{part.title} (value [95% CI])"
         blocks.append(Table(title, ["judge", *part.columns], cells, part.notes))
-    tasks = [task for task in hooks if sections.of(task).judged]
-    ran = {logs[0].task for logs in groups}
+    tasks, ran = [task for task in hooks if sections.of(task).judged], {g[0].task for g in groups}
     notes.append(SPENT_NOTE)
     if missing := [task for task in tasks if task not in ran]:
         notes.append(f"No log of {', '.join(missing)} in the folder: their columns are not shown.")

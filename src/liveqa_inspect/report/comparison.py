@@ -27,11 +27,10 @@ Beside = Callable[[Pairs], Mapping[str, Estimate]]
 
 def judge_line(log: LoadedLog) -> str:
     """Who was measured (the grader role when bound, else the evaluated model), on which prompt."""
-    judged = "the grader role"
-    if log.judge_label == log.model:
-        judged = "the evaluated model"
-    elif log.model != MODEL_NONE:
-        judged += f"; evaluated model: {log.model}"
+    evaluated = f"; evaluated model: {log.model}" if log.model != MODEL_NONE else ""
+    judged = (
+        "the evaluated model" if log.judge_label == log.model else f"the grader role{evaluated}"
+    )
     return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
 
 
@@ -63,8 +62,8 @@ def same_answers(logs: Logs) -> bool:
     """Whether model logs hold one run's answers, each graded again (`inspect score` on copies of
     a `--no-score` log), by another judge or by the same one (a test-retest): what differs
     between them is the grading, not the model."""
-    kind = logs[0].section.kind
-    return kind == "model" and len(logs) > 1 and len(set(map(answers, logs))) == 1
+    model = logs[0].section.kind == "model"
+    return model and len(logs) > 1 and len(set(map(answers, logs))) == 1
 
 
 def judged(logs: Logs) -> bool:

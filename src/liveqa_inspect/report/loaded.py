@@ -44,9 +44,7 @@ class Section:
     noun: str  # what its counts count
     setting: Callable[["LoadedLog"], str]  # what its items were (wording, split, aspect, part)
     report: Callable[[Logs], Report]  # of one log, or of several side by side
-    humans: tuple[str, str] | None = None
-    """Whom its judge is measured against (the card's noun and title), where its samples carry
-    human levels; None where they do not."""
+    humans: tuple[str, str] | None = None  # whom its judge is measured against (noun, title)
     rated: bool = True  # its logs record a rating scale (a probe's figures are overlaps)
     items: str = ITEMS  # the name of its `setting` where a comparison's warning names it
     headline: str | None = None  # the key of a multi-figure value the counts read
@@ -86,10 +84,8 @@ class LoadedLog:
     task: str
     section: Section = field(repr=False)
     scorer: str
-    question_set: str
-    """The sha256 of the file its questions come from (an own set's, or the pinned file's)."""
-    judges: tuple[JudgeRecord, ...]
-    """Who judged, as its scores record it: one judge, unless re-graded in part by another."""
+    question_set: str  # the sha256 of its questions' file (an own set's, or the pinned file's)
+    judges: tuple[JudgeRecord, ...]  # as its scores record them: one, unless re-graded in part
     prompt_label: str
     items: list[Item] = field(repr=False)
     gradings: list[Grading] = field(repr=False)
