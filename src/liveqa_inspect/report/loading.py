@@ -35,8 +35,7 @@ def rebuild(path: Path, log: EvalLog, task: str, section: Section) -> LoadedLog:
     data = list(((log.eval.metadata or {}).get("data") or {}).values())
     question_set = str(data[0].get("sha256", "")) if data else ""
     metas = [s.scores[scorer].metadata or {} for s in log.samples if scorer in (s.scores or {})]
-    recorded = dict.fromkeys(JudgeRecord.read(meta, log) for meta in metas if meta)
-    judges = tuple(judge for judge in recorded if judge)
+    judges = tuple(j for j in dict.fromkeys(JudgeRecord.read(m, log) for m in metas if m) if j)
     prompts = dict.fromkeys(label(m["prompt"]) for m in metas if isinstance(m.get("prompt"), dict))
     found, graded = items(log, scorer, question_set, value)
     prompt = ", ".join(prompts) or "unrecorded"
@@ -67,8 +66,7 @@ def load_all(paths: Sequence[str | Path], sections: Sections) -> list[LoadedLog]
     return refuse_mixed([load(path, sections) for path in paths], sections)
 
 
-Said = tuple[str, str | None]
-"""A line said of a log of the folder left out, and the task of the log where it is known."""
+Said = tuple[str, str | None]  # a line said of a log of the folder left out, and its task if known
 
 
 def listed(folder: str | Path) -> dict[Path, float]:
