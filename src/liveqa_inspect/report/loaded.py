@@ -48,10 +48,8 @@ class Section:
     rated: bool = True  # its logs record a rating scale (a probe's figures are overlaps)
     items: str = ITEMS  # the name of its `setting` where a comparison's warning names it
     headline: str | None = None  # the key of a multi-figure value the counts read
-    settings: Callable[["LoadedLog"], dict[str, str]] = lambda _: {}
-    """The settings beyond the frame's that make its figures what they are."""
-    compared: Callable[[Logs], Compared | None] = lambda _: None
-    """The row labels and notes of a comparison it makes on purpose (one model, two wordings)."""
+    settings: Callable[["LoadedLog"], dict[str, str]] = lambda _: {}  # beyond the frame's
+    compared: Callable[[Logs], Compared | None] = lambda _: None  # one model, two wordings
     card: Callable[["Judges", Sequence[str], Logs], list["Part"]] | None = None
     """Its columns of the judge card (report/card.py), over one group of its logs that measures
     judges, by their rows' names, given the rows that are reference judges."""

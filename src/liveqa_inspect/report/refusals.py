@@ -15,9 +15,7 @@ PROVENANCE_KEYS = ("data", "data_license")  # judging/provenance.py's, in every 
 class ReportError(Exception):
     """A log this report cannot describe; its message says why and what to do."""
 
-    task: str | None = None
-    """The task of the log refused, where it is known (a judge card names its judges' failed
-    runs)."""
+    task: str | None = None  # the log's, where known: a judge card names its judges' failed runs
 
 
 def refuse(log: EvalLog, path: Path, task: str, section: Section) -> None:
