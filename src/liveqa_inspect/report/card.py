@@ -64,20 +64,6 @@ class Card:
     chart: CardChart | None
 
 
-def card_names(groups: Sequence[Logs]) -> dict[Path, str]:
-    """Each judge log's row name: its judge and the settings its logs differ in over all the
-    card's groups (one judge at two temperatures is two rows in every task), `#2` on a true
-    repeat within a group."""
-    judged = [group for group in groups if compare.judged(group)]
-    logs = [log for group in judged for log in group]
-    base = dict(zip((log.path for log in logs), compare.judge_labels(logs), strict=True))
-    named: dict[Path, str] = {}
-    for group in judged:
-        names = juror_names(base[log.path] for log in group)
-        named |= {log.path: name for log, name in zip(group, names, strict=True)}
-    return named
-
-
 def references(
     groups: Sequence[Logs], names: Names, asked: Sequence[str]
 ) -> tuple[list[str], list[str]]:
@@ -160,7 +146,15 @@ def judge_card(
 ) -> Card | None:
     """The card of the folder's judges from each task's hook, None where none contributes a
     column; the judge tasks no log ran, and the judge logs left out (a failed run), named on it."""
-    names = card_names(groups)
+    # Each judge log's row name: its judge and the settings its logs differ in over all the
+    # groups (one judge at two temperatures is two rows in every task), `#2` on a true repeat.
+    judging = [group for group in groups if compare.judged(group)]
+    logs = [log for group in judging for log in group]
+    base = dict(zip((log.path for log in logs), compare.judge_labels(logs), strict=True))
+    names: dict[Path, str] = {}
+    for group in judging:
+        labels = juror_names(base[log.path] for log in group)
+        names |= {log.path: name for log, name in zip(group, labels, strict=True)}
     found_references, notes = references(groups, names, asked)
     hooks = {task: hook for task in sections.tasks if (hook := sections.of(task).card)}
     judged = [g for g in groups if g[0].task in hooks and compare.judged(g)]

@@ -27,10 +27,8 @@ Beside = Callable[[Pairs], Mapping[str, Estimate]]
 
 def judge_line(log: LoadedLog) -> str:
     """Who was measured (the grader role when bound, else the evaluated model), on which prompt."""
-    evaluated = f"; evaluated model: {log.model}" if log.model != MODEL_NONE else ""
-    judged = (
-        "the evaluated model" if log.judge_label == log.model else f"the grader role{evaluated}"
-    )
+    also = f"; evaluated model: {log.model}" if log.model != MODEL_NONE else ""
+    judged = "the evaluated model" if log.judge_label == log.model else f"the grader role{also}"
     return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
 
 
@@ -137,10 +135,10 @@ def warnings(logs: Logs) -> list[str]:
             + "): each row is labelled with its own."
             for key in keys
         ]
-    for name, values in differing_settings(logs).items():
+    for n, values in differing_settings(logs).items():
         listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
         found.append(
-            f"WARNING: the logs differ in {name} ({listed}): their scores are not comparable."
+            f"WARNING: the logs differ in {n} ({listed}): their scores are not comparable."
         )
     every = len(shared(logs))
     if judged(logs) and len(logs) > 1 and every < max(log.scored for log in logs):

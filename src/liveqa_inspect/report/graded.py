@@ -158,8 +158,7 @@ def items(
 def paired(
     first: Sequence[Item], other: Sequence[Item], on: Key, held: bool = False
 ) -> list[tuple[Item, Item]]:
-    """The items both logs scored (`held`: both hold a score of, read or not), joined on `on`, in
-    the first log's order."""
+    """The items both logs scored (`held`: hold a score of, read or not), in the first's order."""
     wanted = ("scored", "unscored") if held else ("scored",)
     theirs = {item.key(on): item for item in other if item.status in wanted}
     return [(i, theirs[i.key(on)]) for i in first if i.status in wanted and i.key(on) in theirs]

@@ -127,9 +127,7 @@ def grouped(logs: Sequence[LoadedLog]) -> list[tuple[str, list[LoadedLog]]]:
     found = []
     for group in by_set.values():
         split = group[0].section.kind == "model" and len(set(map(answers, group))) < len(group)
-        found += [
-            (heading(each, split), each) for each in (by_answers(group) if split else [group])
-        ]
+        found += [(heading(g, split), g) for g in (by_answers(group) if split else [group])]
     return found
 
 

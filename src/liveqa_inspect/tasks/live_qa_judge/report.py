@@ -77,8 +77,7 @@ def floors(log: LoadedLog, detects: Detects) -> dict[str, tuple[str, float]]:
 
 
 def optional_tables(log: LoadedLog, judge: Figures, detects: Detects) -> list[Table]:
-    """The floors, a bound panel's jurors each measured alone against the humans, a claims
-    correctness judge's wrong-claim detection, and the figures by field, where the log has them."""
+    """Where the log has them: floors, each juror alone, wrong-claim detection, fields."""
     found = []
     bounded = floors(log, detects).items()  # each floor, the judge's figure f it bounds, value v
     if rows := [[name, f, v, judge[f].value, judge[f].value - v] for name, (f, v) in bounded]:

@@ -115,8 +115,7 @@ def otherwise(pairs: compare.Pairs) -> int:
 
 
 def summary_difference(summary: str, scale: Sequence[float], pairs: compare.Pairs) -> Estimate:
-    """The second judge's summary minus the first's over the answers both hold, none where the
-    two perturbed some otherwise."""
+    """The second judge's summary minus the first's; none where the two perturbed otherwise."""
     if otherwise(pairs):
         return Estimate(math.nan)
     first, other = ([pair[n].score for pair in pairs] for n in (0, 1))
@@ -124,8 +123,7 @@ def summary_difference(summary: str, scale: Sequence[float], pairs: compare.Pair
 
 
 def pairing(logs: Logs) -> list[str]:
-    """Said before the tables: a paired difference pools the perturbations both logs ran, on
-    answers both perturbed alike."""
+    """A paired difference pools the perturbations both logs ran, on answers perturbed alike."""
     ran = {", ".join(metrics.asked(log.scores())) for log in logs}
     lines = ["note: a paired difference pools the perturbations both logs ran."] * (len(ran) > 1)
     for log in logs[1:]:
@@ -200,8 +198,7 @@ def worst(found: metrics.Shares, way: Expect) -> str:
 
 
 def card(judges: frame.Judges, _: Sequence[str], __: Logs) -> list[frame.Part]:
-    """The judge card's columns: the largest share of pairs moved by a perturbation that should
-    hold the level, and the largest share not lowered by one that should lower it."""
+    """The judge card's columns: the perturbation that went most against each expected move."""
     logs = list(judges.values())
     figures = {name: metrics.robustness_figures(g.scores(), g.scale) for name, g in judges.items()}
     rows = {name: [worst(found, way) for way in CARD_COLUMNS] for name, found in figures.items()}
