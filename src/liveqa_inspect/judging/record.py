@@ -5,9 +5,12 @@ change verdicts, as sent (the seed before its move per epoch and attempt)."""
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 from liveqa_inspect.stats.names import juror_names
+
+if TYPE_CHECKING:
+    from inspect_ai.log import EvalLog
 
 Bound = Literal["grader role", "default judge", "evaluated model"]
 VERDICT_SETTINGS = ("temperature", "top_p", "top_k", "seed", "max_tokens", "stop_seqs")
@@ -46,9 +49,32 @@ class JudgeRecord:
         }
 
     @classmethod
-    def read(cls, found: Mapping[str, Any]) -> Self:
-        settings = tuple(tuple(sorted(each.items())) for each in found["settings"])
-        return cls(tuple(found["models"]), found["panel"], found["bound"], settings)
+    def read(cls, meta: Mapping[str, Any], log: "EvalLog") -> Self | None:
+        """The record a score's metadata holds; for a log written before scores held one (package
+        4.2), derived from what they held: the models and rule, the first juror settings recorded
+        (a robustness score's: the grader role's, else the run's own), bound as the run bound
+        roles."""
+        from liveqa_inspect.judging.grade import JUDGE_ROLE, filled  # grade.py imports this
+
+        if "judge" in meta:
+            found = meta["judge"]
+            settings = tuple(tuple(sorted(each.items())) for each in found["settings"])
+            return cls(tuple(found["models"]), found["panel"], found["bound"], settings)
+        if not meta.get("judge_models"):
+            return None
+        models, spec = [str(model) for model in meta["judge_models"]], log.eval
+        role = (spec.model_roles or {}).get(JUDGE_ROLE, [])
+        roles = role if isinstance(role, list) else [role]
+        jurors = meta.get("jurors") or []
+        if jurors and all("config" in juror for juror in jurors):
+            sent = [dict(juror["config"]) for juror in jurors]
+        else:
+            config = roles[0].config if roles else log.plan.config.merge(spec.model_generate_config)
+            sent = [config.model_dump(exclude_none=True) | filled(config)] * len(models)
+        bound = "grader role" if roles or models != [spec.model] else "evaluated model"
+        if models == [(spec.metadata or {}).get("judge_default")]:
+            bound = "default judge"
+        return cls.of(models, str(meta.get("panel")), bound, sent)
 
     @property
     def identity(self) -> tuple[object, ...]:

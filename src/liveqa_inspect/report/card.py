@@ -15,10 +15,9 @@ from liveqa_inspect.judging.record import JudgeRecord
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import NO_PRICE, Spend
 from liveqa_inspect.report.graded import Item, paired
-from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog, Logs, Sections
 from liveqa_inspect.report.loading import Said
 from liveqa_inspect.report.plots import CardChart, Charted
-from liveqa_inspect.report.sections import Logs, Sections
 from liveqa_inspect.report.tables import Block, Cell, Table, figure_cell, fmt
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import juror_names
@@ -65,20 +64,6 @@ class Card:
     chart: CardChart | None
 
 
-def card_names(groups: Sequence[Logs]) -> dict[Path, str]:
-    """Each judge log's row name: its judge and the settings its logs differ in over all the
-    card's groups (one judge at two temperatures is two rows in every task), `#2` on a true
-    repeat within a group."""
-    judged = [group for group in groups if compare.judged(group)]
-    logs = [log for group in judged for log in group]
-    base = dict(zip((log.path for log in logs), compare.judge_labels(logs), strict=True))
-    named: dict[Path, str] = {}
-    for group in judged:
-        names = juror_names(base[log.path] for log in group)
-        named |= {log.path: name for log, name in zip(group, names, strict=True)}
-    return named
-
-
 def references(
     groups: Sequence[Logs], names: Names, asked: Sequence[str]
 ) -> tuple[list[str], list[str]]:
@@ -97,14 +82,13 @@ def references(
             f"settings: {why}."
         )
     rows = set(names.values())
-    for asked_for in asked:
-        if asked_for in rows:
-            found.append(asked_for)
-        else:
-            notes.append(
-                f"--reference-judge {asked_for}: no row of the card is that judge (name it as "
-                f"its row is: {', '.join(sorted(rows))}), so no agreement with it is shown."
-            )
+    found += [name for name in asked if name in rows]
+    notes += [
+        f"--reference-judge {name}: no row of the card is that judge (name it as its row is: "
+        f"{', '.join(sorted(rows))}), so no agreement with it is shown."
+        for name in asked
+        if name not in rows
+    ]
     return list(dict.fromkeys(found)), notes
 
 
@@ -146,17 +130,15 @@ def spent(found: Sequence[Part], name: str) -> list[Cell]:
     (scored or unscored: the judge was asked), over all its logs (each once)."""
     logs = list({p.logs[name].path: p.logs[name] for p in found if name in p.logs}.values())
     rows = [grading for log in logs for grading in log.gradings]
-    errored, unscored = (
-        sum(g.status == status for g in rows) for status in ("errored", "unscored")
-    )
+    errored, unscored = (sum(g.status == s for g in rows) for s in ("errored", "unscored"))
     graded = len(rows) - errored
     spend = Spend.of(call for log in logs for call in log.calls if call.judging)
+    counts = [share(errored, len(rows)), share(unscored, graded)]
     if not spend.calls:
-        return [share(errored, len(rows)), share(unscored, graded), *["no judge call"] * 3]
+        return [*counts, *["no judge call"] * 3]
     dollars = NO_PRICE if spend.cost is None else f"{100 * spend.cost / graded:.4f}"
     per_100 = f"{100 * spend.usage.total_tokens / graded:.0f}" if graded else "n/a"
-    cached = f"{spend.cached} of {spend.calls} calls"
-    return [share(errored, len(rows)), share(unscored, graded), per_100, dollars, cached]
+    return [*counts, per_100, dollars, f"{spend.cached} of {spend.calls} calls"]
 
 
 def judge_card(
@@ -164,7 +146,15 @@ def judge_card(
 ) -> Card | None:
     """The card of the folder's judges from each task's hook, None where none contributes a
     column; the judge tasks no log ran, and the judge logs left out (a failed run), named on it."""
-    names = card_names(groups)
+    # Each judge log's row name: its judge and the settings its logs differ in over all the
+    # groups (one judge at two temperatures is two rows in every task), `#2` on a true repeat.
+    judging = [group for group in groups if compare.judged(group)]
+    logs = [log for group in judging for log in group]
+    base = dict(zip((log.path for log in logs), compare.judge_labels(logs), strict=True))
+    names: dict[Path, str] = {}
+    for group in judging:
+        labels = juror_names(base[log.path] for log in group)
+        names |= {log.path: name for log, name in zip(group, labels, strict=True)}
     found_references, notes = references(groups, names, asked)
     hooks = {task: hook for task in sections.tasks if (hook := sections.of(task).card)}
     judged = [g for g in groups if g[0].task in hooks and compare.judged(g)]
@@ -179,8 +169,7 @@ def judge_card(
         cells = [[name, *(part.rows.get(name) or [NOT_RUN] * len(part.columns))] for name in rows]
         title = f"{part.title} (value [95% CI])"
         blocks.append(Table(title, ["judge", *part.columns], cells, part.notes))
-    tasks = [task for task in hooks if sections.of(task).judged]
-    ran = {logs[0].task for logs in groups}
+    tasks, ran = [task for task in hooks if sections.of(task).judged], {g[0].task for g in groups}
     notes.append(SPENT_NOTE)
     if missing := [task for task in tasks if task not in ran]:
         notes.append(f"No log of {', '.join(missing)} in the folder: their columns are not shown.")

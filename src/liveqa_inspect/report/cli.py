@@ -11,16 +11,14 @@ from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.errors import DataError
 from liveqa_inspect.report.card import MARKDOWN, PNG, Card, judge_card
 from liveqa_inspect.report.cost import PRICES, cost_table, read_prices
+from liveqa_inspect.report.loaded import Logs, Sections
 from liveqa_inspect.report.loading import grouped, load, load_all, logs_by_task
 from liveqa_inspect.report.plots import Chart
 from liveqa_inspect.report.refusals import ReportError
-from liveqa_inspect.report.sections import Logs, Sections
 from liveqa_inspect.report.tables import Block, figure_line, render
 from liveqa_inspect.tasks import TASKS
 
-EXIT_OK, EXIT_NO_FIGURES = 0, 1
-EXIT_REFUSED = 2
-"""As argparse uses for a bad command line: the input, not the program, is at fault."""
+EXIT_OK, EXIT_NO_FIGURES, EXIT_REFUSED = 0, 1, 2  # 2 as argparse's: the input is at fault
 SECTIONS = Sections({task: section for task, (_, section) in TASKS.items()})
 """The registry the frame is handed: each task's report section."""
 PRICES_HELP = "prices of models the logs have none for, in Inspect's format (docs/judge-cost.md)"
@@ -141,11 +139,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if skipped:
         print(render([line for line, _ in skipped], args.markdown) + "\n")
     for title, logs, (blocks, charts) in zip(headings, groups, reports, strict=True):
-        headed = [title, ""] if title else []
-        print(render([*headed, *blocks], markdown=args.markdown), flush=True)
+        print(render([*[title, ""] * bool(title), *blocks], markdown=args.markdown), flush=True)
         written = write_charts(charts, args.out, folder or logs[0].path.parent)
         if written is None:
             return EXIT_NO_FIGURES
-        print()
-        print(render([figure_line(path, args.markdown) for path in written], args.markdown))
+        print("\n" + render([figure_line(path, args.markdown) for path in written], args.markdown))
     return EXIT_OK if card_written else EXIT_NO_FIGURES

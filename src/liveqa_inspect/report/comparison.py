@@ -10,8 +10,7 @@ import liveqa_inspect
 from liveqa_inspect._inspect_private import MODEL_NONE
 from liveqa_inspect.arguments import parameters
 from liveqa_inspect.report.graded import Item, Key, paired
-from liveqa_inspect.report.loaded import LoadedLog
-from liveqa_inspect.report.sections import Logs
+from liveqa_inspect.report.loaded import LoadedLog, Logs
 from liveqa_inspect.report.tables import Block, Cell, Table, figure_cell, value_ci
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import juror_names
@@ -28,11 +27,8 @@ Beside = Callable[[Pairs], Mapping[str, Estimate]]
 
 def judge_line(log: LoadedLog) -> str:
     """Who was measured (the grader role when bound, else the evaluated model), on which prompt."""
-    judged = "the grader role"
-    if log.judge_label == log.model:
-        judged = "the evaluated model"
-    elif log.model != MODEL_NONE:
-        judged += f"; evaluated model: {log.model}"
+    also = f"; evaluated model: {log.model}" if log.model != MODEL_NONE else ""
+    judged = "the evaluated model" if log.judge_label == log.model else f"the grader role{also}"
     return f"judge: {log.judge_label} ({judged}); prompt: {log.prompt_label}"
 
 
@@ -51,10 +47,8 @@ def judge_labels(logs: Logs) -> list[str]:
     """Each log's judge, with its values of the settings its judge's logs differ in."""
     differ, found = judge_differences(logs), []
     for log in logs:
-        shown = ", ".join(
-            f"{k}={log.judge_settings.get(k, 'unset')}" for k in differ[log.judge_label]
-        )
-        found.append(log.judge_label + (f" ({shown})" if shown else ""))
+        shown = [f"{k}={log.judge_settings.get(k, 'unset')}" for k in differ[log.judge_label]]
+        found.append(log.judge_label + (f" ({', '.join(shown)})" if shown else ""))
     return found
 
 
@@ -66,8 +60,8 @@ def same_answers(logs: Logs) -> bool:
     """Whether model logs hold one run's answers, each graded again (`inspect score` on copies of
     a `--no-score` log), by another judge or by the same one (a test-retest): what differs
     between them is the grading, not the model."""
-    kind = logs[0].section.kind
-    return kind == "model" and len(logs) > 1 and len(set(map(answers, logs))) == 1
+    model = logs[0].section.kind == "model"
+    return model and len(logs) > 1 and len(set(map(answers, logs))) == 1
 
 
 def judged(logs: Logs) -> bool:
@@ -132,11 +126,19 @@ def warnings(logs: Logs) -> list[str]:
     if purpose := logs[0].section.compared(logs):
         return purpose[1]
     found = [graded_again(logs)] if same_answers(logs) else []
-    found += settings_named(logs) if judged(logs) else []
-    for name, values in differing_settings(logs).items():
+    # What one judge's logs differ in is what its rows compare, not a reason to distrust them.
+    for judge, keys in judge_differences(logs).items() if judged(logs) else []:
+        mine = [log for log in logs if log.judge_label == judge]
+        found += [
+            f"{judge}'s settings differ in {key} ("
+            + "; ".join(f"{g.path.name}: {g.judge_settings.get(key, 'unset')}" for g in mine)
+            + "): each row is labelled with its own."
+            for key in keys
+        ]
+    for n, values in differing_settings(logs).items():
         listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
         found.append(
-            f"WARNING: the logs differ in {name} ({listed}): their scores are not comparable."
+            f"WARNING: the logs differ in {n} ({listed}): their scores are not comparable."
         )
     every = len(shared(logs))
     if judged(logs) and len(logs) > 1 and every < max(log.scored for log in logs):
@@ -172,20 +174,6 @@ def graded_again(logs: Logs) -> str:
         "of the judge: the kappa and exact agreement between its gradings say how far it repeats "
         "its own levels (a reply read from Inspect's cache repeats the earlier grading's)."
     )
-
-
-def settings_named(logs: Logs) -> list[str]:
-    """Each setting one judge's logs differ in, named with each log's value: what its rows
-    compare, not a reason to distrust them."""
-    found = []
-    for judge, keys in judge_differences(logs).items():
-        mine = [log for log in logs if log.judge_label == judge]
-        for key in keys:
-            listed = "; ".join(f"{g.path.name}: {g.judge_settings.get(key, 'unset')}" for g in mine)
-            found.append(
-                f"{judge}'s settings differ in {key} ({listed}): each row is labelled with its own."
-            )
-    return found
 
 
 def shared(logs: Logs) -> list[str]:

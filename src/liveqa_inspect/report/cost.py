@@ -17,9 +17,8 @@ from pydantic import ValidationError
 
 from liveqa_inspect.report.comparison import labels, per_log
 from liveqa_inspect.report.graded import Call
-from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog, Logs
 from liveqa_inspect.report.refusals import ReportError
-from liveqa_inspect.report.sections import Logs
 from liveqa_inspect.report.tables import Cell, Table
 
 PRICES: ContextVar[Mapping[str, ModelCost]] = ContextVar("prices", default=MappingProxyType({}))
@@ -103,13 +102,9 @@ def per_judge(
 ) -> Table:
     """`per_log`'s table with each judge's cost beside its figures: a judge is chosen on both."""
     spends = {log.path: judge_spend(log) for log in logs}
-
-    def with_cost(log: LoadedLog) -> list[Cell]:
-        spend = spends[log.path]
-        return [*cells(log), spend.dollars if spend.calls else NOT_RECORDED]
-
-    table = per_log(logs, title, [*headers, "judge cost ($)"], with_cost)
-    notes = [COST_NOTE] if not all(spend.calls for spend in spends.values()) else []
+    costs = {path: spend.dollars if spend.calls else NOT_RECORDED for path, spend in spends.items()}
+    table = per_log(logs, title, [*headers, "judge cost ($)"], lambda g: [*cells(g), costs[g.path]])
+    notes = [COST_NOTE] * (NOT_RECORDED in costs.values())
     runs = zip(labels(logs), logs, strict=True)
     notes += [note for run, log in runs if (note := cached_note(run, log, ["judge"]))]
     return replace(table, notes=notes)
@@ -138,8 +133,7 @@ def projection(log: LoadedLog, run: str, costs: Sequence[float | None]) -> str |
 def cost_table(logs: Logs) -> Table:
     """Each role's usage (the judge's is `grader`), then each model's (a panel's jurors): a model
     serving two roles is charged each role's calls in its row, and its own row adds them once."""
-    rows: list[list[Cell]] = []
-    notes = []
+    rows, notes = list[list[Cell]](), list[str]()
     for run, log in zip(labels(logs), logs, strict=True):
         if not log.calls:  # nothing called: no cost, and none to project
             rows.append(usage_row(run, "no model call recorded", Spend.of([]), 0))

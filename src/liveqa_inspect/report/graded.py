@@ -21,8 +21,7 @@ Status = Literal["scored", "unscored", "errored"]
 Key = Literal["answer", "question"]
 """What two logs' items are paired on: the same answers (judges compared), or the same questions
 (models compared, each with its own answers)."""
-SCORER_SPAN = "scorer"
-"""The type of the span Inspect opens around each scorer, named after it."""
+SCORER_SPAN = "scorer"  # the type of the span Inspect opens around each scorer, named after it
 
 
 def digest(*parts: str) -> str:
@@ -37,10 +36,8 @@ class Call:
     model: str
     usage: ModelUsage
     cached: bool
-    judging: bool
-    """Made while the log's headline scorer ran: the judge's call (a juror's, in a panel)."""
-    served: str
-    """The model file a local provider answered from (its output's metadata), else empty."""
+    judging: bool  # made while the headline scorer ran: the judge's call (a juror's, in a panel)
+    served: str  # the model file a local provider answered from (its output's metadata), or ""
 
 
 @dataclass(frozen=True)
@@ -62,16 +59,14 @@ class Item:
 
     sample: SampleId
     question: str
-    answer: str
-    """The key of the answers graded: one text in every epoch, or a digest of each epoch's."""
+    answer: str  # the key of the answers graded: one text in every epoch, or a digest of each's
     human: float
     value: float
     status: Status
     reason: str
     scores: Mapping[str, SampleScore] = field(repr=False)
     metadata: Mapping[str, Any] = field(repr=False)
-    score: SampleScore | None = field(default=None, repr=False)
-    """The headline scorer's reduced score (None: errored)."""
+    score: SampleScore | None = field(default=None, repr=False)  # the headline's (None: errored)
 
     def key(self, on: Key) -> str:
         return self.answer if on == "answer" else self.question
@@ -139,8 +134,7 @@ def items(
     order = [*reduced.get(scorer, {}), *(sample.id for sample in log.samples or [])]
     found = []
     for sample_id in dict.fromkeys(i for i in order if i in firsts):
-        sample = firsts[sample_id]
-        meta = sample.metadata or {}
+        meta = firsts[sample_id].metadata or {}
         scores = {
             name: SampleScore(score=s[sample_id], sample_id=sample_id, sample_metadata=meta)
             for name, s in reduced.items()
@@ -164,9 +158,7 @@ def items(
 def paired(
     first: Sequence[Item], other: Sequence[Item], on: Key, held: bool = False
 ) -> list[tuple[Item, Item]]:
-    """The items both logs scored (`held`: both hold a score of, read or not), joined on `on`, in
-    the first log's order."""
+    """The items both logs scored (`held`: hold a score of, read or not), in the first's order."""
     wanted = ("scored", "unscored") if held else ("scored",)
     theirs = {item.key(on): item for item in other if item.status in wanted}
-    mine = [item for item in first if item.status in wanted and item.key(on) in theirs]
-    return [(item, theirs[item.key(on)]) for item in mine]
+    return [(i, theirs[i.key(on)]) for i in first if i.status in wanted and i.key(on) in theirs]

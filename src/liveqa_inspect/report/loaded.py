@@ -1,13 +1,17 @@
 """A finished log as every report section reads it: its rows of the table of graded answers
 (report/graded.py), who judged (the judge record its scores hold), what its data were, and what a
-report says beside its figures: what they rest on and the caveats its run printed."""
+report says beside its figures: what they rest on and the caveats its run printed. And the typed
+section of its task: the command hands the registry in (report/cli.py), so the frame names no task;
+a section is imported when a log of its task is read."""
 
+import importlib
 import math
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore
@@ -19,7 +23,54 @@ from liveqa_inspect.report.graded import Call, Grading, Item, Status
 from liveqa_inspect.stats.names import VERDICTS
 
 if TYPE_CHECKING:
-    from liveqa_inspect.report.sections import Section
+    from liveqa_inspect.report.card import Judges, Part
+    from liveqa_inspect.report.plots import Chart
+    from liveqa_inspect.report.tables import Block
+
+TASKS_PACKAGE = "liveqa_inspect.tasks"
+ITEMS = "questions or items (-T question=, aspect=, split=, subset=)"
+Logs = Sequence["LoadedLog"]
+Report = tuple[list["Block"], list["Chart"]]
+Compared = tuple[list[str], list[str]]
+"""The row labels and the notes of a comparison a section makes on purpose."""
+
+
+@dataclass(frozen=True)
+class Section:
+    """A task's report section: what is particular to its logs."""
+
+    kind: Literal["model", "judge", "robustness", "contamination"]
+    """Logs of two kinds share no table; a judge task's (`judge`, `robustness`) measure judges."""
+    noun: str  # what its counts count
+    setting: Callable[["LoadedLog"], str]  # what its items were (wording, split, aspect, part)
+    report: Callable[[Logs], Report]  # of one log, or of several side by side
+    humans: tuple[str, str] | None = None  # whom its judge is measured against (noun, title)
+    rated: bool = True  # its logs record a rating scale (a probe's figures are overlaps)
+    items: str = ITEMS  # the name of its `setting` where a comparison's warning names it
+    headline: str | None = None  # the key of a multi-figure value the counts read
+    settings: Callable[["LoadedLog"], dict[str, str]] = lambda _: {}  # beyond the frame's
+    compared: Callable[[Logs], Compared | None] = lambda _: None  # one model, two wordings
+    card: Callable[["Judges", Sequence[str], Logs], list["Part"]] | None = None
+    """Its columns of the judge card (report/card.py), over one group of its logs that measures
+    judges, by their rows' names, given the rows that are reference judges."""
+    groups: Mapping[str, str] = field(default_factory=dict)  # metadata key: its table's title
+
+    @property
+    def judged(self) -> bool:
+        """Its logs measure judges against humans: the card's rows are their judges."""
+        return self.humans is not None
+
+
+@dataclass(frozen=True)
+class Sections:
+    modules: Mapping[str, str]  # each task's section: a module under `tasks/` holding `SECTION`
+
+    @property
+    def tasks(self) -> list[str]:
+        return list(self.modules)
+
+    def of(self, task: str) -> Section:
+        return importlib.import_module(f"{TASKS_PACKAGE}.{self.modules[task]}").SECTION
 
 
 @dataclass(frozen=True)
@@ -29,12 +80,10 @@ class LoadedLog:
     path: Path
     log: EvalLog = field(repr=False)
     task: str
-    section: "Section" = field(repr=False)
+    section: Section = field(repr=False)
     scorer: str
-    question_set: str
-    """The sha256 of the file its questions come from (an own set's, or the pinned file's)."""
-    judges: tuple[JudgeRecord, ...]
-    """Who judged, as its scores record it: one judge, unless re-graded in part by another."""
+    question_set: str  # the sha256 of its questions' file (an own set's, or the pinned file's)
+    judges: tuple[JudgeRecord, ...]  # as its scores record them: one, unless re-graded in part
     prompt_label: str
     items: list[Item] = field(repr=False)
     gradings: list[Grading] = field(repr=False)

@@ -9,13 +9,11 @@ from typing import Any
 
 from inspect_ai.log import EvalLog, list_eval_logs, read_eval_log
 
-from liveqa_inspect.judging.grade import JUDGE_ROLE, filled
 from liveqa_inspect.judging.record import JudgeRecord
 from liveqa_inspect.report.comparison import answers, same_answers
 from liveqa_inspect.report.graded import items
-from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog, Section, Sections
 from liveqa_inspect.report.refusals import ReportError, file_digest, refuse, refuse_mixed
-from liveqa_inspect.report.sections import Section, Sections
 from liveqa_inspect.stats.values import to_float
 from liveqa_inspect.versioned import label
 
@@ -37,35 +35,11 @@ def rebuild(path: Path, log: EvalLog, task: str, section: Section) -> LoadedLog:
     data = list(((log.eval.metadata or {}).get("data") or {}).values())
     question_set = str(data[0].get("sha256", "")) if data else ""
     metas = [s.scores[scorer].metadata or {} for s in log.samples if scorer in (s.scores or {})]
-    recorded = dict.fromkeys(judge_record(meta, log) for meta in metas if meta)
-    judges = tuple(judge for judge in recorded if judge)
+    judges = tuple(j for j in dict.fromkeys(JudgeRecord.read(m, log) for m in metas if m) if j)
     prompts = dict.fromkeys(label(m["prompt"]) for m in metas if isinstance(m.get("prompt"), dict))
     found, graded = items(log, scorer, question_set, value)
     prompt = ", ".join(prompts) or "unrecorded"
     return LoadedLog(path, log, task, section, scorer, question_set, judges, prompt, found, graded)
-
-
-def judge_record(meta: dict[str, Any], log: EvalLog) -> JudgeRecord | None:
-    """The record a score holds; for a log written before scores held one (package 4.2), derived
-    once here from what they held: the models and rule, the first juror settings recorded (a
-    robustness score's: the grader role's, else the run's own), bound as the run bound roles."""
-    if "judge" in meta:
-        return JudgeRecord.read(meta["judge"])
-    if not meta.get("judge_models"):
-        return None
-    models, spec = [str(model) for model in meta["judge_models"]], log.eval
-    role = (spec.model_roles or {}).get(JUDGE_ROLE, [])
-    roles = role if isinstance(role, list) else [role]
-    jurors = meta.get("jurors") or []
-    if jurors and all("config" in juror for juror in jurors):
-        sent = [dict(juror["config"]) for juror in jurors]
-    else:
-        config = roles[0].config if roles else log.plan.config.merge(spec.model_generate_config)
-        sent = [config.model_dump(exclude_none=True) | filled(config)] * len(models)
-    bound = "grader role" if roles or models != [spec.model] else "evaluated model"
-    if models == [(spec.metadata or {}).get("judge_default")]:
-        bound = "default judge"
-    return JudgeRecord.of(models, str(meta.get("panel")), bound, sent)
 
 
 def load(path: str | Path, sections: Sections) -> LoadedLog:
@@ -92,8 +66,7 @@ def load_all(paths: Sequence[str | Path], sections: Sections) -> list[LoadedLog]
     return refuse_mixed([load(path, sections) for path in paths], sections)
 
 
-Said = tuple[str, str | None]
-"""A line said of a log of the folder left out, and the task of the log where it is known."""
+Said = tuple[str, str | None]  # a line said of a log of the folder left out, and its task if known
 
 
 def listed(folder: str | Path) -> dict[Path, float]:
@@ -154,9 +127,7 @@ def grouped(logs: Sequence[LoadedLog]) -> list[tuple[str, list[LoadedLog]]]:
     found = []
     for group in by_set.values():
         split = group[0].section.kind == "model" and len(set(map(answers, group))) < len(group)
-        found += [
-            (heading(each, split), each) for each in (by_answers(group) if split else [group])
-        ]
+        found += [(heading(g, split), g) for g in (by_answers(group) if split else [group])]
     return found
 
 

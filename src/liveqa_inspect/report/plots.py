@@ -56,8 +56,7 @@ class IntervalChart:
     labels: Sequence[str]
     estimates: Sequence[Estimate]
     limits: tuple[float, float] | None = None
-    beside: Path | None = None
-    """The log it is a figure of, beside which it is written (None: of several logs)."""
+    beside: Path | None = None  # the log it is a figure of, beside which it is written
 
     def draw(self, path: Path) -> None:
         found = [(e.value, e.low, e.high) for e in self.estimates]

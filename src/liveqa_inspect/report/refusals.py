@@ -3,14 +3,10 @@ and what to do (docs/report.md, Errors)."""
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from inspect_ai.log import EvalLog
 
-from liveqa_inspect.report.sections import Section, Sections
-
-if TYPE_CHECKING:
-    from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog, Section, Sections
 
 PACKAGE = "liveqa_inspect"
 PROVENANCE_KEYS = ("data", "data_license")  # judging/provenance.py's, in every task's log
@@ -19,9 +15,7 @@ PROVENANCE_KEYS = ("data", "data_license")  # judging/provenance.py's, in every 
 class ReportError(Exception):
     """A log this report cannot describe; its message says why and what to do."""
 
-    task: str | None = None
-    """The task of the log refused, where it is known (a judge card names its judges' failed
-    runs)."""
+    task: str | None = None  # the log's, where known: a judge card names its judges' failed runs
 
 
 def refuse(log: EvalLog, path: Path, task: str, section: Section) -> None:
@@ -68,7 +62,7 @@ def file_digest(path: Path) -> str:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
 
-def refuse_mixed(logs: list["LoadedLog"], sections: Sections) -> list["LoadedLog"]:
+def refuse_mixed(logs: list[LoadedLog], sections: Sections) -> list[LoadedLog]:
     """A log compared with itself says nothing, and a model's mean and a judge's agreement share
     no table: every log once, all of one kind, of one question set."""
     seen = dict[object, Path]()

@@ -5,7 +5,7 @@ the rho of a judge that gives one level to everything, must not read as a number
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from tabulate import tabulate
@@ -21,17 +21,14 @@ class Table:
     title: str
     headers: Sequence[str]
     rows: Sequence[Sequence[Cell]]
-    notes: Sequence[str] = field(default_factory=tuple)
-    """Lines printed under the table: what a reader needs to read it right."""
+    notes: Sequence[str] = ()  # printed under the table: what a reader needs to read it right
 
 
 Block = str | Table
 
 
 def fmt(value: float) -> str:
-    if math.isnan(value):
-        return "n/a"
-    text = f"{value:.3f}"
+    text = "n/a" if math.isnan(value) else f"{value:.3f}"
     return "0.000" if text == "-0.000" else text  # a rounding residue, not a sign
 
 

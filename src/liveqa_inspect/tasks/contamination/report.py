@@ -8,10 +8,9 @@ from inspect_ai.log import EvalSample
 from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect.report.comparison import comparison, figure_name, labels, per_log
-from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog, Logs, Report, Section
 from liveqa_inspect.report.plots import IntervalChart, Scatter
 from liveqa_inspect.report.refusals import ReportError
-from liveqa_inspect.report.sections import Logs, Report, Section
 from liveqa_inspect.report.tables import Cell, Table, figure_cell, figure_table
 from liveqa_inspect.stats import names
 from liveqa_inspect.tasks.contamination.scorer import Overlaps, column, completion_stats, reproduced
@@ -84,8 +83,7 @@ def verdict(found: Overlaps, counts: dict[str, int]) -> str:
 
 
 def tables(found: Overlaps, counts: dict[str, int], words: int) -> list[Table]:
-    """The overlaps (the difference the headline), then the completions that reproduced their
-    remainder or were refused."""
+    """The overlaps (the difference the headline), then the reproduced and refused completions."""
     rows = {NAMED[name]: overlap for name, overlap in found.overlaps.items()}
     rows["difference, guided - general"] = found.difference
     title = "Overlap of the completions with the true remainder (mean ROUGE-L F; seeded bootstrap "

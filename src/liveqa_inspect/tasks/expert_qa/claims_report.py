@@ -15,9 +15,7 @@ def setting(log: LoadedLog) -> str:
     return own_questions(log) or f"aspect: {aspect(log)}; {split(log)}"
 
 
-def finds_wrong_claims(log: LoadedLog) -> bool:
-    """A correctness judge's, whose wrong-claim detection its report shows."""
-    return aspect(log) == "correctness"
-
-
-SECTION = section(("experts", "ExpertQA's experts"), "claims", setting, finds_wrong_claims)
+# A correctness judge's report shows how well it finds the wrong claims.
+SECTION = section(
+    ("experts", "ExpertQA's experts"), "claims", setting, lambda log: aspect(log) == "correctness"
+)

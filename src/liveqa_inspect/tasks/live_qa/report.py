@@ -14,9 +14,8 @@ from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
 from liveqa_inspect.report.graded import Item
-from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loaded import ITEMS, Compared, LoadedLog, Logs, Report, Section
 from liveqa_inspect.report.plots import Chart, IntervalChart
-from liveqa_inspect.report.sections import ITEMS, Compared, Logs, Report, Section
 from liveqa_inspect.report.stats import group_members, mean_difference
 from liveqa_inspect.report.tables import Block, Table, figure_cell, fmt, value_ci
 from liveqa_inspect.stats.agreement import agreement_figures
@@ -30,6 +29,7 @@ SEVERAL_TYPES = (
     "questions."
 )
 FALLBACK = "question_fallback"
+AXIS = "mean judge level"
 
 
 def wording(log: LoadedLog) -> str:
@@ -113,9 +113,8 @@ def level_tables(log: LoadedLog) -> list[Table]:
     if panel := panel_figures(log.verdicts):
         title = "Panel: each juror's mean level, over every sample it graded"
         rows = [[name, juror.mean] for name, juror in panel.jurors.items()]
-        alpha = f"Jurors' ordinal Krippendorff's alpha: {fmt(panel.alpha)} (1 when they always "
-        alpha += "agree)."
-        found.append(Table(title, ["juror", "mean"], rows, [alpha]))
+        alpha = f"Jurors' ordinal Krippendorff's alpha: {fmt(panel.alpha)} (1 when they always"
+        found.append(Table(title, ["juror", "mean"], rows, [f"{alpha} agree)."]))
     return found
 
 
@@ -134,9 +133,8 @@ def other_scorers(log: LoadedLog) -> list[Table]:
 def chart(filename: str, title: str, rows: Mapping[str, Estimate], log: LoadedLog | None) -> Chart:
     """On an axis from 0 to 1, where the judges' levels of both model tasks run; a log's own
     figure beside it."""
-    estimates, beside = list(rows.values()), log and log.path
-    axis, limits = "mean judge level", (0.0, 1.0)
-    return IntervalChart(filename, title, axis, list(rows), estimates, limits, beside)
+    labels, estimates = list(rows), list(rows.values())
+    return IntervalChart(filename, title, AXIS, labels, estimates, (0.0, 1.0), log and log.path)
 
 
 def report(logs: Logs) -> Report:

@@ -13,13 +13,12 @@ from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
 from liveqa_inspect.report.graded import Item
-from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.loaded import LoadedLog, Logs, Report, Section
 from liveqa_inspect.report.plots import Charted, Heatmap, IntervalChart
-from liveqa_inspect.report.sections import Logs, Report, Section
 from liveqa_inspect.report.stats import group_members
 from liveqa_inspect.report.tables import Block, Table, figure_cell, figure_cells, figure_table, fmt
 from liveqa_inspect.stats import agreement as agree
-from liveqa_inspect.stats.bootstrap import Estimate, Figures, tallied_estimates
+from liveqa_inspect.stats.bootstrap import Estimate, Figures
 from liveqa_inspect.stats.names import INCORRECT_AUROC, INCORRECT_F1, KAPPA, level_name
 from liveqa_inspect.tasks.expert_qa.claims_metrics import detection, majority
 from liveqa_inspect.tasks.live_qa.report import agreement as judges_agreement
@@ -50,26 +49,15 @@ def agreement(log: LoadedLog, items: Sequence[Item] | None = None) -> Figures:
 def wrong_claims(log: LoadedLog, detects: Detects) -> Figures:
     """As a claims correctness judge's `wrong_claim_detection` states them (no interval), which
     kappa hides when nearly every claim is correct; empty for other logs."""
-    if not detects(log):
-        return {}
-    found = detection(*levels(log.scored_items()))
+    found = detection(*levels(log.scored_items())) if detects(log) else {}
     return {name: Estimate(value, n=log.scored) for name, value in found.items()}
 
 
 def kappa_difference(pairs: Sequence[tuple[Item, Item]], scale: Sequence[float]) -> Estimate:
     """The second judge's quadratic kappa minus the first's over the answers both graded, both
     against the human levels of the first log, each resample drawing the same answers for both."""
-    if not pairs:
-        return Estimate(math.nan)
-
-    def difference(*columns: np.ndarray) -> dict[str, np.ndarray]:
-        *judges, people, weights = columns
-        a, b = (agree.quadratic_kappa(agree.Pairs(j, people, scale), weights) for j in judges)
-        return {KAPPA: b - a}
-
     first, other = (np.array([pair[n].value for pair in pairs]) for n in (0, 1))
-    humans = np.array([first_item.human for first_item, _ in pairs])
-    return tallied_estimates(difference, first, other, humans)[KAPPA]
+    return agree.kappa_difference(first, other, np.array([a.human for a, _ in pairs]), scale)
 
 
 def floors(log: LoadedLog, detects: Detects) -> dict[str, tuple[str, float]]:
@@ -89,8 +77,7 @@ def floors(log: LoadedLog, detects: Detects) -> dict[str, tuple[str, float]]:
 
 
 def optional_tables(log: LoadedLog, judge: Figures, detects: Detects) -> list[Table]:
-    """The floors, a bound panel's jurors each measured alone against the humans, a claims
-    correctness judge's wrong-claim detection, and the figures by field, where the log has them."""
+    """Where the log has them: floors, each juror alone, wrong-claim detection, fields."""
     found = []
     bounded = floors(log, detects).items()  # each floor, the judge's figure f it bounds, value v
     if rows := [[name, f, v, judge[f].value, judge[f].value - v] for name, (f, v) in bounded]:
@@ -168,30 +155,24 @@ def ranked(logs: Logs, names: Sequence[str]) -> dict[str, str]:
     scored = [{item.answer: item for item in log.scored_items()} for log in logs]
     kept = [[found[key] for key in keys] for found in scored]
     kappas = [agreement(log, items)[KAPPA].value for log, items in zip(logs, kept, strict=True)]
-    top = max(np.nan_to_num(kappas, nan=-np.inf))
-    best = [n for n, kappa in enumerate(kappas) if np.nan_to_num(kappa, nan=-np.inf) == top]
-    found = {}
-    for n, name in enumerate(names):
-        if n in best:
-            found[name] = "tied" if len(best) > 1 else "best"
-            continue
-        pairs = list(zip(kept[best[0]], kept[n], strict=True))
-        difference = kappa_difference(pairs, logs[0].scale)
+    ranks = np.nan_to_num(kappas, nan=-np.inf)
+    best = np.flatnonzero(ranks == ranks.max())
+    found = dict.fromkeys([names[n] for n in best], "tied" if len(best) > 1 else "best")
+    for n in np.flatnonzero(ranks < ranks.max()):
+        difference = kappa_difference(list(zip(kept[best[0]], kept[n], strict=True)), logs[0].scale)
         words = "worse" if difference.high < 0 else "better" if difference.low > 0 else "tied"
-        found[name] = f"{figure_cell(difference)} {words}"
+        found[names[n]] = f"{figure_cell(difference)} {words}"
     return found
 
 
 def card(
     judges: frame.Judges, references: Sequence[str], _: Logs, detects: Detects
 ) -> list[frame.Part]:
-    """The judge card's columns of these logs: kappa and rho with the humans and the answers they
-    are over, ROUGE-L's rho (the floor) on the same answers (`above` it only beyond noise), bias;
-    where several judges ran, each one's paired kappa difference from the best over the answers
-    every judge scored; each one's agreement with a reference judge."""
+    """The judge card's columns of these logs, each over the answers it states: ROUGE-L's rho
+    (the floor) beside each judge's, `above` it only beyond noise; where several judges ran of one
+    measurement, each one's paired kappa difference from the best over the answers all scored."""
     logs = list(judges.values())
     noun, several = logs[0].humans, len(logs) > 1
-    found = {name: agreement(log) for name, log in judges.items()}
     floor_of = {
         name: floors(log, detects).get(CARD_FLOOR, (RHO, math.nan))[1]
         for name, log in judges.items()
@@ -201,7 +182,7 @@ def card(
     versus = ranked(logs, list(judges)) if several and not differ else {}
     rows, charted = {}, []
     for name, log in judges.items():
-        judge, floor = found[name], floor_of[name]
+        judge, floor = agreement(log), floor_of[name]
         beyond = "above" if (low := judge[RHO].low) > floor else "not beyond CI"
         beyond = "n/a" if math.isnan(low) or math.isnan(floor) else beyond
         cells = [figure_cell(judge[KAPPA]), figure_cell(judge[RHO])]
@@ -214,34 +195,26 @@ def card(
     columns += [f"{noun} ROUGE-L floor", f"{noun} rho vs floor"] if shown else []
     columns += [f"{noun} bias", f"{noun} answers scored"]
     columns += [f"{noun} kappa vs best (paired)"] if several else []
-    title = f"{logs[0].task}: agreement with {noun} ({logs[0].section.setting(logs[0])})"
-    notes = card_notes(logs, noun, shown, differ if several else None)
-    part = frame.Part(title, columns, rows, judges, charted, notes)
-    return [part, *frame.reference_part(judges, references, judges_agreement, noun)]
-
-
-def card_notes(
-    logs: Logs, noun: str, shown: bool, differ: dict[str, list[str]] | None
-) -> list[str]:
-    """What the card's columns of these logs are over; `differ`: the settings several judges' logs
-    differ in (None for one judge), which leave them unranked."""
     notes = [
         f"{noun} ROUGE-L floor: ROUGE-L's rho with the human levels on the answers the judge "
         "scored, the answers its rho is over."
     ] * shown
-    if differ == {}:
+    if several and not differ:
         notes.append(
             f"{noun} kappa vs best: a judge's quadratic kappa minus the highest one's, over the "
             f"{len(compare.shared(logs))} answers every judge scored (paired bootstrap 95% "
             "CI): worse or better where the interval excludes 0, else tied; `tied` for all "
             "judges at the top where several share it."
         )
-    elif differ:
+    elif differ:  # the judges' logs differ in a setting: their figures are not ranked
         notes.append(
             f"{noun} kappa vs best: not ranked, as the judges' logs differ in "
             f"{', '.join(differ)}: their figures are not of one measurement."
         )
-    return notes + [w for w in compare.warnings(logs) if w.startswith(("WARNING", "note"))]
+    notes += [w for w in compare.warnings(logs) if w.startswith(("WARNING", "note"))]
+    title = f"{logs[0].task}: agreement with {noun} ({logs[0].section.setting(logs[0])})"
+    part = frame.Part(title, columns, rows, judges, charted, notes)
+    return [part, *frame.reference_part(judges, references, judges_agreement, noun)]
 
 
 def section(

@@ -103,6 +103,17 @@ def robustness_figures(scores: Scores, scale: Sequence[float]) -> Shares:
     return figures
 
 
+def summary_difference(
+    first: Scores, other: Scores, summary: str, scale: Sequence[float]
+) -> Estimate:
+    """`other`'s summary minus `first`'s (a score of each answer, in one order) over the
+    perturbations both ran, each resample drawing the same answers, each with all its pairs."""
+    theirs = asked(other)
+    group = [n for n in asked(first) if n in theirs and expected(n) == SUMMARIES[summary]]
+    mine, yours = (outcomes(side, group, scale)[:2] for side in (first, other))
+    return estimate(lambda rows: pooled(*yours, rows) - pooled(*mine, rows), len(first))
+
+
 def as_judged(scores: Scores, version: str) -> list[SampleScore]:
     """Each answer's grading of one version, as a judged task's score records it."""
     meta = [(s.score.metadata or {})["versions"].get(version, {}) for s in scores]

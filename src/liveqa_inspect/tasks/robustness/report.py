@@ -11,12 +11,11 @@ import numpy as np
 
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report.graded import Item, paired
-from liveqa_inspect.report.loaded import LoadedLog
+from liveqa_inspect.report.graded import paired
+from liveqa_inspect.report.loaded import LoadedLog, Logs, Report, Section
 from liveqa_inspect.report.plots import IntervalChart
-from liveqa_inspect.report.sections import Logs, Report, Section
 from liveqa_inspect.report.tables import Block, Table, figure_cell, value_ci
-from liveqa_inspect.stats.bootstrap import Estimate, estimate
+from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.tasks.live_qa.report import setting
 from liveqa_inspect.tasks.live_qa_judge.report import NIST
 from liveqa_inspect.tasks.robustness import metrics
@@ -105,45 +104,34 @@ def moved_table(log: LoadedLog) -> Table:
     )
 
 
-def versions(pairs: Sequence[tuple[Item, Item]]) -> tuple[list[str], int]:
-    """The perturbations both logs ran, and how many of the answers both hold the two perturbed
-    otherwise (another seed draws other texts): their pairs are not the same."""
+def otherwise(pairs: compare.Pairs) -> int:
+    """How many of the answers both logs hold the two perturbed otherwise in a perturbation both
+    ran (another seed draws other texts): their pairs are not the same."""
     sides = [[pair[n].score for pair in pairs if pair[n].score] for n in (0, 1)]
     theirs = metrics.asked(sides[1])
     names = [name for name in metrics.asked(sides[0]) if name in theirs]
-    mine, yours = ([pair[n].metadata["versions"] for pair in pairs] for n in (0, 1))
-    otherwise = [any(a.get(n) != b.get(n) for n in names) for a, b in zip(mine, yours, strict=True)]
-    return names, sum(otherwise)
+    versions = [[pair[n].metadata["versions"] for n in (0, 1)] for pair in pairs]
+    return sum(any(a.get(n) != b.get(n) for n in names) for a, b in versions)
 
 
-def summary_difference(
-    summary: str, scale: Sequence[float], pairs: Sequence[tuple[Item, Item]]
-) -> Estimate:
-    """The second judge's summary minus the first's over the answers both hold and the
-    perturbations both ran, each resample drawing the same answers (each with all its pairs)."""
-    names, otherwise = versions(pairs)
-    if otherwise or not pairs:
+def summary_difference(summary: str, scale: Sequence[float], pairs: compare.Pairs) -> Estimate:
+    """The second judge's summary minus the first's; none where the two perturbed otherwise."""
+    if otherwise(pairs):
         return Estimate(math.nan)
-    group = [n for n in names if expected(n) == metrics.SUMMARIES[summary]]
-    sides = ([pair[n].score for pair in pairs] for n in (0, 1))
-    mine, yours = (metrics.outcomes(side, group, scale)[:2] for side in sides)  # type: ignore[arg-type]
-    return estimate(
-        lambda rows: metrics.pooled(*yours, rows) - metrics.pooled(*mine, rows), len(pairs)
-    )
+    first, other = ([pair[n].score for pair in pairs] for n in (0, 1))
+    return metrics.summary_difference(first, other, summary, scale)  # type: ignore[arg-type]
 
 
 def pairing(logs: Logs) -> list[str]:
-    """Said before the tables: a paired difference pools the perturbations both logs ran, on
-    answers both perturbed alike."""
+    """A paired difference pools the perturbations both logs ran, on answers perturbed alike."""
     ran = {", ".join(metrics.asked(log.scores())) for log in logs}
     lines = ["note: a paired difference pools the perturbations both logs ran."] * (len(ran) > 1)
     for log in logs[1:]:
         held = paired(logs[0].items, log.items, "answer", held=True)
-        _, otherwise = versions(held)
         seeds = " and ".join(str(each.log.eval.task_args.get("seed")) for each in (logs[0], log))
-        if otherwise:
+        if moved := otherwise(held):
             lines.append(
-                f"WARNING: {log.path.name} perturbed {otherwise} of the {len(held)} answers it "
+                f"WARNING: {log.path.name} perturbed {moved} of the {len(held)} answers it "
                 f"shares with {logs[0].path.name} otherwise (seeds {seeds}): their pairs are not "
                 "the same, so no paired difference from it is shown."
             )
@@ -173,18 +161,16 @@ def report(logs: Logs) -> Report:
     [log], [one] = logs, found
     args, errored = log.log.eval.task_args, log.left_out["errored"]
     unread = metrics.unread_epochs(log.scores())
+    left_out = f"epochs left out of a version's mean: {unread} unreadable, {errored} errored"
     blocks: list[Block] = [
         compare.judge_line(log),
         *(f"{name}: {value}" for name, value in settings(log).items()),
         f"{setting(log)}; per grade: {args.get('per_grade')}; seed: {args.get('seed')}; "
         f"epochs: {log.epochs}",
         log.count_lines()[0],  # the frame's epochs line counts the original's alone
+        *[left_out] * bool(unread or errored),
+        *figure_tables(log, one),
     ]
-    if unread or errored:
-        blocks.append(
-            f"epochs left out of a version's mean: {unread} unreadable, {errored} errored"
-        )
-    blocks += figure_tables(log, one)
     if jurors := metrics.juror_figures(log.scores(), log.scale):
         title = "Each juror alone (value [95% CI] n=pairs read)"
         blocks.append(side_by_side(title, {"panel": one, **jurors}))
@@ -212,8 +198,7 @@ def worst(found: metrics.Shares, way: Expect) -> str:
 
 
 def card(judges: frame.Judges, _: Sequence[str], __: Logs) -> list[frame.Part]:
-    """The judge card's columns: the largest share of pairs moved by a perturbation that should
-    hold the level, and the largest share not lowered by one that should lower it."""
+    """The judge card's columns: the perturbation that went most against each expected move."""
     logs = list(judges.values())
     figures = {name: metrics.robustness_figures(g.scores(), g.scale) for name, g in judges.items()}
     rows = {name: [worst(found, way) for way in CARD_COLUMNS] for name, found in figures.items()}
