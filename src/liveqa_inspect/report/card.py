@@ -3,6 +3,7 @@ task's section adds its columns through its `card` hook, over one group of its l
 stating the answers it covers; the frame names no task and adds what every judge log has: what it
 errored on, left unscored and cost (docs/report.md, The judge card)."""
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,7 @@ from liveqa_inspect.report.cost import NO_PRICE, Spend
 from liveqa_inspect.report.graded import Item, paired
 from liveqa_inspect.report.loaded import LoadedLog, Logs, Sections
 from liveqa_inspect.report.loading import Said
-from liveqa_inspect.report.plots import CardChart, Charted
+from liveqa_inspect.report.plots import Charted, IntervalChart
 from liveqa_inspect.report.tables import Block, Cell, Table, figure_cell, fmt
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.stats.names import juror_names
@@ -61,7 +62,7 @@ class Part:
 class Card:
     heading: str
     blocks: list[Block]
-    chart: CardChart | None
+    chart: IntervalChart | None
 
 
 def references(
@@ -179,5 +180,8 @@ def judge_card(
     title = "What each judge errored on, left unread and cost"
     blocks.append(Table(title, ["judge", *SPENT], spent_rows, notes))
     charted = [figure for part in found for figure in part.charted]
-    chart = CardChart(PNG, f"{TITLE}: agreement with the humans (95% CI)", charted, warnings(found))
+    low = min([0.0, *(r.estimate.low for r in charted if not math.isnan(r.estimate.low))])
+    axis, limits = "figure (quadratic kappa, Spearman rho)", (min(-0.1, low - 0.05), 1.05)
+    title = f"{TITLE}: agreement with the humans (95% CI)"
+    chart = IntervalChart(PNG, title, axis, charted, limits, warnings(found))
     return Card(f"{TITLE}: {len(rows)} judge(s)", blocks, chart if charted else None)

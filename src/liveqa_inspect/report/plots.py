@@ -46,35 +46,6 @@ def drawing(
 
 
 @dataclass(frozen=True)
-class IntervalChart:
-    """A figure per row with 95% error bars, horizontal so long labels (model names, ExpertQA
-    fields) stay readable; an undefined interval is drawn without a bar end, not guessed."""
-
-    filename: str
-    title: str
-    axis: str
-    labels: Sequence[str]
-    estimates: Sequence[Estimate]
-    limits: tuple[float, float] | None = None
-    beside: Path | None = None  # the log it is a figure of, beside which it is written
-
-    def draw(self, path: Path) -> None:
-        found = [(e.value, e.low, e.high) for e in self.estimates]
-        values, lows, highs = np.array(found, float).reshape(-1, 3).T
-        below, above = np.nan_to_num(values - lows), np.nan_to_num(highs - values)
-        rows, shown = np.arange(len(self.labels)), np.nan_to_num(values)
-        with drawing(path, self.title, 7.5, 1.6 + 0.45 * len(self.labels)) as axes:
-            axes.barh(rows, shown, color="#4C72B0", alpha=0.85)
-            axes.errorbar(shown, rows, xerr=[below, above], fmt="none", ecolor="black", capsize=4)
-            for row, value in zip(rows, values, strict=True):  # right of the plot, clear of bars
-                axes.text(1.01, row, fmt(value), transform=axes.get_yaxis_transform(), va="center")
-            axes.set_yticks(rows, list(self.labels))
-            axes.invert_yaxis()
-            axes.set(xlabel=self.axis, xlim=self.limits)  # None: the data's own limits
-            axes.grid(axis="x", alpha=0.3)
-
-
-@dataclass(frozen=True)
 class Heatmap:
     """A confusion matrix, each cell's count written in it and shaded by its share of the row: on
     NIST's grades most answers are 0, so raw counts would leave every other row almost blank."""
@@ -128,37 +99,39 @@ class Scatter:
 
 @dataclass(frozen=True)
 class Charted:
-    """One bar of the judge card's chart: a judge's figure, and where a no-model floor bounds it,
-    the floor on the same answers (drawn as a mark, not a bar: it is no judge's result)."""
+    """One row of an interval chart: its figure, its group (a judge on the card: one colour a
+    group), and where a no-model floor bounds it, the floor on the same answers."""
 
-    judge: str
-    figure: str
+    label: str
     estimate: Estimate
+    group: str = ""
     floor: float = math.nan
 
 
 @dataclass(frozen=True)
-class CardChart:
-    """The judge card's figures, one colour a judge; an undefined figure is written `n/a`, not
-    drawn; the run's caveats under the plot, so the image says them too."""
+class IntervalChart:
+    """A figure per row with its 95% interval, horizontal so long labels (model names, ExpertQA
+    fields) stay readable. An undefined figure is written `n/a`, neither drawn nor guessed as 0; a
+    floor is a mark, not a bar (it is no judge's result); the run's caveats under the plot, so the
+    image says them too."""
 
     filename: str
     title: str
+    axis: str
     rows: Sequence[Charted]
+    limits: tuple[float, float] | None = None  # None: the data's own
     caveats: Sequence[str] = ()
-    beside: Path | None = None
+    beside: Path | None = None  # the log it is a figure of, beside which it is written
 
     def draw(self, path: Path) -> None:
-        footer = " ".join(self.caveats)
-        height = 1.8 + 0.45 * len(self.rows) + 0.3 * len(self.caveats)
-        with drawing(path, self.title, 8.0, height, footer) as axes:
+        height = 1.6 + 0.45 * len(self.rows) + 0.3 * len(self.caveats)
+        with drawing(path, self.title, 7.5, height, " ".join(self.caveats)) as axes:
             self.plot(axes)
 
     def plot(self, axes: Axes) -> None:
-        judges = list(dict.fromkeys(row.judge for row in self.rows))
-        floors = False
+        groups, floors = list(dict.fromkeys(row.group for row in self.rows)), False
         for y, row in enumerate(self.rows):
-            e, colour = row.estimate, PALETTE[judges.index(row.judge) % len(PALETTE)]
+            e, colour = row.estimate, PALETTE[groups.index(row.group) % len(PALETTE)]
             axes.text(1.01, y, fmt(e.value), transform=axes.get_yaxis_transform(), va="center")
             if not math.isnan(row.floor):
                 axes.plot(row.floor, y, "D", color="black", markersize=7, zorder=3)
@@ -169,15 +142,12 @@ class CardChart:
             if not (math.isnan(e.low) or math.isnan(e.high)):
                 bounds = [[e.value - e.low], [e.high - e.value]]
                 axes.errorbar(e.value, y, xerr=bounds, fmt="none", ecolor="black", capsize=4)
-        lowest = min([0.0, *(r.estimate.low for r in self.rows if not math.isnan(r.estimate.low))])
-        axes.set_xlim(min(-0.1, lowest - 0.05), 1.05)  # kappa and rho run to 1
-        axes.set_yticks(range(len(self.rows)), [f"{r.judge}: {r.figure}" for r in self.rows])
+        axes.set_yticks(range(len(self.rows)), [row.label for row in self.rows])
         axes.invert_yaxis()
-        axes.axvline(0, color="grey", linewidth=0.8)
         floor = "; \u25c6 ROUGE-L's rho on the same answers, the floor" if floors else ""
-        axes.set(xlabel=f"figure (quadratic kappa, Spearman rho){floor}")
+        axes.set(xlabel=self.axis + floor, xlim=self.limits)
         axes.grid(axis="x", alpha=0.3)
 
 
 PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3")
-Chart = IntervalChart | Heatmap | Scatter | CardChart
+Chart = IntervalChart | Heatmap | Scatter

@@ -26,7 +26,7 @@ from liveqa_inspect.judging.verdicts import verdicts
 from liveqa_inspect.report.cli import SECTIONS
 from liveqa_inspect.report.comparison import judge_labels
 from liveqa_inspect.report.loading import load
-from liveqa_inspect.report.plots import CardChart, Charted
+from liveqa_inspect.report.plots import Charted, IntervalChart
 from liveqa_inspect.stats.agreement import reference_rhos
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.tasks.expert_qa.claims_task import claim_correctness_scorer
@@ -420,12 +420,13 @@ def test_the_card_chart_marks_the_floor_leaves_n_a_undrawn_and_says_the_caveat(
     """Case 16: the floor is a mark, not a bar; an undefined rho is not drawn; one colour a
     judge; the run's caveat is on the image."""
     rows = [
-        Charted("a", "NIST kappa", Estimate(0.5, 0.4, 0.6, 10)),
-        Charted("a", "NIST rho", Estimate(0.6, 0.5, 0.7, 10), floor=0.43),
-        Charted("b", "NIST kappa", Estimate(0.0, 0.0, 0.0, 10)),
-        Charted("b", "NIST rho", Estimate(float("nan")), floor=0.43),
+        Charted("a: NIST kappa", Estimate(0.5, 0.4, 0.6, 10), "a"),
+        Charted("a: NIST rho", Estimate(0.6, 0.5, 0.7, 10), "a", floor=0.43),
+        Charted("b: NIST kappa", Estimate(0.0, 0.0, 0.0, 10), "b"),
+        Charted("b: NIST rho", Estimate(float("nan")), "b", floor=0.43),
     ]
-    chart = CardChart("card.png", "Judge card", rows, ["WARNING: b: SmolLM2-135M ..."])
+    caveats = ["WARNING: b: SmolLM2-135M ..."]
+    chart = IntervalChart("card.png", "Judge card", "figure", rows, (-0.1, 1.05), caveats)
     axes = Figure().add_subplot()
     chart.plot(axes)
     bars = [patch for patch in axes.patches]

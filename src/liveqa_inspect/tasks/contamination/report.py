@@ -9,7 +9,7 @@ from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect.report.comparison import comparison, figure_name, labels, per_log
 from liveqa_inspect.report.loaded import LoadedLog, Logs, Report, Section
-from liveqa_inspect.report.plots import IntervalChart, Scatter
+from liveqa_inspect.report.plots import Charted, IntervalChart, Scatter
 from liveqa_inspect.report.refusals import ReportError
 from liveqa_inspect.report.tables import Cell, Table, figure_cell, figure_table
 from liveqa_inspect.stats import names
@@ -140,7 +140,7 @@ def side_by_side(logs: Logs) -> Report:
     title = f"{logs[0].task}: guided minus general overlap (95% CI)"
     differences, axis = [f.difference for f, _ in found.values()], "difference in mean ROUGE-L"
     name = figure_name(logs, "differences")
-    chart = IntervalChart(name, title, axis, labels(logs), differences, (-1.0, 1.0))
+    chart = IntervalChart(name, title, axis, [*map(Charted, labels(logs), differences)], (-1, 1))
     return comparison(logs, logs[0].task, table), [chart]
 
 

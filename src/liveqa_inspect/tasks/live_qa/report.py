@@ -15,7 +15,7 @@ from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
 from liveqa_inspect.report.graded import Item
 from liveqa_inspect.report.loaded import ITEMS, Compared, LoadedLog, Logs, Report, Section
-from liveqa_inspect.report.plots import Chart, IntervalChart
+from liveqa_inspect.report.plots import Chart, Charted, IntervalChart
 from liveqa_inspect.report.stats import group_members, mean_difference
 from liveqa_inspect.report.tables import Block, Table, figure_cell, fmt, value_ci
 from liveqa_inspect.stats.agreement import agreement_figures
@@ -133,8 +133,8 @@ def other_scorers(log: LoadedLog) -> list[Table]:
 def chart(filename: str, title: str, rows: Mapping[str, Estimate], log: LoadedLog | None) -> Chart:
     """On an axis from 0 to 1, where the judges' levels of both model tasks run; a log's own
     figure beside it."""
-    labels, estimates = list(rows), list(rows.values())
-    return IntervalChart(filename, title, AXIS, labels, estimates, (0.0, 1.0), log and log.path)
+    found = [*map(Charted, rows, rows.values())]
+    return IntervalChart(filename, title, AXIS, found, (0.0, 1.0), beside=log and log.path)
 
 
 def report(logs: Logs) -> Report:

@@ -131,7 +131,8 @@ def report(logs: Logs, detects: Detects) -> Report:
         title = f"{log.task}: quadratic kappa with the human levels (95% CI)"
         kappas = [judge[KAPPA] for judge in judges]
         axis, labels = "quadratic weighted kappa", compare.labels(logs)
-        chart = IntervalChart(compare.figure_name(logs, "judges"), title, axis, labels, kappas)
+        rows = [*map(Charted, labels, kappas)]
+        chart = IntervalChart(compare.figure_name(logs, "judges"), title, axis, rows)
         return compare.comparison(logs, "judge", table, differences), [*charts, chart]
     title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"
     scale, epochs = ", ".join(map(level_name, log.scale)), epoch_figures(log.verdicts)
@@ -189,8 +190,8 @@ def card(
         cells += [fmt(floor), beyond] if shown else []
         cells += [figure_cell(judge["bias"]), log.scored]
         rows[name] = cells + ([versus.get(name, "not ranked")] if several else [])
-        charted += [Charted(name, f"{noun} kappa", judge[KAPPA])]
-        charted += [Charted(name, f"{noun} rho", judge[RHO], floor)]
+        charted += [Charted(f"{name}: {noun} kappa", judge[KAPPA], name)]
+        charted += [Charted(f"{name}: {noun} rho", judge[RHO], name, floor)]
     columns = [f"{noun} kappa", f"{noun} rho"]
     columns += [f"{noun} ROUGE-L floor", f"{noun} rho vs floor"] if shown else []
     columns += [f"{noun} bias", f"{noun} answers scored"]

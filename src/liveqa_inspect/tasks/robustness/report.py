@@ -13,7 +13,7 @@ from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.graded import paired
 from liveqa_inspect.report.loaded import LoadedLog, Logs, Report, Section
-from liveqa_inspect.report.plots import IntervalChart
+from liveqa_inspect.report.plots import Charted, IntervalChart
 from liveqa_inspect.report.tables import Block, Table, figure_cell, value_ci
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.tasks.live_qa.report import setting
@@ -157,7 +157,9 @@ def report(logs: Logs) -> Report:
         }
         title = f"{logs[0].task}: robustness and sensitivity of each judge (95% CI)"
         filename, labels = compare.figure_name(logs, "robustness-judges"), list(shares)
-        return blocks, [IntervalChart(filename, title, AXIS, labels, list(shares.values()), LIMITS)]
+        return blocks, [
+            IntervalChart(filename, title, AXIS, [*map(Charted, labels, shares.values())], LIMITS)
+        ]
     [log], [one] = logs, found
     args, errored = log.log.eval.task_args, log.left_out["errored"]
     unread = metrics.unread_epochs(log.scores())
@@ -177,7 +179,8 @@ def report(logs: Logs) -> Report:
     title = f"{log.task}: {log.judge_label}, share as expected (95% CI)"
     shares = {label(name): pooled.share for name, pooled in one.items()}
     filename, labels = f"{log.path.stem}-robustness.png", list(shares)
-    figure = IntervalChart(filename, title, AXIS, labels, list(shares.values()), LIMITS, log.path)
+    rows = [*map(Charted, labels, shares.values())]
+    figure = IntervalChart(filename, title, AXIS, rows, LIMITS, beside=log.path)
     return [*blocks, moved_table(log)], [figure]
 
 

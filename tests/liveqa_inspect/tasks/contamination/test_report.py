@@ -220,7 +220,7 @@ def test_the_printed_figures_are_the_log_s_metrics(rest: dict[str, str], epochs:
         ]
     [chart] = charts
     assert isinstance(chart, IntervalChart)
-    assert [(e.value, e.low, e.high) for e in chart.estimates] == [
+    assert [(e.value, e.low, e.high) for e in (row.estimate for row in chart.rows)] == [
         (each[DIFFERENCE], each[LOW], each[HIGH]) for each in both
     ]
 
@@ -380,7 +380,7 @@ def test_several_contamination_logs_side_by_side(rest: dict[str, str]) -> None:
     assert isinstance(chart, IntervalChart)
     stem = re.escape(Path(knows.location).stem)
     assert re.fullmatch(rf"{stem}-differences-[0-9a-f]{{12}}\.png", chart.filename)
-    assert [e.value for e in chart.estimates] == [m[DIFFERENCE], 0.0]
+    assert [e.value for e in (row.estimate for row in chart.rows)] == [m[DIFFERENCE], 0.0]
 
 
 def test_logs_of_different_parts_are_flagged(rest: dict[str, str]) -> None:
