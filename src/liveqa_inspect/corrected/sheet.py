@@ -53,8 +53,14 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def asked(args: argparse.Namespace) -> bool:
-    return args.grading_sheet is not None or args.human_grades is not None
+def asked(args: argparse.Namespace, parser: argparse.ArgumentParser) -> bool:
+    """Whether the command asks for a sheet or reads one: then of one log file."""
+    if args.grading_sheet is not None and args.human_grades is not None:
+        parser.error("--grading-sheet writes a sheet and --human-grades reads one: give one")
+    asked = args.grading_sheet is not None or args.human_grades is not None
+    if asked and (len(args.logs) != 1 or Path(args.logs[0]).is_dir()):
+        parser.error("--grading-sheet and --human-grades take one log file (not a folder)")
+    return asked
 
 
 def run(args: argparse.Namespace, log: LoadedLog) -> int:

@@ -106,16 +106,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     add("--reference-judge", action="append", default=[], metavar="MODEL", help=REFERENCE_HELP)
     sheet.add_options(parser)
     args = parser.parse_args(argv)
-    if sheet.asked(args):
-        if args.grading_sheet is not None and args.human_grades is not None:
-            parser.error("--grading-sheet writes a sheet and --human-grades reads one: give one")
-        if len(args.logs) != 1 or Path(args.logs[0]).is_dir():
-            parser.error("--grading-sheet and --human-grades take one log file (not a folder)")
-        try:
+    try:
+        if sheet.asked(args, parser):
             return sheet.run(args, load(args.logs[0], SECTIONS))
-        except (ReportError, DataError) as error:
-            print(f"error: {error}", file=sys.stderr)
-            return EXIT_REFUSED
+    except (ReportError, DataError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_REFUSED
     folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
     if args.reference_judge and not folder:
         parser.error(
