@@ -29,6 +29,8 @@ from tests.helpers import (
 from tests.liveqa_inspect.providers.local import SMOLLM2
 from tests.liveqa_inspect.report.test_card import card_of, run, with_interval
 
+pytestmark = pytest.mark.slow  # several evals into folders, then the card of each
+
 COOL, WARM = "mockllm/judge (temperature=0.0)", "mockllm/judge (temperature=1.0)"
 
 
