@@ -14,7 +14,7 @@ from liveqa_inspect.default_judge import DEFAULT_JUDGE
 from liveqa_inspect.judging.grade import filled
 from liveqa_inspect.judging.record import JudgeRecord
 from liveqa_inspect.report import comparison as compare
-from liveqa_inspect.report.cost import NO_PRICE, Spend
+from liveqa_inspect.report.cost import NO_PRICE, graded, judge_spend
 from liveqa_inspect.report.graded import Item, paired
 from liveqa_inspect.report.loaded import LoadedLog, Logs, Sections
 from liveqa_inspect.report.loading import Said
@@ -130,15 +130,19 @@ def spent(found: Sequence[Part], name: str) -> list[Cell]:
     """What a judge errored on and left unscored, and what its calls cost per 100 answers graded
     (scored or unscored: the judge was asked), over all its logs (each once)."""
     logs = list({p.logs[name].path: p.logs[name] for p in found if name in p.logs}.values())
-    rows = [grading for log in logs for grading in log.gradings]
+    rows, answers, spend = (
+        [g for log in logs for g in log.gradings],
+        graded(*logs),
+        judge_spend(*logs),
+    )
     errored, unscored = (sum(g.status == s for g in rows) for s in ("errored", "unscored"))
-    graded = len(rows) - errored
-    spend = Spend.of(call for log in logs for call in log.calls if call.judging)
-    counts = [share(errored, len(rows)), share(unscored, graded)]
+    counts = [share(errored, len(rows)), share(unscored, answers)]
     if not spend.calls:
         return [*counts, *["no judge call"] * 3]
-    dollars = NO_PRICE if spend.cost is None else f"{100 * spend.cost / graded:.4f}"
-    per_100 = f"{100 * spend.usage.total_tokens / graded:.0f}" if graded else "n/a"
+    if not answers:  # every answer errored: its calls were made, none graded one
+        return [*counts, "n/a", "n/a", f"{spend.cached} of {spend.calls} calls"]
+    dollars = NO_PRICE if spend.cost is None else f"{100 * spend.cost / answers:.4f}"
+    per_100 = f"{100 * spend.usage.total_tokens / answers:.0f}"
     return [*counts, per_100, dollars, f"{spend.cached} of {spend.calls} calls"]
 
 

@@ -75,16 +75,17 @@ def read_prices(path: Path) -> dict[str, ModelCost]:
         raise ReportError(f"cannot read the prices in {path}: {error}; give {FORMAT}") from error
 
 
-def graded(log: LoadedLog) -> int:
-    """Answers graded, epochs counted: scored or unscored (the judge was asked), not errored. A
-    cost per question would read three times the cost of grading an answer with 3 epochs (a
-    robustness answer counts once, though its judge grades each of its versions)."""
-    return sum(grading.status != "errored" for grading in log.gradings)
+def graded(*logs: LoadedLog) -> int:
+    """Answers graded, epochs counted: scored or unscored (the judge was asked), not errored: the
+    one definition every cost per answer divides by. A cost per question would read three times
+    the cost of grading an answer with 3 epochs (a robustness answer counts once, though its
+    judge grades each of its versions)."""
+    return sum(grading.status != "errored" for log in logs for grading in log.gradings)
 
 
-def judge_spend(log: LoadedLog) -> Spend:
-    """The calls of the log's headline scorer (docs/judge-cost.md says whose)."""
-    return Spend.of([call for call in log.calls if call.judging])
+def judge_spend(*logs: LoadedLog) -> Spend:
+    """The calls of the logs' headline scorers (docs/judge-cost.md says whose)."""
+    return Spend.of([call for log in logs for call in log.calls if call.judging])
 
 
 def cached_note(run: str, log: LoadedLog, nouns: Sequence[str] = ("judge", "other")) -> str | None:
