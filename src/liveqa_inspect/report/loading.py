@@ -3,6 +3,7 @@ given, or every log of a folder (`liveqa-report DIR`) grouped by task and questi
 scores are rebuilt as its metrics saw them, from its reductions."""
 
 import os
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -102,9 +103,12 @@ def logs_by_task(folder: Path, sections: Sections) -> tuple[list[LoadedLog], lis
     paths, said = log_files(folder)
     if not paths:
         raise ReportError(f"no Inspect logs found in {folder}")
-    loaded, first = [], dict[str, Path]()
+    # A copy has its original's size: only a file whose size another shares is read to hash it
+    # (each log is read again to load it).
+    loaded, first, sizes = [], dict[str, Path](), Counter(path.stat().st_size for path in paths)
     for path in paths:
-        if (copied := first.setdefault(file_digest(path), path)) != path:
+        same = file_digest(path) if sizes[path.stat().st_size] > 1 else str(path)
+        if (copied := first.setdefault(same, path)) != path:
             said.append((f"read once: {path} is a copy of {copied} (the same bytes)", None))
             continue
         try:
