@@ -130,11 +130,8 @@ def spent(found: Sequence[Part], name: str) -> list[Cell]:
     """What a judge errored on and left unscored, and what its calls cost per 100 answers graded
     (scored or unscored: the judge was asked), over all its logs (each once)."""
     logs = list({p.logs[name].path: p.logs[name] for p in found if name in p.logs}.values())
-    rows, answers, spend = (
-        [g for log in logs for g in log.gradings],
-        graded(*logs),
-        judge_spend(*logs),
-    )
+    rows, answers = [g for log in logs for g in log.gradings], graded(*logs)
+    spend = judge_spend(*logs)
     errored, unscored = (sum(g.status == s for g in rows) for s in ("errored", "unscored"))
     counts = [share(errored, len(rows)), share(unscored, answers)]
     if not spend.calls:
@@ -161,7 +158,7 @@ def judge_card(
         labels = juror_names(base[log.path] for log in group)
         names |= {log.path: name for log, name in zip(group, labels, strict=True)}
     found_references, notes = references(groups, names, asked)
-    hooks = {task: hook for task in sections.tasks if (hook := sections.of(task).card)}
+    hooks = {task: hook for task in sections if (hook := sections.of(task).card)}
     judged = [g for g in groups if g[0].task in hooks and compare.judged(g)]
     named = [({names[log.path]: log for log in g}, hooks[g[0].task]) for g in judged]
     everything = [log for group in groups for log in group]

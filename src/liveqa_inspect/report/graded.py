@@ -15,6 +15,7 @@ from inspect_ai.model import ModelUsage
 from inspect_ai.scorer import SampleScore
 
 from liveqa_inspect.providers.gguf import MODEL_FILE
+from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
 
 SampleId = int | str
 Status = Literal["scored", "unscored", "errored"]
@@ -22,6 +23,7 @@ Key = Literal["answer", "question"]
 """What two logs' items are paired on: the same answers (judges compared), or the same questions
 (models compared, each with its own answers)."""
 SCORER_SPAN = "scorer"  # the type of the span Inspect opens around each scorer, named after it
+NO_GROUP = "none"
 
 
 def digest(*parts: str) -> str:
@@ -162,3 +164,22 @@ def paired(
     wanted = ("scored", "unscored") if held else ("scored",)
     theirs = {item.key(on): item for item in other if item.status in wanted}
     return [(i, theirs[i.key(on)]) for i in first if i.status in wanted and i.key(on) in theirs]
+
+
+def mean_difference(pairs: Sequence[tuple[Item, Item]]) -> Estimate:
+    """The second's value minus the first's over the pairs: resampling per-pair differences is
+    resampling the items with each pair kept (a paired interval, far narrower on the same
+    questions than two separate intervals suggest)."""
+    return mean_estimate([other.value - first.value for first, other in pairs])
+
+
+def group_members(items: Sequence[Item], key: str) -> dict[str, list[Item]]:
+    """Items by a metadata key's value (a list value puts the item in each of its groups),
+    largest group first: a table leads with the groups its headline rests on most."""
+    members: dict[str, list[Item]] = {}
+    for item in items:
+        given = item.metadata.get(key)
+        labels = given if isinstance(given, list) else [given]
+        for label in [str(label) for label in labels if label not in (None, "")] or [NO_GROUP]:
+            members.setdefault(label, []).append(item)
+    return dict(sorted(members.items(), key=lambda found: (-len(found[1]), found[0])))

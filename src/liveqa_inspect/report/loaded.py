@@ -61,16 +61,12 @@ class Section:
         return self.humans is not None
 
 
-@dataclass(frozen=True)
-class Sections:
-    modules: Mapping[str, str]  # each task's section: a module under `tasks/` holding `SECTION`
-
-    @property
-    def tasks(self) -> list[str]:
-        return list(self.modules)
+class Sections(dict[str, str]):
+    """Each task's section by the module under `tasks/` holding its `SECTION`, in the registry's
+    order."""
 
     def of(self, task: str) -> Section:
-        return importlib.import_module(f"{TASKS_PACKAGE}.{self.modules[task]}").SECTION
+        return importlib.import_module(f"{TASKS_PACKAGE}.{self[task]}").SECTION
 
 
 @dataclass(frozen=True)

@@ -51,8 +51,8 @@ def load(path: str | Path, sections: Sections) -> LoadedLog:
     except Exception as error:  # missing file, not a zip, not an Inspect log: one message
         raise ReportError(f"cannot read {path} as an Inspect log: {error}") from error
     task = log.eval.task.rsplit("/", 1)[-1]  # a log names it `liveqa_inspect/<task>`
-    if task not in sections.modules:
-        known = ", ".join(sections.tasks)
+    if task not in sections:
+        known = ", ".join(sections)
         raise ReportError(f"{path} is a log of task '{task}': this report reads only {known} logs")
     reads = sections.of(task)
     try:

@@ -76,7 +76,7 @@ def refuse_mixed(logs: list[LoadedLog], sections: Sections) -> list[LoadedLog]:
     if len({log.section.kind for log in logs}) > 1:
         listed = "; ".join(f"{log.path} ({log.task})" for log in logs)
         kinds: dict[str, list[str]] = {}  # the tasks of each kind, in the registry's order
-        for task in sections.tasks:
+        for task in sections:
             kinds.setdefault(sections.of(task).kind, []).append(task)
         *named, last = (f"{kind} logs ({', '.join(tasks)})" for kind, tasks in kinds.items())
         raise ReportError(

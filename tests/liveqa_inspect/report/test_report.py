@@ -23,10 +23,9 @@ from liveqa_inspect.judging.provenance import provenance
 from liveqa_inspect.judging.scale import LIVEQA_SCALE
 from liveqa_inspect.report import main
 from liveqa_inspect.report.cli import SECTIONS
-from liveqa_inspect.report.graded import paired
+from liveqa_inspect.report.graded import mean_difference, paired
 from liveqa_inspect.report.loading import load
 from liveqa_inspect.report.plots import TITLE_CHARS_PER_INCH, drawing
-from liveqa_inspect.report.stats import mean_difference
 from liveqa_inspect.stats.agreement import FIGURES, agreement, confusion
 from liveqa_inspect.stats.names import ALPHA, DETECTION_FIGURES, confusion_key
 from liveqa_inspect.tasks.expert_qa.claims_metrics import majority_share, wrong_claim_detection

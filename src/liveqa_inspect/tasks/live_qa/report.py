@@ -13,10 +13,9 @@ from liveqa_inspect.judging.verdicts import panel_figures
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
-from liveqa_inspect.report.graded import Item
+from liveqa_inspect.report.graded import Item, group_members, mean_difference
 from liveqa_inspect.report.loaded import ITEMS, Compared, LoadedLog, Logs, Report, Section
 from liveqa_inspect.report.plots import Chart, Charted, IntervalChart
-from liveqa_inspect.report.stats import group_members, mean_difference
 from liveqa_inspect.report.tables import Block, Table, figure_cell, fmt, value_ci
 from liveqa_inspect.stats.agreement import agreement_figures
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate

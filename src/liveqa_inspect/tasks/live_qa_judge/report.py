@@ -12,10 +12,9 @@ from liveqa_inspect.judging.verdicts import epoch_figures, panel_figures
 from liveqa_inspect.report import card as frame
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import per_judge
-from liveqa_inspect.report.graded import Item
+from liveqa_inspect.report.graded import Item, group_members
 from liveqa_inspect.report.loaded import LoadedLog, Logs, Report, Section
 from liveqa_inspect.report.plots import Charted, Heatmap, IntervalChart
-from liveqa_inspect.report.stats import group_members
 from liveqa_inspect.report.tables import Block, Table, figure_cell, figure_cells, figure_table, fmt
 from liveqa_inspect.stats import agreement as agree
 from liveqa_inspect.stats.bootstrap import Estimate, Figures
@@ -30,7 +29,7 @@ JUDGE_TABLE = {KAPPA: "kappa", RHO: "rho", EXACT: "exact", "within_one": "within
 JUDGE_TABLE |= {"bias": "bias", "mae": "MAE"}
 FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
 """The scorers whose `reference_spearman` metric states each reference metric's rho."""
-CARD_FLOOR = "rouge_l"  # the floor the card shows beside each judge's rho
+CARD_FLOOR, NO_FLOOR = "rouge_l", (RHO, math.nan)  # the floor the card shows beside the rho
 Detects = Callable[[LoadedLog], bool]
 """Whether a log's judge rates claims' correctness, whose wrong-claim detection is shown."""
 
@@ -147,12 +146,24 @@ def report(logs: Logs, detects: Detects) -> Report:
     return [*blocks, *optional_tables(log, judges[0], detects), tables[0]], list(charts)
 
 
-def ranked(logs: Logs, names: Sequence[str]) -> dict[str, str]:
+def ranked(logs: Logs, names: Sequence[str], noun: str) -> tuple[dict[str, str], str]:
     """Each judge's kappa from the best one's over the answers every judge scored (paired), in
-    words; no `best` among judges tied at the top."""
+    words, and how to read it; no `best` among judges tied at the top, none where the judges'
+    logs differ in a setting (their figures are not of one measurement)."""
+    if differ := compare.differing_settings(logs):
+        return {}, (
+            f"{noun} kappa vs best: not ranked, as the judges' logs differ in "
+            f"{', '.join(differ)}: their figures are not of one measurement."
+        )
     keys = compare.shared(logs)
+    note = (
+        f"{noun} kappa vs best: a judge's quadratic kappa minus the highest one's, over the "
+        f"{len(keys)} answers every judge scored (paired bootstrap 95% CI): worse or better "
+        "where the interval excludes 0, else tied; `tied` for all judges at the top where "
+        "several share it."
+    )
     if not keys:
-        return dict.fromkeys(names, "no answer every judge scored")
+        return dict.fromkeys(names, "no answer every judge scored"), note
     scored = [{item.answer: item for item in log.scored_items()} for log in logs]
     kept = [[found[key] for key in keys] for found in scored]
     kappas = [agreement(log, items)[KAPPA].value for log, items in zip(logs, kept, strict=True)]
@@ -163,7 +174,7 @@ def ranked(logs: Logs, names: Sequence[str]) -> dict[str, str]:
         difference = kappa_difference(list(zip(kept[best[0]], kept[n], strict=True)), logs[0].scale)
         words = "worse" if difference.high < 0 else "better" if difference.low > 0 else "tied"
         found[names[n]] = f"{figure_cell(difference)} {words}"
-    return found
+    return found, note
 
 
 def card(
@@ -174,13 +185,9 @@ def card(
     measurement, each one's paired kappa difference from the best over the answers all scored."""
     logs = list(judges.values())
     noun, several = logs[0].humans, len(logs) > 1
-    floor_of = {
-        name: floors(log, detects).get(CARD_FLOOR, (RHO, math.nan))[1]
-        for name, log in judges.items()
-    }
+    floor_of = {n: floors(g, detects).get(CARD_FLOOR, NO_FLOOR)[1] for n, g in judges.items()}
     shown = not all(map(math.isnan, floor_of.values()))
-    differ = compare.differing_settings(logs) if several else {}
-    versus = ranked(logs, list(judges)) if several and not differ else {}
+    versus, ranking = ranked(logs, list(judges), noun) if several else ({}, "")
     rows, charted = {}, []
     for name, log in judges.items():
         judge, floor = agreement(log), floor_of[name]
@@ -200,18 +207,7 @@ def card(
         f"{noun} ROUGE-L floor: ROUGE-L's rho with the human levels on the answers the judge "
         "scored, the answers its rho is over."
     ] * shown
-    if several and not differ:
-        notes.append(
-            f"{noun} kappa vs best: a judge's quadratic kappa minus the highest one's, over the "
-            f"{len(compare.shared(logs))} answers every judge scored (paired bootstrap 95% "
-            "CI): worse or better where the interval excludes 0, else tied; `tied` for all "
-            "judges at the top where several share it."
-        )
-    elif differ:  # the judges' logs differ in a setting: their figures are not ranked
-        notes.append(
-            f"{noun} kappa vs best: not ranked, as the judges' logs differ in "
-            f"{', '.join(differ)}: their figures are not of one measurement."
-        )
+    notes += [ranking] * several
     notes += [w for w in compare.warnings(logs) if w.startswith(("WARNING", "note"))]
     title = f"{logs[0].task}: agreement with {noun} ({logs[0].section.setting(logs[0])})"
     part = frame.Part(title, columns, rows, judges, charted, notes)
