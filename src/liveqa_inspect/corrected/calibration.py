@@ -22,7 +22,9 @@ ASSUMES = (
 
 def calibration(log: LoadedLog, logs: Sequence[LoadedLog]) -> LoadedLog | None:
     """The log measuring `log`'s judge against humans, of the same rubric and scale (the one
-    with most answers where several are)."""
+    with most answers where several are); none for a log that is no model's mean level."""
+    if log.section.kind != "model":
+        return None
     judge = [record.identity for record in log.judges]
     found = [
         other

@@ -33,12 +33,7 @@ def build(logs: Logs, everything: Logs = ()) -> tuple[list[Block], list[Chart]]:
     report's title, the section's report, each model log's mean corrected by its judge's
     calibration among `everything` read, then what its models cost (report/cost.py)."""
     blocks, charts = logs[0].section.report(logs)
-    blocks += [
-        line
-        for log in logs
-        if log.section.kind == "model"
-        for line in calibration.lines(log, everything)
-    ]
+    blocks += [line for log in logs for line in calibration.lines(log, everything)]
     warned = [f"WARNING: {log.path.name}: {text}" for log in logs for text in log.caveats()]
     title = [f"{logs[0].task} report: {logs[0].path}"] * (len(logs) == 1)
     return [*warned, *title, *blocks, cost_table(logs)], charts
