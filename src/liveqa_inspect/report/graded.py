@@ -12,7 +12,7 @@ from typing import Any, Literal
 from inspect_ai.event import ModelEvent, SpanBeginEvent
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import ModelUsage
-from inspect_ai.scorer import SampleScore
+from inspect_ai.scorer import SampleScore, Score
 
 from liveqa_inspect.providers.gguf import MODEL_FILE
 from liveqa_inspect.stats.bootstrap import Estimate, mean_estimate
@@ -99,8 +99,10 @@ def answer_of(sample: EvalSample, question_set: str) -> str:
     return digest(question_set, *shown, context, text)
 
 
-def status_of(level: float, scored: bool) -> Status:
-    return "errored" if not scored else "unscored" if math.isnan(level) else "scored"
+def graded_as(score: Score | None, value: Callable[[Any], float]) -> tuple[float, Status]:
+    """A score's level and status: without a score, the answer errored."""
+    level = math.nan if score is None else value(score.value)
+    return level, "errored" if score is None else "unscored" if math.isnan(level) else "scored"
 
 
 def gradings(
@@ -110,8 +112,7 @@ def gradings(
     found = []
     for sample in log.samples or []:
         score = (sample.scores or {}).get(scorer)
-        level = math.nan if score is None else value(score.value)
-        status = status_of(level, score is not None)
+        level, status = graded_as(score, value)
         reason = (score.reason or "no reason recorded") if status == "unscored" else ""
         if sample.error is not None:
             reason = sample.error.message.splitlines()[0] if sample.error.message else "errored"
@@ -143,8 +144,7 @@ def items(
             if sample_id in s
         }
         headline = scores.get(scorer)
-        level = math.nan if headline is None else value(headline.score.value)
-        status = status_of(level, headline is not None)
+        level, status = graded_as(headline and headline.score, value)
         why = [g.reason for g in epochs[sample_id] if g.status != "scored" and g.reason]
         answers = list(dict.fromkeys(g.answer for g in epochs[sample_id]))
         answer = answers[0] if len(answers) == 1 else digest(*answers)

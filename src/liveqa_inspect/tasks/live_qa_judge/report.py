@@ -30,6 +30,7 @@ JUDGE_TABLE |= {"bias": "bias", "mae": "MAE"}
 FLOOR_SCORERS = ("reference_floor", "claim_passage_overlap")
 """The scorers whose `reference_spearman` metric states each reference metric's rho."""
 CARD_FLOOR, NO_FLOOR = "rouge_l", (RHO, math.nan)  # the floor the card shows beside the rho
+KAPPA_AXIS = "quadratic weighted kappa"
 Detects = Callable[[LoadedLog], bool]
 """Whether a log's judge rates claims' correctness, whose wrong-claim detection is shown."""
 
@@ -128,10 +129,8 @@ def report(logs: Logs, detects: Detects) -> Report:
         headers = [JUDGE_TABLE.get(name, name) for name in names]
         table = per_judge(logs, title, headers, lambda g: figure_cells(found[g.path], names))
         title = f"{log.task}: quadratic kappa with the human levels (95% CI)"
-        kappas = [judge[KAPPA] for judge in judges]
-        axis, labels = "quadratic weighted kappa", compare.labels(logs)
-        rows = [*map(Charted, labels, kappas)]
-        chart = IntervalChart(compare.figure_name(logs, "judges"), title, axis, rows)
+        rows = [*map(Charted, compare.labels(logs), [judge[KAPPA] for judge in judges])]
+        chart = IntervalChart(compare.figure_name(logs, "judges"), title, KAPPA_AXIS, rows)
         return compare.comparison(logs, "judge", table, differences), [*charts, chart]
     title = "Agreement with the human assessors (95% CI: the log's seeded bootstrap)"
     scale, epochs = ", ".join(map(level_name, log.scale)), epoch_figures(log.verdicts)
