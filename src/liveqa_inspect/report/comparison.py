@@ -60,8 +60,7 @@ def same_answers(logs: Logs) -> bool:
     """Whether model logs hold one run's answers, each graded again (`inspect score` on copies of
     a `--no-score` log), by another judge or by the same one (a test-retest): what differs
     between them is the grading, not the model."""
-    model = logs[0].section.kind == "model"
-    return model and len(logs) > 1 and len(set(map(answers, logs))) == 1
+    return logs[0].section.kind == "model" and len(logs) > 1 and len(set(map(answers, logs))) == 1
 
 
 def judged(logs: Logs) -> bool:
@@ -92,9 +91,8 @@ def settings(log: LoadedLog) -> dict[str, str]:
         items = items.replace(str(own), str(own).removeprefix(f"{own.filename}: "))
     found = {"task": log.task, log.section.items: items}
     # Its own arguments: a -T name another task of an eval set takes reaches it too, unread.
-    takes = parameters(getattr(liveqa_inspect, log.task))
-    args = {k: v for k, v in spec.task_args.items() if k in takes and k not in NOT_SETTINGS}
-    found |= {f"-T {k}=": str(v) for k, v in args.items()}
+    takes = set(parameters(getattr(liveqa_inspect, log.task))) - set(NOT_SETTINGS)
+    found |= {f"-T {k}=": str(v) for k, v in spec.task_args.items() if k in takes}
     found |= {
         "judge": " | ".join(sorted(judge.name for judge in log.judges)) or "none",
         "judge settings": ", ".join(f"{k}={v}" for k, v in log.judge_settings.items()),
@@ -137,9 +135,7 @@ def warnings(logs: Logs) -> list[str]:
         ]
     for n, values in differing_settings(logs).items():
         listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
-        found.append(
-            f"WARNING: the logs differ in {n} ({listed}): their scores are not comparable."
-        )
+        found += [f"WARNING: the logs differ in {n} ({listed}): their scores are not comparable."]
     every = len(shared(logs))
     if judged(logs) and len(logs) > 1 and every < max(log.scored for log in logs):
         named = zip(labels(logs), logs, strict=True)

@@ -27,7 +27,6 @@ if TYPE_CHECKING:
     from liveqa_inspect.report.plots import Chart
     from liveqa_inspect.report.tables import Block
 
-TASKS_PACKAGE = "liveqa_inspect.tasks"
 ITEMS = "questions or items (-T question=, aspect=, split=, subset=)"
 Logs = Sequence["LoadedLog"]
 Report = tuple[list["Block"], list["Chart"]]
@@ -66,7 +65,7 @@ class Sections(dict[str, str]):
     order."""
 
     def of(self, task: str) -> Section:
-        return importlib.import_module(f"{TASKS_PACKAGE}.{self[task]}").SECTION
+        return importlib.import_module(f"liveqa_inspect.tasks.{self[task]}").SECTION
 
 
 @dataclass(frozen=True)
@@ -127,8 +126,7 @@ class LoadedLog:
         """The caveats its run printed (liveqa_inspect/caveats.py), without which a pasted figure
         reads as a measurement: a model log graded by its own model, each SmolLM2-135M file
         served."""
-        judges = {model for judge in self.judges for model in judge.models}
-        own = self.section.kind == "model" and self.model in judges
+        own = self.section.kind == "model" and any(self.model in j.models for j in self.judges)
         found = [grades_itself(self.model)] if own else []
         served = {call.model: call.served for call in self.calls}
         return found + [too_small(model) for model, file in served.items() if is_smollm2_135m(file)]

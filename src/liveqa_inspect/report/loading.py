@@ -138,12 +138,11 @@ def grouped(logs: Sequence[LoadedLog]) -> list[tuple[str, list[LoadedLog]]]:
 def by_answers(logs: Sequence[LoadedLog]) -> list[list[LoadedLog]]:
     """Each run's answers graded again, then each judge's runs (one log a run), then the rest."""
     runs: dict[frozenset[str], list[LoadedLog]] = {}
-    for log in logs:
-        runs.setdefault(answers(log), []).append(log)
-    found = [run for run in runs.values() if len(run) > 1]
     by_judge: dict[str, dict[frozenset[str], LoadedLog]] = {}
     for log in logs:
+        runs.setdefault(answers(log), []).append(log)
         by_judge.setdefault(log.judge_label, {}).setdefault(answers(log), log)
+    found = [run for run in runs.values() if len(run) > 1]
     found += [list(each.values()) for each in by_judge.values() if len(each) > 1]
     shown = {log.path for group in found for log in group}
     return found + [[log] for log in logs if log.path not in shown]
