@@ -33,8 +33,7 @@ def judge_line(log: LoadedLog) -> str:
 
 
 def judge_differences(logs: Logs) -> dict[str, list[str]]:
-    """Each judge's settings in which its logs differ (`unset` where one sets none): one judge at
-    two temperatures is two judges."""
+    """The settings each judge's logs differ in: one judge at two temperatures is two judges."""
     found = {}
     for judge in dict.fromkeys(log.judge_label for log in logs):
         mine = [log.judge_settings for log in logs if log.judge_label == judge]
@@ -118,9 +117,8 @@ def differing_settings(logs: Logs) -> dict[str, list[str]]:
 
 
 def warnings(logs: Logs) -> list[str]:
-    """A WARNING line for each setting the logs differ in (else the notes of the section's own
-    comparison), for the answers they do not all share, and for judge logs putting other human
-    levels on an answer."""
+    """A WARNING for each setting the logs differ in (else the section's own comparison's notes),
+    for the answers not all share, for judge logs putting other human levels on an answer."""
     if purpose := logs[0].section.compared(logs):
         return purpose[1]
     found = [graded_again(logs)] if same_answers(logs) else []
@@ -138,8 +136,7 @@ def warnings(logs: Logs) -> list[str]:
         found += [f"WARNING: the logs differ in {n} ({listed}): their scores are not comparable."]
     every = len(shared(logs))
     if judged(logs) and len(logs) > 1 and every < max(log.scored for log in logs):
-        named = zip(labels(logs), logs, strict=True)
-        counts = ", ".join(f"{name} {log.scored}" for name, log in named)
+        counts = ", ".join(map("{0} {1.scored}".format, labels(logs), logs))
         found.append(
             f"note: the judges scored other answers ({counts}); {every} were scored by every "
             "judge: a figure ranked or compared across judges is over those alone."
@@ -209,8 +206,7 @@ def difference_table(
 
 def comparison(logs: Logs, noun: str, *tables: Table, notes: Sequence[str] = ()) -> list[Block]:
     """The logs numbered, then the warnings and notes before the tables they qualify; a note says
-    when a log does not hold the first's answers (or questions), as its difference is over the
-    shared ones."""
+    when a log does not hold the first's answers (or questions): its difference is over those."""
     differences = len(tables) > 1
     compared = ", compared with the first:" if differences else " side by side:"
     blocks: list[Block] = [f"{len(logs)} {noun} logs{compared}"]

@@ -61,8 +61,7 @@ class Section:
 
 
 class Sections(dict[str, str]):
-    """Each task's section by the module under `tasks/` holding its `SECTION`, in the registry's
-    order."""
+    """Each task's section by the module under `tasks/` holding its `SECTION`, in registry order."""
 
     def of(self, task: str) -> Section:
         return importlib.import_module(f"liveqa_inspect.tasks.{self[task]}").SECTION
@@ -86,8 +85,7 @@ class LoadedLog:
     @cached_property
     def counts(self) -> dict[str, int]:
         """The answers of each status (errored: without a reduced score, as a run with
-        `fail_on_error` off leaves them), then those planned (the samples times the epochs) but
-        missing."""
+        `fail_on_error` off leaves them), then those planned (samples times epochs) but missing."""
         found = Counter(item.status for item in self.items)
         planned = (self.log.results.total_samples if self.log.results else 0) // self.epochs
         missing = max(0, planned - len(self.items))
@@ -106,8 +104,7 @@ class LoadedLog:
 
     def count_lines(self) -> list[str]:
         """What its figures rest on (a judge that often fails to answer can look good on the few
-        it grades): its answers counted in the section's noun, then the epochs left out of their
-        mean."""
+        it grades): its answers counted, then the epochs left out of their mean."""
         why = Counter(item.reason for item in self.items if item.status == "unscored")
         reasons = ", ".join(f"{reason} {n}" for reason, n in why.most_common())
         scored, unscored, errored, missing = self.counts.values()
@@ -123,9 +120,8 @@ class LoadedLog:
         return lines
 
     def caveats(self) -> list[str]:
-        """The caveats its run printed (liveqa_inspect/caveats.py), without which a pasted figure
-        reads as a measurement: a model log graded by its own model, each SmolLM2-135M file
-        served."""
+        """The caveats its run printed (caveats.py), without which a pasted figure reads as a
+        measurement: a model log graded by its own model, each SmolLM2-135M file served."""
         own = self.section.kind == "model" and any(self.model in j.models for j in self.judges)
         found = [grades_itself(self.model)] if own else []
         served = {call.model: call.served for call in self.calls}

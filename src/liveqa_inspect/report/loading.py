@@ -121,10 +121,9 @@ def logs_by_task(folder: Path, sections: Sections) -> tuple[list[LoadedLog], lis
 
 
 def grouped(logs: Sequence[LoadedLog]) -> list[tuple[str, list[LoadedLog]]]:
-    """The folder's logs as the report compares them, with their headings: by task, question set
-    (its sha256) and whose human levels judge logs are measured against; model logs by their
-    answers: a run's answers graded by several judges compare as judges, the runs one judge graded
-    as models."""
+    """The folder's logs as the report compares them, headed: by task, question set (its sha256)
+    and whose human levels judge logs are measured against; model logs by their answers: a run's
+    answers graded by several judges compare as judges, the runs one judge graded as models."""
     by_set: dict[tuple[str, str, str], list[LoadedLog]] = {}
     for log in logs:
         by_set.setdefault((log.task, log.question_set, log.humans), []).append(log)
