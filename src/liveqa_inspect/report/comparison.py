@@ -193,14 +193,13 @@ def difference_table(
     """Each later log's `difference` from the first over the items both scored (paired on the
     answers of judges, the questions of models), and `beside` it, figures of the pairs."""
     names, rows, figures = labels(logs), [], {}
-    on: Key = "answer" if judged(logs) else "question"
+    noun, on = ("judge", "answer") if judged(logs) else ("model", "question")
     for name, log in zip(names[1:], logs[1:], strict=True):
         pairs = paired(logs[0].items, log.items, on)
         estimate, figures = difference(pairs), beside(pairs) if beside else {}
         rows.append([name, *value_ci(estimate), *map(figure_cell, figures.values()), estimate.n])
     over = f"the {on}s both scored"
     title = f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})"
-    noun = "judge" if judged(logs) else "model"
     return Table(title, [noun, figure, "95% CI", *figures, "shared"], rows)
 
 

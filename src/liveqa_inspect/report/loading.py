@@ -103,8 +103,7 @@ def logs_by_task(folder: Path, sections: Sections) -> tuple[list[LoadedLog], lis
     paths, said = log_files(folder)
     if not paths:
         raise ReportError(f"no Inspect logs found in {folder}")
-    # A copy has its original's size: only a file whose size another shares is read to hash it
-    # (each log is read again to load it).
+    # Only a file whose size another shares (as a copy's) is hashed: hashing is a second read.
     loaded, first, sizes = [], dict[str, Path](), Counter(path.stat().st_size for path in paths)
     for path in paths:
         same = file_digest(path) if sizes[path.stat().st_size] > 1 else str(path)
