@@ -125,12 +125,11 @@ def warnings(logs: Logs) -> list[str]:
     # What one judge's logs differ in is what its rows compare, not a reason to distrust them.
     for judge, keys in judge_differences(logs).items() if judged(logs) else []:
         mine = [log for log in logs if log.judge_label == judge]
-        found += [
-            f"{judge}'s settings differ in {key} ("
-            + "; ".join(f"{g.path.name}: {g.judge_settings.get(key, 'unset')}" for g in mine)
-            + "): each row is labelled with its own."
-            for key in keys
-        ]
+        for key in keys:
+            listed = "; ".join(f"{g.path.name}: {g.judge_settings.get(key, 'unset')}" for g in mine)
+            found.append(
+                f"{judge}'s settings differ in {key} ({listed}): each row is labelled with its own."
+            )
     for n, values in differing_settings(logs).items():
         listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
         found += [f"WARNING: the logs differ in {n} ({listed}): their scores are not comparable."]

@@ -30,8 +30,7 @@ if TYPE_CHECKING:
 ITEMS = "questions or items (-T question=, aspect=, split=, subset=)"
 Logs = Sequence["LoadedLog"]
 Report = tuple[list["Block"], list["Chart"]]
-Compared = tuple[list[str], list[str]]
-"""The row labels and the notes of a comparison a section makes on purpose."""
+Compared = tuple[list[str], list[str]]  # the row labels and notes of a section's own comparison
 
 
 @dataclass(frozen=True)
