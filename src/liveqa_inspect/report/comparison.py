@@ -33,8 +33,7 @@ def judge_line(log: LoadedLog) -> str:
 
 
 def judge_differences(logs: Logs) -> dict[str, list[str]]:
-    """Each judge's settings in which its logs differ (`unset` where one sets none): one judge at
-    two temperatures is two judges."""
+    """The settings each judge's logs differ in: one judge at two temperatures is two judges."""
     found = {}
     for judge in dict.fromkeys(log.judge_label for log in logs):
         mine = [log.judge_settings for log in logs if log.judge_label == judge]
@@ -60,8 +59,7 @@ def same_answers(logs: Logs) -> bool:
     """Whether model logs hold one run's answers, each graded again (`inspect score` on copies of
     a `--no-score` log), by another judge or by the same one (a test-retest): what differs
     between them is the grading, not the model."""
-    model = logs[0].section.kind == "model"
-    return model and len(logs) > 1 and len(set(map(answers, logs))) == 1
+    return logs[0].section.kind == "model" and len(logs) > 1 and len(set(map(answers, logs))) == 1
 
 
 def judged(logs: Logs) -> bool:
@@ -92,9 +90,8 @@ def settings(log: LoadedLog) -> dict[str, str]:
         items = items.replace(str(own), str(own).removeprefix(f"{own.filename}: "))
     found = {"task": log.task, log.section.items: items}
     # Its own arguments: a -T name another task of an eval set takes reaches it too, unread.
-    takes = parameters(getattr(liveqa_inspect, log.task))
-    args = {k: v for k, v in spec.task_args.items() if k in takes and k not in NOT_SETTINGS}
-    found |= {f"-T {k}=": str(v) for k, v in args.items()}
+    takes = set(parameters(getattr(liveqa_inspect, log.task))) - set(NOT_SETTINGS)
+    found |= {f"-T {k}=": str(v) for k, v in spec.task_args.items() if k in takes}
     found |= {
         "judge": " | ".join(sorted(judge.name for judge in log.judges)) or "none",
         "judge settings": ", ".join(f"{k}={v}" for k, v in log.judge_settings.items()),
@@ -120,30 +117,25 @@ def differing_settings(logs: Logs) -> dict[str, list[str]]:
 
 
 def warnings(logs: Logs) -> list[str]:
-    """A WARNING line for each setting the logs differ in (else the notes of the section's own
-    comparison), for the answers they do not all share, and for judge logs putting other human
-    levels on an answer."""
+    """A WARNING for each setting the logs differ in (else the section's own comparison's notes),
+    for the answers not all share, for judge logs putting other human levels on an answer."""
     if purpose := logs[0].section.compared(logs):
         return purpose[1]
     found = [graded_again(logs)] if same_answers(logs) else []
     # What one judge's logs differ in is what its rows compare, not a reason to distrust them.
     for judge, keys in judge_differences(logs).items() if judged(logs) else []:
         mine = [log for log in logs if log.judge_label == judge]
-        found += [
-            f"{judge}'s settings differ in {key} ("
-            + "; ".join(f"{g.path.name}: {g.judge_settings.get(key, 'unset')}" for g in mine)
-            + "): each row is labelled with its own."
-            for key in keys
-        ]
+        for key in keys:
+            listed = "; ".join(f"{g.path.name}: {g.judge_settings.get(key, 'unset')}" for g in mine)
+            found.append(
+                f"{judge}'s settings differ in {key} ({listed}): each row is labelled with its own."
+            )
     for n, values in differing_settings(logs).items():
         listed = "; ".join(map("{0.path.name}: {1}".format, logs, values))
-        found.append(
-            f"WARNING: the logs differ in {n} ({listed}): their scores are not comparable."
-        )
+        found += [f"WARNING: the logs differ in {n} ({listed}): their scores are not comparable."]
     every = len(shared(logs))
     if judged(logs) and len(logs) > 1 and every < max(log.scored for log in logs):
-        named = zip(labels(logs), logs, strict=True)
-        counts = ", ".join(f"{name} {log.scored}" for name, log in named)
+        counts = ", ".join(map("{0} {1.scored}".format, labels(logs), logs))
         found.append(
             f"note: the judges scored other answers ({counts}); {every} were scored by every "
             "judge: a figure ranked or compared across judges is over those alone."
@@ -200,21 +192,19 @@ def difference_table(
     """Each later log's `difference` from the first over the items both scored (paired on the
     answers of judges, the questions of models), and `beside` it, figures of the pairs."""
     names, rows, figures = labels(logs), [], {}
-    on: Key = "answer" if judged(logs) else "question"
+    noun, on = ("judge", "answer") if judged(logs) else ("model", "question")
     for name, log in zip(names[1:], logs[1:], strict=True):
         pairs = paired(logs[0].items, log.items, on)
         estimate, figures = difference(pairs), beside(pairs) if beside else {}
         rows.append([name, *value_ci(estimate), *map(figure_cell, figures.values()), estimate.n])
     over = f"the {on}s both scored"
     title = f"{figure.capitalize()} from {names[0]} (paired bootstrap 95% CI over {over})"
-    noun = "judge" if judged(logs) else "model"
     return Table(title, [noun, figure, "95% CI", *figures, "shared"], rows)
 
 
 def comparison(logs: Logs, noun: str, *tables: Table, notes: Sequence[str] = ()) -> list[Block]:
     """The logs numbered, then the warnings and notes before the tables they qualify; a note says
-    when a log does not hold the first's answers (or questions), as its difference is over the
-    shared ones."""
+    when a log does not hold the first's answers (or questions): its difference is over those."""
     differences = len(tables) > 1
     compared = ", compared with the first:" if differences else " side by side:"
     blocks: list[Block] = [f"{len(logs)} {noun} logs{compared}"]

@@ -27,12 +27,10 @@ if TYPE_CHECKING:
     from liveqa_inspect.report.plots import Chart
     from liveqa_inspect.report.tables import Block
 
-TASKS_PACKAGE = "liveqa_inspect.tasks"
 ITEMS = "questions or items (-T question=, aspect=, split=, subset=)"
 Logs = Sequence["LoadedLog"]
 Report = tuple[list["Block"], list["Chart"]]
-Compared = tuple[list[str], list[str]]
-"""The row labels and the notes of a comparison a section makes on purpose."""
+Compared = tuple[list[str], list[str]]  # the row labels and notes of a section's own comparison
 
 
 @dataclass(frozen=True)
@@ -62,11 +60,10 @@ class Section:
 
 
 class Sections(dict[str, str]):
-    """Each task's section by the module under `tasks/` holding its `SECTION`, in the registry's
-    order."""
+    """Each task's section by the module under `tasks/` holding its `SECTION`, in registry order."""
 
     def of(self, task: str) -> Section:
-        return importlib.import_module(f"{TASKS_PACKAGE}.{self[task]}").SECTION
+        return importlib.import_module(f"liveqa_inspect.tasks.{self[task]}").SECTION
 
 
 @dataclass(frozen=True)
@@ -87,8 +84,7 @@ class LoadedLog:
     @cached_property
     def counts(self) -> dict[str, int]:
         """The answers of each status (errored: without a reduced score, as a run with
-        `fail_on_error` off leaves them), then those planned (the samples times the epochs) but
-        missing."""
+        `fail_on_error` off leaves them), then those planned (samples times epochs) but missing."""
         found = Counter(item.status for item in self.items)
         planned = (self.log.results.total_samples if self.log.results else 0) // self.epochs
         missing = max(0, planned - len(self.items))
@@ -107,8 +103,7 @@ class LoadedLog:
 
     def count_lines(self) -> list[str]:
         """What its figures rest on (a judge that often fails to answer can look good on the few
-        it grades): its answers counted in the section's noun, then the epochs left out of their
-        mean."""
+        it grades): its answers counted, then the epochs left out of their mean."""
         why = Counter(item.reason for item in self.items if item.status == "unscored")
         reasons = ", ".join(f"{reason} {n}" for reason, n in why.most_common())
         scored, unscored, errored, missing = self.counts.values()
@@ -124,11 +119,9 @@ class LoadedLog:
         return lines
 
     def caveats(self) -> list[str]:
-        """The caveats its run printed (liveqa_inspect/caveats.py), without which a pasted figure
-        reads as a measurement: a model log graded by its own model, each SmolLM2-135M file
-        served."""
-        judges = {model for judge in self.judges for model in judge.models}
-        own = self.section.kind == "model" and self.model in judges
+        """The caveats its run printed (caveats.py), without which a pasted figure reads as a
+        measurement: a model log graded by its own model, each SmolLM2-135M file served."""
+        own = self.section.kind == "model" and any(self.model in j.models for j in self.judges)
         found = [grades_itself(self.model)] if own else []
         served = {call.model: call.served for call in self.calls}
         return found + [too_small(model) for model, file in served.items() if is_smollm2_135m(file)]

@@ -103,8 +103,7 @@ def logs_by_task(folder: Path, sections: Sections) -> tuple[list[LoadedLog], lis
     paths, said = log_files(folder)
     if not paths:
         raise ReportError(f"no Inspect logs found in {folder}")
-    # A copy has its original's size: only a file whose size another shares is read to hash it
-    # (each log is read again to load it).
+    # Only a file whose size another shares (as a copy's) is hashed: hashing is a second read.
     loaded, first, sizes = [], dict[str, Path](), Counter(path.stat().st_size for path in paths)
     for path in paths:
         same = file_digest(path) if sizes[path.stat().st_size] > 1 else str(path)
@@ -121,10 +120,9 @@ def logs_by_task(folder: Path, sections: Sections) -> tuple[list[LoadedLog], lis
 
 
 def grouped(logs: Sequence[LoadedLog]) -> list[tuple[str, list[LoadedLog]]]:
-    """The folder's logs as the report compares them, with their headings: by task, question set
-    (its sha256) and whose human levels judge logs are measured against; model logs by their
-    answers: a run's answers graded by several judges compare as judges, the runs one judge graded
-    as models."""
+    """The folder's logs as the report compares them, headed: by task, question set (its sha256)
+    and whose human levels judge logs are measured against; model logs by their answers: a run's
+    answers graded by several judges compare as judges, the runs one judge graded as models."""
     by_set: dict[tuple[str, str, str], list[LoadedLog]] = {}
     for log in logs:
         by_set.setdefault((log.task, log.question_set, log.humans), []).append(log)
@@ -138,12 +136,11 @@ def grouped(logs: Sequence[LoadedLog]) -> list[tuple[str, list[LoadedLog]]]:
 def by_answers(logs: Sequence[LoadedLog]) -> list[list[LoadedLog]]:
     """Each run's answers graded again, then each judge's runs (one log a run), then the rest."""
     runs: dict[frozenset[str], list[LoadedLog]] = {}
-    for log in logs:
-        runs.setdefault(answers(log), []).append(log)
-    found = [run for run in runs.values() if len(run) > 1]
     by_judge: dict[str, dict[frozenset[str], LoadedLog]] = {}
     for log in logs:
+        runs.setdefault(answers(log), []).append(log)
         by_judge.setdefault(log.judge_label, {}).setdefault(answers(log), log)
+    found = [run for run in runs.values() if len(run) > 1]
     found += [list(each.values()) for each in by_judge.values() if len(each) > 1]
     shown = {log.path for group in found for log in group}
     return found + [[log] for log in logs if log.path not in shown]
