@@ -101,19 +101,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     add("--reference-judge", action="append", default=[], metavar="MODEL", help=REFERENCE_HELP)
     sheet.add_options(parser)
     args = parser.parse_args(argv)
+    folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
     try:
         if sheet.asked(args, parser):
             return sheet.run(args, load(args.logs[0], SECTIONS))
-    except (ReportError, DataError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return EXIT_REFUSED
-    folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
-    if args.reference_judge and not folder:
-        parser.error(
-            "--reference-judge is a column of the judge card, which is made of a folder "
-            "of logs: give the folder (liveqa-report DIR --reference-judge MODEL)"
-        )
-    try:
+        if args.reference_judge and not folder:
+            parser.error(
+                "--reference-judge is a column of the judge card, which is made of a folder "
+                "of logs: give the folder (liveqa-report DIR --reference-judge MODEL)"
+            )
         PRICES.set(read_prices(args.model_cost_config) if args.model_cost_config else {})
         if folder:
             loaded, skipped = logs_by_task(folder, SECTIONS)
@@ -123,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         everything = [log for logs in groups for log in logs]
         reports = [build(logs, everything) for logs in groups]
         card = folder and judge_card(groups, SECTIONS, args.reference_judge, skipped)
-    except ReportError as error:
+    except (ReportError, DataError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_REFUSED
     card_written = show_card(card, args.out or folder, args.markdown) if card and folder else True
