@@ -26,7 +26,7 @@ TITLE = "Judge card"
 MARKDOWN, PNG = "judge-card.md", "judge-card.png"
 NOT_RUN = "not run"
 REFERENCE = "reference"
-SPENT = ["errored", "unscored", "tokens / 100 graded", "$ / 100 graded", "cached replies"]
+SPENT = ["judge", "errored", "unscored", "tokens / 100 graded", "$ / 100 graded", "cached replies"]
 Judges = Mapping[str, LoadedLog]
 """A group's judge logs by their rows' names, in the group's order: what a section's hook reads."""
 SPENT_NOTE = (
@@ -69,14 +69,12 @@ def references(named: Sequence[Judges], asked: Sequence[str]) -> tuple[list[str]
     logs = [(name, log) for judges in named for name, log in judges.items()]
     default = [(DEFAULT.models, DEFAULT.settings)]
     found = [name for name, log in logs if [(j.models, j.settings) for j in log.judges] == default]
-    notes = []
-    if not found:
-        ran = sorted({name for name, log in logs if DEFAULT_JUDGE in log.judge_label})
-        why = f"it ran only as {', '.join(ran)}" if ran else "it graded none of these answers"
-        notes.append(
-            f"No agreement with the pinned default judge {DEFAULT_JUDGE} at its default "
-            f"settings: {why}."
-        )
+    ran = sorted({name for name, log in logs if DEFAULT_JUDGE in log.judge_label})
+    why = f"it ran only as {', '.join(ran)}" if ran else "it graded none of these answers"
+    notes = [
+        f"No agreement with the pinned default judge {DEFAULT_JUDGE} at its default "
+        f"settings: {why}."
+    ] * (not found)
     rows = {name for name, _ in logs}
     found += [name for name in asked if name in rows]
     notes += [
@@ -169,9 +167,8 @@ def judge_card(
         notes.append(f"No log of {', '.join(missing)} in the folder: their columns are not shown.")
     left_out = [line.removeprefix("skipped: ") for line, task in skipped if task in tasks]
     notes += [f"Not on the card: {line}" for line in left_out]
-    spent_rows = [[name, *spent(found, name)] for name in rows]
-    title = "What each judge errored on, left unread and cost"
-    blocks.append(Table(title, ["judge", *SPENT], spent_rows, notes))
+    cells = [[name, *spent(found, name)] for name in rows]
+    blocks.append(Table("What each judge errored on, left unread and cost", SPENT, cells, notes))
     charted = [figure for part in found for figure in part.charted]
     low = min([0.0, *(r.estimate.low for r in charted if not math.isnan(r.estimate.low))])
     axis, limits = "figure (quadratic kappa, Spearman rho)", (min(-0.1, low - 0.05), 1.05)
