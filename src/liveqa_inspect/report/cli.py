@@ -65,12 +65,11 @@ def show_card(card: Card, out: Path, markdown: bool) -> bool:
     into `out`: whether they were (a folder they cannot be written to costs the files only)."""
     print(render([f"== {card.heading} ==", "", *card.blocks], markdown=markdown), flush=True)
     text = f"# {card.heading}\n\n" + render(card.blocks, markdown=True)
-    written = [out / MARKDOWN]
+    written = [MARKDOWN, PNG] if card.chart else [MARKDOWN]
     try:
         out.mkdir(parents=True, exist_ok=True)
         if card.chart:
             card.chart.draw(out / PNG)
-            written.append(out / PNG)
             text += f"\n\n![{PNG}]({PNG})"
         (out / MARKDOWN).write_text(text + "\n", encoding="utf-8")
     except OSError as error:
@@ -80,13 +79,12 @@ def show_card(card: Card, out: Path, markdown: bool) -> bool:
             file=sys.stderr,
         )
         return False
-    print("\n" + "\n".join(f"card: {path}" for path in written) + "\n")
+    print("\n" + "\n".join(f"card: {out / name}" for name in written) + "\n")
     return True
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Print the report, then write its PNGs: a folder the figures cannot be written to costs
-    the figures, not the tables."""
+    """Print the report, then its PNGs: an unwritable folder costs the figures, not the tables."""
     parser = argparse.ArgumentParser(
         prog="liveqa-report",
         description="Report the logs of liveqa_inspect's tasks: one log's figures, or several "
