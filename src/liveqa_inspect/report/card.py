@@ -6,7 +6,6 @@ errored on, left unscored and cost (docs/report.md, The judge card)."""
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 from inspect_ai.model import GenerateConfig
 
@@ -27,8 +26,7 @@ TITLE = "Judge card"
 MARKDOWN, PNG = "judge-card.md", "judge-card.png"
 NOT_RUN = "not run"
 REFERENCE = "reference"
-SPENT = ["errored", "unscored", "tokens / 100 graded", "$ / 100 graded", "cached replies"]
-Names = Mapping[Path, str]
+SPENT = ["judge", "errored", "unscored", "tokens / 100 graded", "$ / 100 graded", "cached replies"]
 Judges = Mapping[str, LoadedLog]
 """A group's judge logs by their rows' names, in the group's order: what a section's hook reads."""
 SPENT_NOTE = (
@@ -65,24 +63,19 @@ class Card:
     chart: IntervalChart | None
 
 
-def references(
-    groups: Sequence[Logs], names: Names, asked: Sequence[str]
-) -> tuple[list[str], list[str]]:
+def references(named: Sequence[Judges], asked: Sequence[str]) -> tuple[list[str], list[str]]:
     """The rows that are reference judges (the pinned default at its default settings, and each
     `--reference-judge` named as its row is), and why one asked for is none."""
-    logs = [log for group in groups for log in group if log.path in names]
+    logs = [(name, log) for judges in named for name, log in judges.items()]
     default = [(DEFAULT.models, DEFAULT.settings)]
-    is_default = [log for log in logs if [(j.models, j.settings) for j in log.judges] == default]
-    found = list(dict.fromkeys(names[log.path] for log in is_default))
-    notes = []
-    if not found:
-        ran = sorted({names[log.path] for log in logs if DEFAULT_JUDGE in log.judge_label})
-        why = f"it ran only as {', '.join(ran)}" if ran else "it graded none of these answers"
-        notes.append(
-            f"No agreement with the pinned default judge {DEFAULT_JUDGE} at its default "
-            f"settings: {why}."
-        )
-    rows = set(names.values())
+    found = [name for name, log in logs if [(j.models, j.settings) for j in log.judges] == default]
+    ran = sorted({name for name, log in logs if DEFAULT_JUDGE in log.judge_label})
+    why = f"it ran only as {', '.join(ran)}" if ran else "it graded none of these answers"
+    notes = [
+        f"No agreement with the pinned default judge {DEFAULT_JUDGE} at its default "
+        f"settings: {why}."
+    ] * (not found)
+    rows = {name for name, _ in logs}
     found += [name for name in asked if name in rows]
     notes += [
         f"--reference-judge {name}: no row of the card is that judge (name it as its row is: "
@@ -153,16 +146,13 @@ def judge_card(
     judging = [group for group in groups if compare.judged(group)]
     logs = [log for group in judging for log in group]
     base = dict(zip((log.path for log in logs), compare.judge_labels(logs), strict=True))
-    names: dict[Path, str] = {}
-    for group in judging:
-        labels = juror_names(base[log.path] for log in group)
-        names |= {log.path: name for log, name in zip(group, labels, strict=True)}
-    found_references, notes = references(groups, names, asked)
+    named = [dict(zip(juror_names(base[log.path] for log in g), g, strict=True)) for g in judging]
+    found_references, notes = references(named, asked)
     hooks = {task: hook for task in sections if (hook := sections.of(task).card)}
-    judged = [g for g in groups if g[0].task in hooks and compare.judged(g)]
-    named = [({names[log.path]: log for log in g}, hooks[g[0].task]) for g in judged]
     everything = [log for group in groups for log in group]
-    found = [part for judges, hook in named for part in hook(judges, found_references, everything)]
+    pairs = zip(judging, named, strict=True)
+    hooked = [(hooks[g[0].task], judges) for g, judges in pairs if g[0].task in hooks]
+    found = [part for hook, judges in hooked for part in hook(judges, found_references, everything)]
     if not found:
         return None
     rows = list(dict.fromkeys(name for part in found for name in part.rows))
@@ -177,9 +167,8 @@ def judge_card(
         notes.append(f"No log of {', '.join(missing)} in the folder: their columns are not shown.")
     left_out = [line.removeprefix("skipped: ") for line, task in skipped if task in tasks]
     notes += [f"Not on the card: {line}" for line in left_out]
-    spent_rows = [[name, *spent(found, name)] for name in rows]
-    title = "What each judge errored on, left unread and cost"
-    blocks.append(Table(title, ["judge", *SPENT], spent_rows, notes))
+    cells = [[name, *spent(found, name)] for name in rows]
+    blocks.append(Table("What each judge errored on, left unread and cost", SPENT, cells, notes))
     charted = [figure for part in found for figure in part.charted]
     low = min([0.0, *(r.estimate.low for r in charted if not math.isnan(r.estimate.low))])
     axis, limits = "figure (quadratic kappa, Spearman rho)", (min(-0.1, low - 0.05), 1.05)

@@ -65,12 +65,11 @@ def show_card(card: Card, out: Path, markdown: bool) -> bool:
     into `out`: whether they were (a folder they cannot be written to costs the files only)."""
     print(render([f"== {card.heading} ==", "", *card.blocks], markdown=markdown), flush=True)
     text = f"# {card.heading}\n\n" + render(card.blocks, markdown=True)
-    written = [out / MARKDOWN]
+    written = [MARKDOWN, PNG] if card.chart else [MARKDOWN]
     try:
         out.mkdir(parents=True, exist_ok=True)
         if card.chart:
             card.chart.draw(out / PNG)
-            written.append(out / PNG)
             text += f"\n\n![{PNG}]({PNG})"
         (out / MARKDOWN).write_text(text + "\n", encoding="utf-8")
     except OSError as error:
@@ -80,13 +79,12 @@ def show_card(card: Card, out: Path, markdown: bool) -> bool:
             file=sys.stderr,
         )
         return False
-    print("\n" + "\n".join(f"card: {path}" for path in written) + "\n")
+    print("\n" + "\n".join(f"card: {out / name}" for name in written) + "\n")
     return True
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Print the report, then write its PNGs: a folder the figures cannot be written to costs
-    the figures, not the tables."""
+    """Print the report, then its PNGs: an unwritable folder costs the figures, not the tables."""
     parser = argparse.ArgumentParser(
         prog="liveqa-report",
         description="Report the logs of liveqa_inspect's tasks: one log's figures, or several "
@@ -101,19 +99,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     add("--reference-judge", action="append", default=[], metavar="MODEL", help=REFERENCE_HELP)
     sheet.add_options(parser)
     args = parser.parse_args(argv)
+    folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
     try:
         if sheet.asked(args, parser):
             return sheet.run(args, load(args.logs[0], SECTIONS))
-    except (ReportError, DataError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return EXIT_REFUSED
-    folder = Path(args.logs[0]) if len(args.logs) == 1 and Path(args.logs[0]).is_dir() else None
-    if args.reference_judge and not folder:
-        parser.error(
-            "--reference-judge is a column of the judge card, which is made of a folder "
-            "of logs: give the folder (liveqa-report DIR --reference-judge MODEL)"
-        )
-    try:
+        if args.reference_judge and not folder:
+            parser.error(
+                "--reference-judge is a column of the judge card, which is made of a folder "
+                "of logs: give the folder (liveqa-report DIR --reference-judge MODEL)"
+            )
         PRICES.set(read_prices(args.model_cost_config) if args.model_cost_config else {})
         if folder:
             loaded, skipped = logs_by_task(folder, SECTIONS)
@@ -123,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         everything = [log for logs in groups for log in logs]
         reports = [build(logs, everything) for logs in groups]
         card = folder and judge_card(groups, SECTIONS, args.reference_judge, skipped)
-    except ReportError as error:
+    except (ReportError, DataError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_REFUSED
     card_written = show_card(card, args.out or folder, args.markdown) if card and folder else True

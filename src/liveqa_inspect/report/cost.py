@@ -146,8 +146,7 @@ def cost_table(logs: Logs) -> Table:
         costs, spends = [spend.cost for spend in by_model.values()], spends | by_model
         rows += [usage_row(run, used, spend, graded(log)) for used, spend in spends.items()]
         notes += [line for line in (cached_note(run, log), projection(log, run, costs)) if line]
-    if any(row[-1] == NO_PRICE for row in rows):
-        notes.append(HOW_TO_PRICE)
+    notes += [HOW_TO_PRICE] * any(row[-1] == NO_PRICE for row in rows)
     headers = ["run", "used by", "input", "output", "cached", "reasoning", "cost ($)"]
     headers.append("per graded answer ($)")
     return Table("Tokens and cost of the model calls in the log", headers, rows, notes)

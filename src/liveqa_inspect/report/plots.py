@@ -129,13 +129,13 @@ class IntervalChart:
             self.plot(axes)
 
     def plot(self, axes: Axes) -> None:
-        groups, floors = list(dict.fromkeys(row.group for row in self.rows)), False
+        groups, floor = list(dict.fromkeys(row.group for row in self.rows)), ""
         for y, row in enumerate(self.rows):
             e, colour = row.estimate, PALETTE[groups.index(row.group) % len(PALETTE)]
             axes.text(1.01, y, fmt(e.value), transform=axes.get_yaxis_transform(), va="center")
             if not math.isnan(row.floor):
                 axes.plot(row.floor, y, "D", color="black", markersize=7, zorder=3)
-                floors = True
+                floor = "; \u25c6 ROUGE-L's rho on the same answers, the floor"
             if math.isnan(e.value):
                 continue
             axes.barh(y, e.value, color=colour, alpha=0.85)
@@ -144,7 +144,6 @@ class IntervalChart:
                 axes.errorbar(e.value, y, xerr=bounds, fmt="none", ecolor="black", capsize=4)
         axes.set_yticks(range(len(self.rows)), [row.label for row in self.rows])
         axes.invert_yaxis()
-        floor = "; \u25c6 ROUGE-L's rho on the same answers, the floor" if floors else ""
         axes.set(xlabel=self.axis + floor, xlim=self.limits)
         axes.grid(axis="x", alpha=0.3)
 

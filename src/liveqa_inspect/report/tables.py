@@ -65,7 +65,7 @@ def render(blocks: Sequence[Block], markdown: bool = False) -> str:
     columns of figures (numbers, intervals, n/a) align right; in Markdown a `|` in an excerpt is
     escaped, as it would end its cell."""
     lines: list[str] = []
-    escaped = "\\|" if markdown else "|"
+    style, escaped, bold, em = ("pipe", "\\|", "**", "_") if markdown else ("simple", "|", "", "")
     for block in blocks:
         if not isinstance(block, Table):  # a Markdown line break keeps header lines apart
             lines.append(block + "  " if markdown and block else block)
@@ -74,11 +74,9 @@ def render(blocks: Sequence[Block], markdown: bool = False) -> str:
         columns = list(zip(*rows, strict=True)) or [() for _ in block.headers]
         figures = [all(not text or re.match(r"n/a|-?\d|\[", text) for text in c) for c in columns]
         aligned = ["left"] + ["right" if right else "left" for right in figures[1:]]
-        style = "pipe" if markdown else "simple"
         body = tabulate(rows, list(block.headers), style, disable_numparse=True, colalign=aligned)
-        notes = [f"_{note}_" if markdown else note for note in block.notes]
-        title = f"**{block.title}**" if markdown else block.title
-        lines += ["", title, "", *body.splitlines(), *([""] + notes if notes else []), ""]
+        notes = [f"{em}{note}{em}" for note in block.notes]  # none: a blank too many, collapsed
+        lines += ["", f"{bold}{block.title}{bold}", "", *body.splitlines(), "", *notes, ""]
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines).strip("\n"))
 
 
