@@ -64,7 +64,7 @@ def load(path: str | Path, sections: Sections) -> LoadedLog:
 
 
 def load_all(paths: Sequence[str | Path], sections: Sections) -> list[LoadedLog]:
-    return refuse_mixed([load(path, sections) for path in paths])
+    return refuse_mixed([load(path, sections) for path in paths], sections)
 
 
 Said = tuple[str, str | None]  # a line said of a log of the folder left out, and its task if known

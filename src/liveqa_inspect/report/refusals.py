@@ -6,7 +6,7 @@ from pathlib import Path
 
 from inspect_ai.log import EvalLog
 
-from liveqa_inspect.report.loaded import LoadedLog, Section
+from liveqa_inspect.report.loaded import LoadedLog, Section, Sections
 
 PACKAGE = "liveqa_inspect"
 PROVENANCE_KEYS = ("data", "data_license")  # judging/provenance.py's, in every task's log
@@ -62,7 +62,7 @@ def file_digest(path: Path) -> str:
         return hashlib.file_digest(f, "sha256").hexdigest()
 
 
-def refuse_mixed(logs: list[LoadedLog]) -> list[LoadedLog]:
+def refuse_mixed(logs: list[LoadedLog], sections: Sections) -> list[LoadedLog]:
     """A log compared with itself says nothing, and a model's mean and a judge's agreement share
     no table: every log once, all of one kind, of one question set."""
     seen = dict[object, Path]()
@@ -73,9 +73,12 @@ def refuse_mixed(logs: list[LoadedLog]) -> list[LoadedLog]:
         if (same := file_digest(log.path)) in seen:
             raise ReportError(f"{twice}log once ({seen[same]} is a copy of it, the same bytes)")
         seen |= {log.path.resolve(): log.path, same: log.path}
-    if len(kinds := dict.fromkeys(log.section.kind for log in logs)) > 1:
-        listed = "; ".join(f"{log.path} ({log.task}: {log.section.kind})" for log in logs)
-        *named, last = (f"{kind} logs" for kind in kinds)
+    if len({log.section.kind for log in logs}) > 1:
+        listed = "; ".join(f"{log.path} ({log.task})" for log in logs)
+        kinds: dict[str, list[str]] = {}  # the tasks of each kind, in the registry's order
+        for task in sections:
+            kinds.setdefault(sections.of(task).kind, []).append(task)
+        *named, last = (f"{kind} logs ({', '.join(tasks)})" for kind, tasks in kinds.items())
         raise ReportError(
             f"cannot report {', '.join(named)} and {last} together: {listed}. Run the report "
             "once for each kind"
