@@ -92,16 +92,14 @@ def moved_table(log: LoadedLog) -> Table:
             start = textwrap.shorten(str(meta["answer"]), EXCERPT_CHARS)
             human = f"{meta['human_level']:g}"
             rows.append([str(score.sample_id), name, human, before, after, after - before, start])
-    rows.sort(key=lambda row: (-abs(row[5]), row[0], row[1]))
-    return Table(
-        f"Pairs that moved most against expectation ({min(len(rows), MOVED_ROWS)} of {len(rows)})",
-        ["answer", "perturbation", "human", "original", "perturbed", "shift", "answer (start)"],
-        rows[:MOVED_ROWS],
-        [
-            "Against expectation: the level moved where it should have held, or rose where it "
-            "should have fallen. Each answer's versions are in its sample's metadata."
-        ],
+    shown = sorted(rows, key=lambda row: (-abs(row[5]), row[0], row[1]))[:MOVED_ROWS]
+    title = f"Pairs that moved most against expectation ({len(shown)} of {len(rows)})"
+    headers = ["answer", "perturbation", "human", "original", "perturbed", "shift"]
+    note = (
+        "Against expectation: the level moved where it should have held, or rose where it "
+        "should have fallen. Each answer's versions are in its sample's metadata."
     )
+    return Table(title, [*headers, "answer (start)"], shown, [note])
 
 
 def otherwise(pairs: compare.Pairs) -> int:
@@ -141,25 +139,23 @@ def pairing(logs: Logs) -> list[str]:
 def report(logs: Logs) -> Report:
     found = [metrics.robustness_figures(log.scores(), log.scale) for log in logs]
     if len(logs) > 1:
-        names = compare.labels(logs)
+        columns = dict(zip(compare.labels(logs), found, strict=True))
         title = "Judges (value [95% CI: each log's seeded bootstrap] n=pairs read)"
-        judges = side_by_side(title, dict(zip(names, found, strict=True)))
+        judges = side_by_side(title, columns)
         scale = logs[0].scale
         differences = [
             compare.difference_table(logs, partial(summary_difference, s, scale), f"{s} difference")
             for s in metrics.SUMMARIES
         ]
         blocks = compare.comparison(logs, "robustness", judges, *differences, notes=pairing(logs))
-        shares = {
-            f"{name}: {summary}": each[summary].share
-            for name, each in zip(names, found, strict=True)
+        rows = [
+            Charted(f"{name}: {summary}", each[summary].share)
+            for name, each in columns.items()
             for summary in metrics.SUMMARIES
-        }
-        title = f"{logs[0].task}: robustness and sensitivity of each judge (95% CI)"
-        filename, labels = compare.figure_name(logs, "robustness-judges"), list(shares)
-        return blocks, [
-            IntervalChart(filename, title, AXIS, [*map(Charted, labels, shares.values())], LIMITS)
         ]
+        title = f"{logs[0].task}: robustness and sensitivity of each judge (95% CI)"
+        filename = compare.figure_name(logs, "robustness-judges")
+        return blocks, [IntervalChart(filename, title, AXIS, rows, LIMITS)]
     [log], [one] = logs, found
     args, errored = log.log.eval.task_args, log.left_out["errored"]
     unread = metrics.unread_epochs(log.scores())
@@ -177,9 +173,8 @@ def report(logs: Logs) -> Report:
         title = "Each juror alone (value [95% CI] n=pairs read)"
         blocks.append(side_by_side(title, {"panel": one, **jurors}))
     title = f"{log.task}: {log.judge_label}, share as expected (95% CI)"
-    shares = {label(name): pooled.share for name, pooled in one.items()}
-    filename, labels = f"{log.path.stem}-robustness.png", list(shares)
-    rows = [*map(Charted, labels, shares.values())]
+    rows = [Charted(label(name), pooled.share) for name, pooled in one.items()]
+    filename = f"{log.path.stem}-robustness.png"
     figure = IntervalChart(filename, title, AXIS, rows, LIMITS, beside=log.path)
     return [*blocks, moved_table(log)], [figure]
 
