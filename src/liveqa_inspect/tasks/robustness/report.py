@@ -2,7 +2,6 @@
 log's scores, so a printed figure is the log's; the same functions give what the log does not
 hold: the pairs that moved most against expectation, and each judge's difference from the first."""
 
-import math
 import textwrap
 from collections.abc import Sequence
 from functools import partial
@@ -14,7 +13,7 @@ from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.graded import paired
 from liveqa_inspect.report.loaded import LoadedLog, Logs, Report, Section
 from liveqa_inspect.report.plots import Charted, IntervalChart
-from liveqa_inspect.report.tables import Block, Table, figure_cell, value_ci
+from liveqa_inspect.report.tables import NOT_STATED, Block, Table, figure_cell, value_ci
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.tasks.live_qa.report import setting
 from liveqa_inspect.tasks.live_qa_judge.report import NIST
@@ -115,7 +114,7 @@ def otherwise(pairs: compare.Pairs) -> int:
 def summary_difference(summary: str, scale: Sequence[float], pairs: compare.Pairs) -> Estimate:
     """The second judge's summary minus the first's; none where the two perturbed otherwise."""
     if otherwise(pairs):
-        return Estimate(math.nan)
+        return NOT_STATED
     first, other = ([pair[n].score for pair in pairs] for n in (0, 1))
     return metrics.summary_difference(first, other, summary, scale)  # type: ignore[arg-type]
 
@@ -180,11 +179,9 @@ def report(logs: Logs) -> Report:
 
 
 def worst(found: metrics.Shares, way: Expect) -> str:
-    """The perturbation expected to `way` whose pairs went most against it, named, with the share
-    that did and the pairs read: its share as expected, from the log's own figure, turned the
-    other way; `moved none` where every pair went as expected."""
-    shares = {n: p for n, p in found.items() if p.shift and expected(n) == way}
-    shares = {n: p for n, p in shares.items() if not math.isnan(p.share.value)}
+    """The perturbation expected to `way` whose pairs went most against it: the log's own share
+    as expected, turned the other way. A share is undefined exactly where no pair was read."""
+    shares = {name: p for name, p in found.items() if p.shift and p.n and expected(name) == way}
     if not shares:
         return "none read"
     name, pooled = min(shares.items(), key=lambda item: item[1].share.value)
