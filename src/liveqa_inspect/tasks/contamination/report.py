@@ -138,10 +138,9 @@ def side_by_side(logs: Logs) -> Report:
     headers = ["guided", "general", "difference", "p", *found[logs[0].path][1]]
     table = per_log(logs, title, headers, cells)
     title = f"{logs[0].task}: guided minus general overlap (95% CI)"
-    differences, axis = [f.difference for f, _ in found.values()], "difference in mean ROUGE-L"
-    name = figure_name(logs, "differences")
-    chart = IntervalChart(name, title, axis, [*map(Charted, labels(logs), differences)], (-1, 1))
-    return comparison(logs, logs[0].task, table), [chart]
+    rows = [*map(Charted, labels(logs), (f.difference for f, _ in found.values()))]
+    name, axis = figure_name(logs, "differences"), "difference in mean ROUGE-L"
+    return comparison(logs, logs[0].task, table), [IntervalChart(name, title, axis, rows, (-1, 1))]
 
 
 def report(logs: Logs) -> Report:
