@@ -60,8 +60,7 @@ def setting(log: LoadedLog) -> str:
 
 
 def settings(log: LoadedLog) -> dict[str, str]:
-    given = log.log.eval.metadata["instructions"]
-    return {"probe instructions": ", ".join(text_label(instruction) for instruction in given)}
+    return {"probe instructions": ", ".join(map(text_label, log.log.eval.metadata["instructions"]))}
 
 
 def verdict(found: Overlaps, counts: dict[str, int]) -> str:
