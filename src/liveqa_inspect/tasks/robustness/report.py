@@ -103,8 +103,7 @@ def otherwise(pairs: compare.Pairs) -> int:
     """How many of the answers both logs hold the two perturbed otherwise in a perturbation both
     ran (another seed draws other texts): their pairs are not the same."""
     sides = [[pair[n].score for pair in pairs if pair[n].score] for n in (0, 1)]
-    theirs = metrics.asked(sides[1])
-    names = [name for name in metrics.asked(sides[0]) if name in theirs]
+    names = set(metrics.asked(sides[0])) & set(metrics.asked(sides[1]))
     versions = [[pair[n].metadata["versions"] for n in (0, 1)] for pair in pairs]
     return sum(any(a.get(n) != b.get(n) for n in names) for a, b in versions)
 
