@@ -100,8 +100,7 @@ def moved_table(log: LoadedLog) -> Table:
 
 
 def otherwise(pairs: compare.Pairs) -> int:
-    """How many of the answers both logs hold the two perturbed otherwise in a perturbation both
-    ran (another seed draws other texts): their pairs are not the same."""
+    """How many answers both logs perturbed otherwise (another seed draws other texts)."""
     sides = [[pair[n].score for pair in pairs if pair[n].score] for n in (0, 1)]
     names = set(metrics.asked(sides[0])) & set(metrics.asked(sides[1]))
     versions = [[pair[n].metadata["versions"] for n in (0, 1)] for pair in pairs]
