@@ -60,8 +60,7 @@ def setting(log: LoadedLog) -> str:
 
 
 def settings(log: LoadedLog) -> dict[str, str]:
-    given = log.log.eval.metadata["instructions"]
-    return {"probe instructions": ", ".join(text_label(instruction) for instruction in given)}
+    return {"probe instructions": ", ".join(map(text_label, log.log.eval.metadata["instructions"]))}
 
 
 def verdict(found: Overlaps, counts: dict[str, int]) -> str:
@@ -83,7 +82,6 @@ def verdict(found: Overlaps, counts: dict[str, int]) -> str:
 
 
 def tables(found: Overlaps, counts: dict[str, int], words: int) -> list[Table]:
-    """The overlaps (the difference the headline), then the reproduced and refused completions."""
     rows = {NAMED[name]: overlap for name, overlap in found.overlaps.items()}
     rows["difference, guided - general"] = found.difference
     title = "Overlap of the completions with the true remainder (mean ROUGE-L F; seeded bootstrap "
@@ -138,10 +136,9 @@ def side_by_side(logs: Logs) -> Report:
     headers = ["guided", "general", "difference", "p", *found[logs[0].path][1]]
     table = per_log(logs, title, headers, cells)
     title = f"{logs[0].task}: guided minus general overlap (95% CI)"
-    differences, axis = [f.difference for f, _ in found.values()], "difference in mean ROUGE-L"
-    name = figure_name(logs, "differences")
-    chart = IntervalChart(name, title, axis, [*map(Charted, labels(logs), differences)], (-1, 1))
-    return comparison(logs, logs[0].task, table), [chart]
+    rows = [*map(Charted, labels(logs), (f.difference for f, _ in found.values()))]
+    name, axis = figure_name(logs, "differences"), "difference in mean ROUGE-L"
+    return comparison(logs, logs[0].task, table), [IntervalChart(name, title, axis, rows, (-1, 1))]
 
 
 def report(logs: Logs) -> Report:

@@ -2,7 +2,6 @@
 log's scores, so a printed figure is the log's; the same functions give what the log does not
 hold: the pairs that moved most against expectation, and each judge's difference from the first."""
 
-import math
 import textwrap
 from collections.abc import Sequence
 from functools import partial
@@ -14,7 +13,7 @@ from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.graded import paired
 from liveqa_inspect.report.loaded import LoadedLog, Logs, Report, Section
 from liveqa_inspect.report.plots import Charted, IntervalChart
-from liveqa_inspect.report.tables import Block, Table, figure_cell, value_ci
+from liveqa_inspect.report.tables import NOT_STATED, Block, Table, figure_cell, value_ci
 from liveqa_inspect.stats.bootstrap import Estimate
 from liveqa_inspect.tasks.live_qa.report import setting
 from liveqa_inspect.tasks.live_qa_judge.report import NIST
@@ -53,7 +52,6 @@ def settings(log: LoadedLog) -> dict[str, str]:
 
 
 def figure_tables(log: LoadedLog, found: metrics.Shares) -> list[Table]:
-    """The summaries, then each perturbation with its mean shift."""
     title = "Robustness and sensitivity (95% CI: answers resampled, each with all its pairs)"
     rows = [[name, *value_ci(s.share), s.n, s.left_out] for name, s in found.items() if not s.shift]
     note = (
@@ -82,7 +80,6 @@ def figure_tables(log: LoadedLog, found: metrics.Shares) -> list[Table]:
 
 
 def moved_table(log: LoadedLog) -> Table:
-    """Pairs that moved, and not the way they should: the largest shift first."""
     scores, rows = log.scores(), []
     for name in metrics.asked(scores):
         read, _, move, _ = metrics.pairs(scores, name, log.scale)
@@ -92,24 +89,20 @@ def moved_table(log: LoadedLog) -> Table:
             start = textwrap.shorten(str(meta["answer"]), EXCERPT_CHARS)
             human = f"{meta['human_level']:g}"
             rows.append([str(score.sample_id), name, human, before, after, after - before, start])
-    rows.sort(key=lambda row: (-abs(row[5]), row[0], row[1]))
-    return Table(
-        f"Pairs that moved most against expectation ({min(len(rows), MOVED_ROWS)} of {len(rows)})",
-        ["answer", "perturbation", "human", "original", "perturbed", "shift", "answer (start)"],
-        rows[:MOVED_ROWS],
-        [
-            "Against expectation: the level moved where it should have held, or rose where it "
-            "should have fallen. Each answer's versions are in its sample's metadata."
-        ],
+    shown = sorted(rows, key=lambda row: (-abs(row[5]), row[0], row[1]))[:MOVED_ROWS]
+    title = f"Pairs that moved most against expectation ({len(shown)} of {len(rows)})"
+    headers = ["answer", "perturbation", "human", "original", "perturbed", "shift"]
+    note = (
+        "Against expectation: the level moved where it should have held, or rose where it "
+        "should have fallen. Each answer's versions are in its sample's metadata."
     )
+    return Table(title, [*headers, "answer (start)"], shown, [note])
 
 
 def otherwise(pairs: compare.Pairs) -> int:
-    """How many of the answers both logs hold the two perturbed otherwise in a perturbation both
-    ran (another seed draws other texts): their pairs are not the same."""
+    """How many answers both logs perturbed otherwise (another seed draws other texts)."""
     sides = [[pair[n].score for pair in pairs if pair[n].score] for n in (0, 1)]
-    theirs = metrics.asked(sides[1])
-    names = [name for name in metrics.asked(sides[0]) if name in theirs]
+    names = set(metrics.asked(sides[0])) & set(metrics.asked(sides[1]))
     versions = [[pair[n].metadata["versions"] for n in (0, 1)] for pair in pairs]
     return sum(any(a.get(n) != b.get(n) for n in names) for a, b in versions)
 
@@ -117,7 +110,7 @@ def otherwise(pairs: compare.Pairs) -> int:
 def summary_difference(summary: str, scale: Sequence[float], pairs: compare.Pairs) -> Estimate:
     """The second judge's summary minus the first's; none where the two perturbed otherwise."""
     if otherwise(pairs):
-        return Estimate(math.nan)
+        return NOT_STATED
     first, other = ([pair[n].score for pair in pairs] for n in (0, 1))
     return metrics.summary_difference(first, other, summary, scale)  # type: ignore[arg-type]
 
@@ -141,25 +134,23 @@ def pairing(logs: Logs) -> list[str]:
 def report(logs: Logs) -> Report:
     found = [metrics.robustness_figures(log.scores(), log.scale) for log in logs]
     if len(logs) > 1:
-        names = compare.labels(logs)
+        columns = dict(zip(compare.labels(logs), found, strict=True))
         title = "Judges (value [95% CI: each log's seeded bootstrap] n=pairs read)"
-        judges = side_by_side(title, dict(zip(names, found, strict=True)))
+        judges = side_by_side(title, columns)
         scale = logs[0].scale
         differences = [
             compare.difference_table(logs, partial(summary_difference, s, scale), f"{s} difference")
             for s in metrics.SUMMARIES
         ]
         blocks = compare.comparison(logs, "robustness", judges, *differences, notes=pairing(logs))
-        shares = {
-            f"{name}: {summary}": each[summary].share
-            for name, each in zip(names, found, strict=True)
+        rows = [
+            Charted(f"{name}: {summary}", each[summary].share)
+            for name, each in columns.items()
             for summary in metrics.SUMMARIES
-        }
-        title = f"{logs[0].task}: robustness and sensitivity of each judge (95% CI)"
-        filename, labels = compare.figure_name(logs, "robustness-judges"), list(shares)
-        return blocks, [
-            IntervalChart(filename, title, AXIS, [*map(Charted, labels, shares.values())], LIMITS)
         ]
+        title = f"{logs[0].task}: robustness and sensitivity of each judge (95% CI)"
+        filename = compare.figure_name(logs, "robustness-judges")
+        return blocks, [IntervalChart(filename, title, AXIS, rows, LIMITS)]
     [log], [one] = logs, found
     args, errored = log.log.eval.task_args, log.left_out["errored"]
     unread = metrics.unread_epochs(log.scores())
@@ -177,19 +168,16 @@ def report(logs: Logs) -> Report:
         title = "Each juror alone (value [95% CI] n=pairs read)"
         blocks.append(side_by_side(title, {"panel": one, **jurors}))
     title = f"{log.task}: {log.judge_label}, share as expected (95% CI)"
-    shares = {label(name): pooled.share for name, pooled in one.items()}
-    filename, labels = f"{log.path.stem}-robustness.png", list(shares)
-    rows = [*map(Charted, labels, shares.values())]
+    rows = [Charted(label(name), pooled.share) for name, pooled in one.items()]
+    filename = f"{log.path.stem}-robustness.png"
     figure = IntervalChart(filename, title, AXIS, rows, LIMITS, beside=log.path)
     return [*blocks, moved_table(log)], [figure]
 
 
 def worst(found: metrics.Shares, way: Expect) -> str:
-    """The perturbation expected to `way` whose pairs went most against it, named, with the share
-    that did and the pairs read: its share as expected, from the log's own figure, turned the
-    other way; `moved none` where every pair went as expected."""
-    shares = {n: p for n, p in found.items() if p.shift and expected(n) == way}
-    shares = {n: p for n, p in shares.items() if not math.isnan(p.share.value)}
+    """The perturbation expected to `way` whose pairs went most against it: the log's own share
+    as expected, turned the other way. A share is undefined exactly where no pair was read."""
+    shares = {name: p for name, p in found.items() if p.shift and p.n and expected(name) == way}
     if not shares:
         return "none read"
     name, pooled = min(shares.items(), key=lambda item: item[1].share.value)
@@ -201,7 +189,6 @@ def worst(found: metrics.Shares, way: Expect) -> str:
 
 
 def card(judges: frame.Judges, _: Sequence[str], __: Logs) -> list[frame.Part]:
-    """The judge card's columns: the perturbation that went most against each expected move."""
     logs = list(judges.values())
     figures = {name: metrics.robustness_figures(g.scores(), g.scale) for name, g in judges.items()}
     rows = {name: [worst(found, way) for way in CARD_COLUMNS] for name, found in figures.items()}
