@@ -39,6 +39,14 @@ def build(logs: Logs, everything: Logs = ()) -> tuple[list[Block], list[Chart]]:
     return [*warned, *title, *blocks, cost_table(logs)], charts
 
 
+def unwritable(what: str, folder: Path, error: OSError, above: str) -> None:
+    print(
+        f"error: cannot write {what} into {folder}: {error.strerror or error}; {above} complete "
+        "(choose a writable folder with --out)",
+        file=sys.stderr,
+    )
+
+
 def write_charts(charts: Sequence[Chart], out: Path | None, default: Path) -> list[Path] | None:
     """Each figure into `out`, created if missing (so `--out reports/` just works), else beside
     the log it is a figure of (a comparison's: into `default`); None, said, where they cannot be
@@ -50,11 +58,7 @@ def write_charts(charts: Sequence[Chart], out: Path | None, default: Path) -> li
             folder.mkdir(parents=True, exist_ok=True)
             chart.draw(folder / chart.filename)
         except OSError as error:
-            print(
-                f"error: cannot write the figures into {folder}: {error.strerror or error}; the "
-                "tables above are complete (choose a writable folder with --out)",
-                file=sys.stderr,
-            )
+            unwritable("the figures", folder, error, "the tables above are")
             return None
         written.append(folder / chart.filename)
     return written
@@ -73,11 +77,7 @@ def show_card(card: Card, out: Path, markdown: bool) -> bool:
             text += f"\n\n![{PNG}]({PNG})"
         (out / MARKDOWN).write_text(text + "\n", encoding="utf-8")
     except OSError as error:
-        print(
-            f"error: cannot write the judge card into {out}: {error.strerror or error}; the card "
-            "above is complete (choose a writable folder with --out)",
-            file=sys.stderr,
-        )
+        unwritable("the judge card", out, error, "the card above is")
         return False
     print("\n" + "\n".join(f"card: {out / name}" for name in written) + "\n")
     return True

@@ -168,8 +168,7 @@ def paired(
 
 def mean_difference(pairs: Sequence[tuple[Item, Item]]) -> Estimate:
     """The second's value minus the first's over the pairs: resampling per-pair differences is
-    resampling the items with each pair kept (a paired interval, far narrower on the same
-    questions than two separate intervals suggest)."""
+    resampling the items with each pair kept, far narrower than two separate intervals."""
     return mean_estimate([other.value - first.value for first, other in pairs])
 
 

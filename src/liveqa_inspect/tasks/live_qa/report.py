@@ -34,9 +34,8 @@ AXIS = "mean judge level"
 def wording(log: LoadedLog) -> str:
     """The wording asked: an own set's questions are asked as written, whatever `-T question=`
     says, so its runs of two values asked the same text and are no wording comparison."""
-    if log.own_set:
-        return compare.AS_WRITTEN
-    return str(log.log.eval.task_args.get("question", "summary"))
+    asked = log.log.eval.task_args.get("question", "summary")
+    return compare.AS_WRITTEN if log.own_set else str(asked)
 
 
 def setting(log: LoadedLog) -> str:
@@ -69,11 +68,11 @@ def differences(logs: Logs) -> Table:
     asks the questions without a NIST paraphrase as their summary: beside another wording, theirs
     is no difference of wording, so they are left out, and said to be."""
     reworded = len({wording(log) for log in logs}) > 1
-    flagged = {i.sample for log in logs for i in log.items if i.metadata.get(FALLBACK)}
-    left_out = [str(i.sample) for i in logs[0].items if i.sample in flagged] if reworded else []
+    flagged = {i.question for g in logs for i in g.items if reworded and i.metadata.get(FALLBACK)}
+    left_out = [str(i.sample) for i in logs[0].items if i.question in flagged]
     table = compare.difference_table(
         logs,
-        lambda pairs: mean_difference([(a, b) for a, b in pairs if str(a.sample) not in left_out]),
+        lambda pairs: mean_difference([(a, b) for a, b in pairs if a.question not in flagged]),
         "difference",
         partial(agreement, scale=logs[0].scale) if compare.same_answers(logs) else None,
     )
