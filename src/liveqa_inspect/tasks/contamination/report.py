@@ -82,7 +82,6 @@ def verdict(found: Overlaps, counts: dict[str, int]) -> str:
 
 
 def tables(found: Overlaps, counts: dict[str, int], words: int) -> list[Table]:
-    """The overlaps (the difference the headline), then the reproduced and refused completions."""
     rows = {NAMED[name]: overlap for name, overlap in found.overlaps.items()}
     rows["difference, guided - general"] = found.difference
     title = "Overlap of the completions with the true remainder (mean ROUGE-L F; seeded bootstrap "

@@ -52,7 +52,6 @@ def settings(log: LoadedLog) -> dict[str, str]:
 
 
 def figure_tables(log: LoadedLog, found: metrics.Shares) -> list[Table]:
-    """The summaries, then each perturbation with its mean shift."""
     title = "Robustness and sensitivity (95% CI: answers resampled, each with all its pairs)"
     rows = [[name, *value_ci(s.share), s.n, s.left_out] for name, s in found.items() if not s.shift]
     note = (
@@ -81,7 +80,6 @@ def figure_tables(log: LoadedLog, found: metrics.Shares) -> list[Table]:
 
 
 def moved_table(log: LoadedLog) -> Table:
-    """Pairs that moved, and not the way they should: the largest shift first."""
     scores, rows = log.scores(), []
     for name in metrics.asked(scores):
         read, _, move, _ = metrics.pairs(scores, name, log.scale)
@@ -191,7 +189,6 @@ def worst(found: metrics.Shares, way: Expect) -> str:
 
 
 def card(judges: frame.Judges, _: Sequence[str], __: Logs) -> list[frame.Part]:
-    """The judge card's columns: the perturbation that went most against each expected move."""
     logs = list(judges.values())
     figures = {name: metrics.robustness_figures(g.scores(), g.scale) for name, g in judges.items()}
     rows = {name: [worst(found, way) for way in CARD_COLUMNS] for name, found in figures.items()}
