@@ -116,8 +116,7 @@ def gradings(
         reason = (score.reason or "no reason recorded") if status == "unscored" else ""
         if sample.error is not None:
             reason = sample.error.message.splitlines()[0] if sample.error.message else "errored"
-        answer = answer_of(sample, question_set)
-        made = calls(sample, scorer)
+        answer, made = answer_of(sample, question_set), calls(sample, scorer)
         found.append(Grading(sample.id, sample.epoch, answer, level, status, reason, made))
     return found
 
