@@ -6,23 +6,17 @@ changed is refused (own_set_retry.py). The file is read and checked by live_qa_j
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Self
+from typing import ClassVar, Self
+
+from liveqa_inspect.data.recorded import OwnFile
 
 OWN_JUDGMENTS = "own judgments, not NIST"
 
 
 @dataclass(frozen=True)
-class OwnJudgments:
-    filename: str
-    sha256: str
-    rows: int
-    license: str = OWN_JUDGMENTS
-
-    def provenance(self) -> dict[str, Any]:
-        return {"judgments": OWN_JUDGMENTS, "sha256": self.sha256, "rows": self.rows}
-
-    def __str__(self) -> str:
-        return f"{self.filename}: {OWN_JUDGMENTS}, sha256 {self.sha256[:12]}"
+class OwnJudgments(OwnFile):
+    KIND: ClassVar[str] = "judgments"
+    MARK: ClassVar[str] = OWN_JUDGMENTS
 
     @classmethod
     def of_file(cls, path: Path) -> Self:
@@ -30,10 +24,3 @@ class OwnJudgments:
         content = path.read_bytes()
         rows = sum(1 for line in content.splitlines() if line.strip())
         return cls(path.name, hashlib.sha256(content).hexdigest(), rows)
-
-    @classmethod
-    def of_log(cls, metadata: dict[str, Any] | None) -> Self | None:
-        for name, source in ((metadata or {}).get("data") or {}).items():
-            if isinstance(source, dict) and source.get("judgments") == OWN_JUDGMENTS:
-                return cls(name, source["sha256"], source["rows"])
-        return None

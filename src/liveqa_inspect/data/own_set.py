@@ -6,11 +6,12 @@ import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, ClassVar
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from liveqa_inspect.data.lines import read_csv, read_jsonl
+from liveqa_inspect.data.recorded import OwnFile
 from liveqa_inspect.errors import DataError, shown
 
 SUFFIXES = (".jsonl", ".csv")
@@ -23,29 +24,13 @@ _OURS = ("line", "question_field", "focus_category", "question_types", "referenc
 
 
 @dataclass(frozen=True)
-class OwnSet:
-    """The file as a log records it (beside a pinned file's `Asset`): its digest identifies the
-    set, so the report compares only logs of one set."""
+class OwnSet(OwnFile):
+    """The file as a log records it: its digest identifies the set, so the report compares only
+    logs of one set."""
 
-    filename: str
-    sha256: str
-    rows: int
     questions: int
-    license: str = OWN_SET
-
-    def provenance(self) -> dict[str, Any]:
-        keys = ("sha256", "rows", "questions")
-        return {"question_set": OWN_SET, **{key: getattr(self, key) for key in keys}}
-
-    def __str__(self) -> str:
-        return f"{self.filename}: {OWN_SET}, sha256 {self.sha256[:12]}"
-
-    @classmethod
-    def of_log(cls, metadata: dict[str, Any] | None) -> Self | None:
-        for name, source in ((metadata or {}).get("data") or {}).items():
-            if isinstance(source, dict) and source.get("question_set") == OWN_SET:
-                return cls(name, source["sha256"], source["rows"], source["questions"])
-        return None
+    KIND: ClassVar[str] = "question_set"
+    MARK: ClassVar[str] = OWN_SET
 
 
 def own_set(path: Path, question: str) -> tuple[MemoryDataset, OwnSet]:
