@@ -102,9 +102,9 @@ def explain(jurors: Sequence[Mapping[str, Any]], level: float | str, prompt: Jud
     return "\n\n".join(lines)
 
 
-def sent(juror: Model) -> dict[str, Any]:
-    """A juror's settings as every call sends them, but for the seed's move (`call_config`)."""
-    user = resolved_config(juror)
+def sent(user: GenerateConfig) -> dict[str, Any]:
+    """A judge's settings as every call sends them, from its own (`user`), but for the seed's move
+    (`call_config`): what a judge record holds, also the default judge's and an old log's."""
     return user.merge(GenerateConfig(**filled(user))).model_dump(exclude_none=True)
 
 
@@ -122,7 +122,8 @@ async def grade(
     gives no level. One juror is asked directly: `collect` adds a task group and a span. Every
     score records who judged (judging/record.py)."""
     names = [str(model) for model in juror_models]
-    record = JudgeRecord.of(names, panel, bound, [sent(model) for model in juror_models])
+    settings = [sent(resolved_config(model)) for model in juror_models]
+    record = JudgeRecord.of(names, panel, bound, settings)
     about = {"judge": record.metadata(), "prompt": prompt.provenance()}
     if not answer.strip():
         return Score(

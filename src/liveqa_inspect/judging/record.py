@@ -54,7 +54,7 @@ class JudgeRecord:
         4.2), derived from what they held: the models and rule, the first juror settings recorded
         (a robustness score's: the grader role's, else the run's own), bound as the run bound
         roles."""
-        from liveqa_inspect.judging.grade import JUDGE_ROLE, filled  # grade.py imports this
+        from liveqa_inspect.judging.grade import JUDGE_ROLE, sent  # grade.py imports this
 
         if "judge" in meta:
             found = meta["judge"]
@@ -67,14 +67,14 @@ class JudgeRecord:
         roles = role if isinstance(role, list) else [role]
         jurors = meta.get("jurors") or []
         if jurors and all("config" in juror for juror in jurors):
-            sent = [dict(juror["config"]) for juror in jurors]
+            given = [dict(juror["config"]) for juror in jurors]
         else:
             config = roles[0].config if roles else log.plan.config.merge(spec.model_generate_config)
-            sent = [config.model_dump(exclude_none=True) | filled(config)] * len(models)
+            given = [sent(config)] * len(models)
         bound = "grader role" if roles or models != [spec.model] else "evaluated model"
         if models == [(spec.metadata or {}).get("judge_default")]:
             bound = "default judge"
-        return cls.of(models, str(meta.get("panel")), bound, sent)
+        return cls.of(models, str(meta.get("panel")), bound, given)
 
     @property
     def identity(self) -> tuple[object, ...]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from inspect_ai.model import GenerateConfig
 
 from liveqa_inspect.default_judge import DEFAULT_JUDGE
-from liveqa_inspect.judging.grade import filled
+from liveqa_inspect.judging.grade import sent
 from liveqa_inspect.judging.record import JudgeRecord
 from liveqa_inspect.report import comparison as compare
 from liveqa_inspect.report.cost import NO_PRICE, graded, judge_spend
@@ -39,7 +39,7 @@ SPENT_NOTE = (
 )
 Agreement = Callable[[Sequence[tuple[Item, Item]], Sequence[float]], Mapping[str, Estimate]]
 """Two judges' agreement on the answers both graded, the first standing for the humans."""
-DEFAULT = JudgeRecord.of([DEFAULT_JUDGE], "", "default judge", [filled(GenerateConfig())])
+DEFAULT = JudgeRecord.of([DEFAULT_JUDGE], "", "default judge", [sent(GenerateConfig())])
 """The pinned default judge as a run grades with it when nothing is set: the card's reference."""
 
 
